@@ -1,0 +1,194 @@
+//! Diagnostics: one type for every capability, three renderings.
+//!
+//! The first line of every text rendering is the stable, grep-able form
+//! `path:line:col: CODE message` (1-based line and column). A source snippet and a `help:` line
+//! with the hint follow. JSON and SARIF carry the same facts.
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use ruff_source_file::LineIndex;
+use ruff_text_size::TextRange;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Informational: something the user should know; never blocks.
+    Note,
+    /// Something suspicious; never blocks.
+    Warning,
+    /// Blocks the operation: nothing is written.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A finding located in a source file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Diagnostic {
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Byte range into the source the diagnostic was made from (for snippets).
+    #[serde(skip)]
+    pub range: TextRange,
+    /// The source text, for rendering snippets (shared, cheap to clone).
+    #[serde(skip)]
+    pub source: Option<std::sync::Arc<str>>,
+}
+
+impl Diagnostic {
+    /// Build a diagnostic for `range` of `source`.
+    pub fn new(
+        path: &str,
+        source: &std::sync::Arc<str>,
+        index: &LineIndex,
+        range: TextRange,
+        code: &'static str,
+        severity: Severity,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let start = index.line_column(range.start(), source);
+        let end = index.line_column(range.end(), source);
+        Diagnostic {
+            path: path.to_owned(),
+            line: start.line.get(),
+            column: start.column.get(),
+            end_line: end.line.get(),
+            end_column: end.column.get(),
+            code,
+            severity,
+            message: message.into(),
+            hint: None,
+            range,
+            source: Some(source.clone()),
+        }
+    }
+
+    /// A diagnostic about a whole file with no useful position (I/O errors and the like).
+    pub fn file_level(
+        path: &str,
+        code: &'static str,
+        severity: Severity,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            path: path.to_owned(),
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 1,
+            code,
+            severity,
+            message: message.into(),
+            hint: None,
+            range: TextRange::default(),
+            source: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// `path:line:col: CODE message`
+    pub fn headline(&self) -> String {
+        format!("{}:{}:{}: {} {}", self.path, self.line, self.column, self.code, self.message)
+    }
+
+    /// The headline, then a snippet with the span marked, then the hint.
+    pub fn render_text(&self) -> String {
+        let mut out = self.headline();
+        out.push('\n');
+        let level = match self.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
+        };
+        if let Some(src) = &self.source {
+            let span = usize::from(self.range.start())..usize::from(self.range.end());
+            let mut group = level
+                .primary_title(self.message.as_str())
+                .id(self.code)
+                .element(
+                    Snippet::source(&**src)
+                        .path(self.path.as_str())
+                        .annotation(AnnotationKind::Primary.span(span)),
+                );
+            if let Some(h) = &self.hint {
+                group = group.element(Level::HELP.message(h.as_str()));
+            }
+            out.push_str(&Renderer::plain().render(&[group]));
+            out.push('\n');
+        } else if let Some(h) = &self.hint {
+            out.push_str(&format!("  = help: {h}\n"));
+        }
+        out
+    }
+}
+
+/// Sort diagnostics by path, position and code, the order every output uses.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (&a.path, a.line, a.column, a.code).cmp(&(&b.path, b.line, b.column, b.code))
+    });
+}
+
+/// A SARIF 2.1.0 log for `diags` (the subset GitHub code scanning reads).
+pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
+    let results: Vec<_> = diags
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "ruleId": d.code,
+                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
+                "message": { "text": match &d.hint { Some(h) => format!("{} (hint: {h})", d.message), None => d.message.clone() } },
+                "locations": [{ "physicalLocation": {
+                    "artifactLocation": { "uri": d.path },
+                    "region": { "startLine": d.line, "startColumn": d.column, "endLine": d.end_line, "endColumn": d.end_column }
+                }}]
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{ "tool": { "driver": { "name": tool, "informationUri": "https://github.com/ranklift/ranklift" } }, "results": results }]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ruff_text_size::TextSize;
+
+    #[test]
+    fn headline_and_snippet() {
+        let src: std::sync::Arc<str> = "import os\nprint(x.pop())\n".into();
+        let idx = LineIndex::from_source_text(&src);
+        let r = TextRange::new(TextSize::new(16), TextSize::new(23));
+        let d = Diagnostic::new("a.py", &src, &idx, r, "DST004", Severity::Error, "side effect")
+            .with_hint("move it out");
+        assert_eq!(d.headline(), "a.py:2:7: DST004 side effect");
+        let text = d.render_text();
+        assert!(text.contains("print(x.pop())"), "{text}");
+        assert!(text.contains("help: move it out"), "{text}");
+    }
+}

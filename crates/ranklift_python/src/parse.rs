@@ -1,0 +1,54 @@
+//! Parsing with Ruff's parser.
+
+use std::sync::Arc;
+
+use ruff_python_ast::{ModModule, Stmt};
+use ruff_python_parser::{Parsed, parse_module};
+use ruff_source_file::LineIndex;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::source::SourceFile;
+
+/// Code for a file that does not parse.
+pub const SYNTAX_ERROR: &str = "RL001";
+
+/// A parsed module with everything needed to report on and edit it.
+pub struct ParsedModule {
+    pub file: SourceFile,
+    /// The same text as `file.text`, shared with diagnostics.
+    pub text: Arc<str>,
+    pub parsed: Parsed<ModModule>,
+    pub index: LineIndex,
+}
+
+impl ParsedModule {
+    /// Parse `file`; a syntax error becomes a diagnostic at its location.
+    pub fn parse(file: SourceFile, display_path: &str) -> Result<ParsedModule, Box<Diagnostic>> {
+        let text: Arc<str> = file.text.as_str().into();
+        let index = LineIndex::from_source_text(&text);
+        match parse_module(&text) {
+            Ok(parsed) => Ok(ParsedModule { file, text, parsed, index }),
+            Err(err) => Err(Box::new(
+                Diagnostic::new(
+                    display_path,
+                    &text,
+                    &index,
+                    err.location,
+                    SYNTAX_ERROR,
+                    Severity::Error,
+                    format!("syntax error: {}", err.error),
+                )
+                .with_hint("ranklift only rewrites programs that Python itself can parse"),
+            )),
+        }
+    }
+
+    pub fn suite(&self) -> &[Stmt] {
+        self.parsed.suite()
+    }
+}
+
+/// True if `text` parses as a module (the re-parse guard).
+pub fn parses(text: &str) -> Result<(), String> {
+    parse_module(text).map(|_| ()).map_err(|e| e.to_string())
+}

@@ -1,0 +1,326 @@
+//! Projects: the set of files ranklift reads, the Python modules among them, and imports between
+//! them.
+//!
+//! A project is either a directory (walked recursively, honouring `.gitignore`, `.ignore` and
+//! hidden-file rules even outside a git repository) or a single `.py` file plus the modules of its
+//! own directory that it imports, transitively (loaded on demand, so pointing ranklift at one file
+//! in a large directory stays cheap).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::parse::ParsedModule;
+use crate::source::SourceFile;
+
+/// Code for a file that cannot be read or decoded.
+pub const IO_ERROR: &str = "RL002";
+
+/// One Python module of a project.
+pub struct Module {
+    /// Path relative to the project root, with `/` separators (used in all output).
+    pub rel_path: String,
+    /// Dotted module name (`pkg.sub.mod`; `pkg` for `pkg/__init__.py`).
+    pub name: String,
+    pub is_package: bool,
+    pub parsed: ParsedModule,
+}
+
+pub struct Project {
+    pub root: PathBuf,
+    /// Every file of the project (relative paths), Python or not, for copying.
+    pub files: Vec<String>,
+    pub modules: Vec<Module>,
+    by_name: HashMap<String, usize>,
+    /// For a single-file project: the index of that file.
+    pub entry: Option<usize>,
+    /// Files that could not be read, decoded or parsed.
+    pub errors: Vec<Diagnostic>,
+}
+
+fn module_name(rel: &str) -> (String, bool) {
+    let no_ext = rel.strip_suffix(".py").unwrap_or(rel);
+    let mut parts: Vec<&str> = no_ext.split('/').collect();
+    let is_package = parts.last() == Some(&"__init__");
+    if is_package {
+        parts.pop();
+    }
+    (parts.join("."), is_package)
+}
+
+fn rel_string(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn load_module(root: &Path, rel: &str) -> Result<Module, Diagnostic> {
+    let path = root.join(rel);
+    let file = SourceFile::load(&path)
+        .map_err(|e| Diagnostic::file_level(rel, IO_ERROR, Severity::Error, e.to_string()))?;
+    let parsed = ParsedModule::parse(file, rel).map_err(|d| *d)?;
+    let (name, is_package) = module_name(rel);
+    Ok(Module { rel_path: rel.to_owned(), name, is_package, parsed })
+}
+
+impl Project {
+    /// Load a directory project: every file, and every `.py` file parsed (in parallel).
+    pub fn load_dir(root: &Path, on_progress: &(dyn Fn(usize, usize) + Sync)) -> Project {
+        let mut files = Vec::new();
+        let walker = ignore::WalkBuilder::new(root)
+            .require_git(false)
+            .hidden(true)
+            .sort_by_file_name(|a, b| a.cmp(b))
+            .build();
+        let mut errors = Vec::new();
+        for entry in walker {
+            match entry {
+                Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                    files.push(rel_string(root, e.path()))
+                }
+                Ok(_) => {}
+                Err(err) => errors.push(Diagnostic::file_level(
+                    &root.display().to_string(),
+                    IO_ERROR,
+                    Severity::Error,
+                    format!("cannot walk the project: {err}"),
+                )),
+            }
+        }
+        let py: Vec<&String> = files.iter().filter(|f| f.ends_with(".py")).collect();
+        let total = py.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<Result<Module, Diagnostic>> = py
+            .par_iter()
+            .map(|rel| {
+                let r = load_module(root, rel);
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                on_progress(n, total);
+                r
+            })
+            .collect();
+        let mut project = Project {
+            root: root.to_path_buf(),
+            files,
+            modules: Vec::new(),
+            by_name: HashMap::new(),
+            entry: None,
+            errors,
+        };
+        for r in results {
+            match r {
+                Ok(m) => project.push(m),
+                Err(d) => project.errors.push(d),
+            }
+        }
+        project
+    }
+
+    /// Load a single-file project. `follow` decides, from the parsed entry module, whether to load
+    /// the sibling modules it imports (transitively).
+    pub fn load_file(path: &Path, follow: &dyn Fn(&Module) -> bool) -> Project {
+        let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let root = if root.as_os_str().is_empty() { PathBuf::from(".") } else { root };
+        let rel = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut project = Project {
+            root: root.clone(),
+            files: vec![rel.clone()],
+            modules: Vec::new(),
+            by_name: HashMap::new(),
+            entry: None,
+            errors: Vec::new(),
+        };
+        match load_module(&root, &rel) {
+            Ok(m) => {
+                let follow_imports = follow(&m);
+                project.push(m);
+                project.entry = Some(0);
+                if follow_imports {
+                    project.load_imported_siblings();
+                }
+            }
+            Err(d) => project.errors.push(d),
+        }
+        project
+    }
+
+    fn push(&mut self, m: Module) {
+        self.by_name.insert(m.name.clone(), self.modules.len());
+        self.modules.push(m);
+    }
+
+    /// Load, transitively, the modules of the root directory that loaded modules import.
+    fn load_imported_siblings(&mut self) {
+        let mut next = 0;
+        while next < self.modules.len() {
+            let wanted: Vec<String> = imported_module_names(&self.modules[next]);
+            next += 1;
+            for name in wanted {
+                if self.by_name.contains_key(&name) {
+                    continue;
+                }
+                let rel_file = format!("{}.py", name.replace('.', "/"));
+                let rel_pkg = format!("{}/__init__.py", name.replace('.', "/"));
+                for rel in [rel_file, rel_pkg] {
+                    if self.root.join(&rel).is_file() {
+                        match load_module(&self.root, &rel) {
+                            Ok(m) => {
+                                self.files.push(rel.clone());
+                                self.push(m);
+                            }
+                            Err(d) => self.errors.push(d),
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn module(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Resolve `from <level dots><name> import ...` / `import <name>` written in module `from` to a
+    /// module of this project. Absolute names are looked up from the project root and from the
+    /// importing file's directory (the script directory is `sys.path[0]` when it is run).
+    pub fn resolve_import(&self, from: usize, level: u32, name: &str) -> Option<usize> {
+        let m = &self.modules[from];
+        if level > 0 {
+            let mut pkg: Vec<&str> = m.name.split('.').collect();
+            if !m.is_package {
+                pkg.pop();
+            }
+            for _ in 1..level {
+                pkg.pop()?;
+            }
+            let mut full = pkg.join(".");
+            if !name.is_empty() {
+                if !full.is_empty() {
+                    full.push('.');
+                }
+                full.push_str(name);
+            }
+            return self.module(&full);
+        }
+        if let Some(i) = self.module(name) {
+            return Some(i);
+        }
+        // Relative to the importing file's directory.
+        let dir: Vec<&str> = m.rel_path.split('/').collect();
+        if dir.len() > 1 {
+            let prefix = dir[..dir.len() - 1].join(".");
+            return self.module(&format!("{prefix}.{name}"));
+        }
+        None
+    }
+}
+
+/// The absolute module names a module imports (`import a.b` gives `a`, `a.b`; `from a import b`
+/// gives `a`, `a.b`). Relative imports are resolved against the module's own name.
+pub fn imported_module_names(m: &Module) -> Vec<String> {
+    use ruff_python_ast::statement_visitor::{StatementVisitor, walk_stmt};
+    use ruff_python_ast::{Stmt, StmtImport, StmtImportFrom};
+    struct V<'a> {
+        m: &'a Module,
+        out: Vec<String>,
+    }
+    impl<'b> StatementVisitor<'b> for V<'_> {
+        fn visit_stmt(&mut self, stmt: &'b Stmt) {
+            match stmt {
+                Stmt::Import(StmtImport { names, .. }) => {
+                    for a in names {
+                        let mut acc = String::new();
+                        for part in a.name.as_str().split('.') {
+                            if !acc.is_empty() {
+                                acc.push('.');
+                            }
+                            acc.push_str(part);
+                            self.out.push(acc.clone());
+                        }
+                    }
+                }
+                Stmt::ImportFrom(StmtImportFrom { module, names, level, .. }) => {
+                    let base = if *level > 0 {
+                        let mut pkg: Vec<&str> = self.m.name.split('.').collect();
+                        if !self.m.is_package {
+                            pkg.pop();
+                        }
+                        for _ in 1..*level {
+                            pkg.pop();
+                        }
+                        let mut b = pkg.join(".");
+                        if let Some(md) = module {
+                            if !b.is_empty() {
+                                b.push('.');
+                            }
+                            b.push_str(md.as_str());
+                        }
+                        b
+                    } else {
+                        module.as_ref().map(|m| m.to_string()).unwrap_or_default()
+                    };
+                    if !base.is_empty() {
+                        self.out.push(base.clone());
+                    }
+                    for a in names {
+                        if a.name.as_str() != "*" {
+                            let full = if base.is_empty() {
+                                a.name.to_string()
+                            } else {
+                                format!("{base}.{}", a.name)
+                            };
+                            self.out.push(full);
+                        }
+                    }
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut v = V { m, out: Vec::new() };
+    v.visit_body(m.parsed.suite());
+    v.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names() {
+        assert_eq!(module_name("pkg/sub/mod.py"), ("pkg.sub.mod".into(), false));
+        assert_eq!(module_name("pkg/__init__.py"), ("pkg".into(), true));
+        assert_eq!(module_name("train.py"), ("train".into(), false));
+    }
+
+    #[test]
+    fn relative_and_absolute_imports_resolve() {
+        let dir = std::env::temp_dir().join(format!("ranklift-proj-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("pkg/sub")).unwrap();
+        std::fs::write(dir.join("main.py"), "from pkg.sub import models\n").unwrap();
+        std::fs::write(dir.join("pkg/__init__.py"), "").unwrap();
+        std::fs::write(dir.join("pkg/sub/__init__.py"), "from . import models\n").unwrap();
+        std::fs::write(dir.join("pkg/sub/models.py"), "from ..util import f\n").unwrap();
+        std::fs::write(dir.join("pkg/util.py"), "def f(): pass\n").unwrap();
+        std::fs::write(dir.join(".gitignore"), "ignored/\n").unwrap();
+        std::fs::create_dir_all(dir.join("ignored")).unwrap();
+        std::fs::write(dir.join("ignored/x.py"), "x = (\n").unwrap();
+        let p = Project::load_dir(&dir, &|_, _| {});
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        assert!(p.module("ignored.x").is_none(), "gitignored files are skipped outside git");
+        let models = p.module("pkg.sub.models").unwrap();
+        let main = p.module("main").unwrap();
+        let init = p.module("pkg.sub").unwrap();
+        assert_eq!(p.resolve_import(main, 0, "pkg.sub.models"), Some(models));
+        assert_eq!(p.resolve_import(init, 1, "models"), Some(models));
+        assert_eq!(p.resolve_import(models, 2, "util"), p.module("pkg.util"));
+        assert_eq!(p.resolve_import(models, 0, "numpy"), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
