@@ -1,0 +1,399 @@
+//! `ranklift distribute`: rewrite a single-GPU TensorFlow 2 training program (a file or a whole
+//! project) into a Horovod data-parallel program.
+//!
+//! Data flow: [`ranklift_python::Project`] (parsed modules) → [`index::Index`] (names, kinds,
+//! calls) → [`pattern::reach`] (what the main script runs, which pattern) → [`checks`] (seed
+//! restrictions, as diagnostics) → [`rules`] (edits, one file per rule) → the edit engine with its
+//! re-parse guard → [`Outcome`]. Nothing here writes files: the CLI does, and only when the outcome
+//! has no error.
+
+pub mod checks;
+pub mod context;
+pub mod index;
+pub mod pattern;
+pub mod rules;
+pub mod tf;
+
+use ranklift_python::{Diagnostic, Project, Severity, edit};
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
+use serde::Serialize;
+
+pub use context::{Applied, Options};
+pub use pattern::Pattern;
+
+use crate::context::Cx;
+use crate::index::{Index, Kind};
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Files were rewritten.
+    Rewritten,
+    /// The program already uses Horovod; nothing changes.
+    AlreadyDistributed,
+    /// A restriction is violated, or the program is not a (supported) training program.
+    CannotDistribute,
+    /// Files could not be read or parsed.
+    InputError,
+}
+
+/// A rewritten file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileChange {
+    pub path: String,
+    #[serde(skip)]
+    pub original: String,
+    #[serde(skip)]
+    pub new_text: String,
+    /// The new file's bytes, in the file's own encoding.
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+/// Where something was found, for `--explain` and JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct Site {
+    pub path: String,
+    pub line: usize,
+    pub code: String,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Facts {
+    pub models: Vec<Site>,
+    pub optimizers: Vec<Site>,
+    pub datasets: Vec<Site>,
+    pub checkpoints: Vec<Site>,
+    pub tapes: Vec<Site>,
+    pub training_calls: Vec<Site>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub status: Status,
+    pub main: Option<String>,
+    pub pattern: Option<Pattern>,
+    pub facts: Facts,
+    pub changes: Vec<FileChange>,
+    pub applied: Vec<Applied>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Outcome {
+    fn new(status: Status, diagnostics: Vec<Diagnostic>) -> Outcome {
+        Outcome {
+            status,
+            main: None,
+            pattern: None,
+            facts: Facts::default(),
+            changes: Vec::new(),
+            applied: Vec::new(),
+            diagnostics,
+        }
+    }
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Not-applicable codes (no restriction is violated; there is just nothing ranklift can do).
+pub mod codes {
+    pub const AMBIGUOUS_MAIN: &str = "DST101";
+    pub const UNSUPPORTED_PATTERN: &str = "DST102";
+    pub const MIXED_PATTERNS: &str = "DST103";
+    pub const NOT_TENSORFLOW: &str = "DST200";
+    pub const NO_TRAINING_LOOP: &str = "DST201";
+    pub const ALREADY_DISTRIBUTED: &str = "DST202";
+    pub const NO_MAIN: &str = "DST203";
+    pub const INTERNAL: &str = "DST900";
+}
+
+/// Analyse `project` and compute the rewrite. `main` names the main script (a path relative to the
+/// project root) when the project is a directory with several candidates.
+pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outcome {
+    if !project.errors.is_empty() {
+        let mut d = project.errors.clone();
+        ranklift_python::diagnostics::sort(&mut d);
+        return Outcome::new(Status::InputError, d);
+    }
+    let idx = Index::build(project);
+    // Already distributed?
+    for (m, info) in idx.modules.iter().enumerate() {
+        if let Some(r) = info.imports_horovod {
+            let pm = &project.modules[m];
+            let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+                codes::ALREADY_DISTRIBUTED, Severity::Note,
+                "this program already uses Horovod; it is left untouched")
+                .with_hint("ranklift distributes single-process programs; running it on its own output changes nothing");
+            return Outcome::new(Status::AlreadyDistributed, vec![d]);
+        }
+    }
+    let main_idx = match pick_main(&idx, main) {
+        Ok(m) => m,
+        Err(d) => return Outcome::new(Status::CannotDistribute, d),
+    };
+    let main_path = project.modules[main_idx].rel_path.clone();
+    if !pattern::imports_tensorflow(&idx, main_idx) && project.entry.is_some() {
+        let d = Diagnostic::file_level(&main_path, codes::NOT_TENSORFLOW, Severity::Error,
+            "not a TensorFlow training program: it does not import tensorflow")
+            .with_hint("ranklift distribute rewrites TensorFlow 2 programs that train with GradientTape or Model.fit");
+        let mut o = Outcome::new(Status::CannotDistribute, vec![d]);
+        o.main = Some(main_path);
+        return o;
+    }
+    let reach = pattern::reach(&idx, main_idx);
+    let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
+    outcome.main = Some(main_path.clone());
+    outcome.facts = facts(&idx, &reach);
+    let pattern = match classify(&idx, &reach, main_idx) {
+        Ok(p) => p,
+        Err(d) => {
+            outcome.diagnostics = d;
+            return outcome;
+        }
+    };
+    outcome.pattern = Some(pattern);
+    let mut cx = Cx::new(&idx, &reach, pattern, opts);
+    checks::run(&mut cx);
+    use rules::*;
+    remove_device_pinning::run(&mut cx);
+    scale_learning_rate::run(&mut cx);
+    match pattern {
+        Pattern::GradientTape => {
+            distributed_gradient_tape::run(&mut cx);
+            broadcast_initial_state::run(&mut cx);
+            shard_training_steps::run(&mut cx);
+        }
+        Pattern::KerasFit => {
+            keras_distributed_optimizer::run(&mut cx);
+            keras_fit_callbacks::run(&mut cx);
+            keras_steps::run(&mut cx);
+        }
+    }
+    keras_verbose::run(&mut cx);
+    rank0_only::run(&mut cx);
+    for m in cx.modules() {
+        horovod_init::run(&mut cx, m, m == main_idx);
+    }
+    let mut diags = std::mem::take(&mut cx.diags);
+    let mut changes = Vec::new();
+    let mut applied = Vec::new();
+    for m in cx.modules() {
+        let st = std::mem::take(&mut cx.mods[m]);
+        if st.edits.is_empty() {
+            continue;
+        }
+        let pm = &project.modules[m];
+        match edit::apply_checked(&pm.parsed.text, &st.edits) {
+            Ok(new_text) => match pm.parsed.file.encode(&new_text) {
+                Ok(bytes) => {
+                    changes.push(FileChange {
+                        path: pm.rel_path.clone(),
+                        original: pm.parsed.text.to_string(),
+                        new_text,
+                        bytes,
+                    });
+                    applied.extend(st.applied);
+                }
+                Err(e) => diags.push(Diagnostic::file_level(
+                    &pm.rel_path,
+                    codes::INTERNAL,
+                    Severity::Error,
+                    format!("the rewritten file cannot be encoded as the original: {e}"),
+                )),
+            },
+            Err(e) => diags.push(
+                Diagnostic::file_level(
+                    &pm.rel_path,
+                    codes::INTERNAL,
+                    Severity::Error,
+                    format!("internal error: {e}; nothing was written"),
+                )
+                .with_hint("please report this with the input file"),
+            ),
+        }
+    }
+    ranklift_python::diagnostics::sort(&mut diags);
+    outcome.diagnostics = diags;
+    if outcome.has_errors() {
+        return outcome;
+    }
+    applied.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    outcome.status = Status::Rewritten;
+    outcome.changes = changes;
+    outcome.applied = applied;
+    outcome
+}
+
+fn has_main_guard(suite: &[Stmt]) -> bool {
+    suite.iter().any(|s| match s {
+        Stmt::If(i) => match &*i.test {
+            Expr::Compare(c) => matches!(&*c.left, Expr::Name(n) if n.id.as_str() == "__name__"),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
+    let project = idx.project;
+    if let Some(e) = project.entry {
+        return Ok(e);
+    }
+    if let Some(name) = main {
+        let name = name.trim_start_matches("./");
+        return project
+            .modules
+            .iter()
+            .position(|m| m.rel_path == name)
+            .ok_or_else(|| {
+                vec![
+                    Diagnostic::file_level(
+                        name,
+                        codes::NO_MAIN,
+                        Severity::Error,
+                        format!("`{name}` is not a Python file of the project"),
+                    )
+                    .with_hint("give --main as a path relative to the project directory"),
+                ]
+            });
+    }
+    let root = project.root.display().to_string();
+    // Candidates: scripts (top-level files, or files with a main guard) that import TensorFlow and
+    // reach a training loop.
+    let mut found: Vec<(usize, bool)> = Vec::new();
+    for (m, pm) in project.modules.iter().enumerate() {
+        let guard = has_main_guard(pm.parsed.suite());
+        let top = !pm.rel_path.contains('/');
+        if !(guard || top) || !pattern::imports_tensorflow(idx, m) {
+            continue;
+        }
+        let r = pattern::reach(idx, m);
+        if r.pattern().is_some() || !r.applies.is_empty() || !r.fits.is_empty() {
+            found.push((m, guard && top));
+        }
+    }
+    if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
+        found.retain(|f| f.1);
+    }
+    match found.as_slice() {
+        [(m, _)] => Ok(*m),
+        [] => Err(vec![Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error,
+            "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`")
+            .with_hint("point ranklift at the training script, or check that it trains with GradientTape or Model.fit")]),
+        many => {
+            let names: Vec<&str> = many.iter().map(|(m, _)| project.modules[*m].rel_path.as_str()).collect();
+            Err(vec![Diagnostic::file_level(&root, codes::AMBIGUOUS_MAIN, Severity::Error,
+                format!("several scripts train a model ({}); which one is the main script is ambiguous (seed 001 §3.1 restriction 1)", names.join(", ")))
+                .with_hint(format!("pass --main {}", names[0]))])
+        }
+    }
+}
+
+fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern, Vec<Diagnostic>> {
+    let pm = &idx.project.modules[main];
+    let at = |c: usize, code: &'static str, msg: String, hint: &str| {
+        let call = &idx.calls[c];
+        let m = &idx.project.modules[call.scope.module];
+        Diagnostic::new(
+            &m.rel_path,
+            &m.parsed.text,
+            &m.parsed.index,
+            call.call.range(),
+            code,
+            Severity::Error,
+            msg,
+        )
+        .with_hint(hint)
+    };
+    if let Some(&(c, name)) = reach.unsupported.first() {
+        return Err(vec![at(
+            c,
+            codes::UNSUPPORTED_PATTERN,
+            format!(
+                "unsupported training pattern: {name} (ranklift rewrites TF2 GradientTape and Keras Model.fit programs; seed 001 §3.1 restriction 2)"
+            ),
+            "rewrite the training loop with tf.GradientTape and optimizer.apply_gradients, or with Model.fit",
+        )]);
+    }
+    let has_tape_loop = !reach.applies.is_empty();
+    match (has_tape_loop, !reach.fits.is_empty()) {
+        (true, true) => {
+            let mut d = vec![at(reach.fits[0], codes::MIXED_PATTERNS,
+                "this program trains both with Model.fit and with a custom apply_gradients loop; the pattern is ambiguous (seed 001 §3.1 restriction 3)".into(),
+                "distribute one training script at a time; split the two loops into separate scripts")];
+            d.push(at(
+                reach.applies[0],
+                codes::MIXED_PATTERNS,
+                "the custom training loop is here".into(),
+                "see the other DST103 diagnostic",
+            ));
+            Err(d)
+        }
+        (true, false) => Ok(Pattern::GradientTape),
+        (false, true) => Ok(Pattern::KerasFit),
+        (false, false) => {
+            let msg = if reach.tapes.is_empty() {
+                "no training loop found: the main script reaches neither `optimizer.apply_gradients` nor `Model.fit`"
+            } else {
+                "a GradientTape is used but no `optimizer.apply_gradients` applies its gradients; ranklift cannot tell where the first step ends to broadcast the initial state"
+            };
+            Err(vec![Diagnostic::file_level(&pm.rel_path, codes::NO_TRAINING_LOOP, Severity::Error, msg)
+                .with_hint("ranklift distributes programs that train with tf.GradientTape + optimizer.apply_gradients, or with Model.fit")])
+        }
+    }
+}
+
+fn facts(idx: &Index, reach: &pattern::Reach) -> Facts {
+    let mut f = Facts::default();
+    let site = |m: usize, node: &dyn Ranged| {
+        let pm = &idx.project.modules[m];
+        let text = &pm.parsed.text[node.range()];
+        Site {
+            path: pm.rel_path.clone(),
+            line: pm.parsed.index.line_index(node.start()).get(),
+            code: text.lines().next().unwrap_or("").trim().to_owned(),
+        }
+    };
+    for s in &idx.stmts {
+        if !reach.scope_reached(s.scope) {
+            continue;
+        }
+        if let Stmt::Assign(a) = s.stmt {
+            match idx.kind_of(s.scope, &a.value) {
+                Kind::Model if matches!(&*a.value, Expr::Call(_)) => {
+                    f.models.push(site(s.scope.module, a))
+                }
+                Kind::Dataset if matches!(&*a.value, Expr::Call(_)) => {
+                    f.datasets.push(site(s.scope.module, a))
+                }
+                Kind::Checkpoint | Kind::CheckpointManager => {
+                    f.checkpoints.push(site(s.scope.module, a))
+                }
+                _ => {}
+            }
+        }
+    }
+    for c in &idx.calls {
+        if reach.modules.contains(&c.scope.module)
+            && idx
+                .canonical(c.scope.module, &c.call.func)
+                .is_some_and(|q| tf::optimizer_class(&q).is_some())
+        {
+            f.optimizers.push(site(c.scope.module, c.call));
+        }
+    }
+    for &t in &reach.tapes {
+        f.tapes
+            .push(site(idx.stmts[t].scope.module, &idx.stmts[t].stmt.range()));
+    }
+    for &c in reach.applies.iter().chain(reach.fits.iter()) {
+        f.training_calls
+            .push(site(idx.calls[c].scope.module, idx.calls[c].call));
+    }
+    f
+}

@@ -110,7 +110,10 @@ impl Diagnostic {
 
     /// `path:line:col: CODE message`
     pub fn headline(&self) -> String {
-        format!("{}:{}:{}: {} {}", self.path, self.line, self.column, self.code, self.message)
+        format!(
+            "{}:{}:{}: {} {}",
+            self.path, self.line, self.column, self.code, self.message
+        )
     }
 
     /// The headline, then a snippet with the span marked, then the hint.
@@ -184,8 +187,16 @@ mod tests {
         let src: std::sync::Arc<str> = "import os\nprint(x.pop())\n".into();
         let idx = LineIndex::from_source_text(&src);
         let r = TextRange::new(TextSize::new(16), TextSize::new(23));
-        let d = Diagnostic::new("a.py", &src, &idx, r, "DST004", Severity::Error, "side effect")
-            .with_hint("move it out");
+        let d = Diagnostic::new(
+            "a.py",
+            &src,
+            &idx,
+            r,
+            "DST004",
+            Severity::Error,
+            "side effect",
+        )
+        .with_hint("move it out");
         assert_eq!(d.headline(), "a.py:2:7: DST004 side effect");
         let text = d.render_text();
         assert!(text.contains("print(x.pop())"), "{text}");

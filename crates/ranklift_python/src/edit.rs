@@ -22,13 +22,22 @@ fn ser_range<S: serde::Serializer>(r: &TextRange, s: S) -> Result<S::Ok, S::Erro
 
 impl Edit {
     pub fn insert(at: TextSize, text: impl Into<String>) -> Edit {
-        Edit { range: TextRange::empty(at), text: text.into() }
+        Edit {
+            range: TextRange::empty(at),
+            text: text.into(),
+        }
     }
     pub fn replace(range: TextRange, text: impl Into<String>) -> Edit {
-        Edit { range, text: text.into() }
+        Edit {
+            range,
+            text: text.into(),
+        }
     }
     pub fn delete(range: TextRange) -> Edit {
-        Edit { range, text: String::new() }
+        Edit {
+            range,
+            text: String::new(),
+        }
     }
     pub fn is_insertion(&self) -> bool {
         self.range.is_empty()
@@ -67,7 +76,8 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, EditError> {
             // Adjacent replacements are fine.
         }
     }
-    let mut out = String::with_capacity(src.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
+    let mut out =
+        String::with_capacity(src.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
     let mut pos = 0usize;
     for &i in &order {
         let e = &edits[i];
@@ -104,26 +114,41 @@ mod tests {
             Edit::insert(TextSize::new(0), "import y\n"),
             Edit::insert(TextSize::new(0), "import z\n"),
         ];
-        assert_eq!(apply(src, &edits).unwrap(), "import y\nimport z\nx = f((a) * 2)  # keep\n");
+        assert_eq!(
+            apply(src, &edits).unwrap(),
+            "import y\nimport z\nx = f((a) * 2)  # keep\n"
+        );
     }
 
     #[test]
     fn overlapping_edits_conflict() {
         let edits = [Edit::replace(r(0, 5), "a"), Edit::replace(r(3, 7), "b")];
-        assert!(matches!(apply("0123456789", &edits), Err(EditError::Conflict(_, _))));
-        let inside = [Edit::replace(r(0, 5), "a"), Edit::insert(TextSize::new(2), "b")];
+        assert!(matches!(
+            apply("0123456789", &edits),
+            Err(EditError::Conflict(_, _))
+        ));
+        let inside = [
+            Edit::replace(r(0, 5), "a"),
+            Edit::insert(TextSize::new(2), "b"),
+        ];
         assert!(apply("0123456789", &inside).is_err());
     }
 
     #[test]
     fn insertion_at_replacement_start_goes_first() {
-        let edits = [Edit::replace(r(0, 1), "B"), Edit::insert(TextSize::new(0), "A")];
+        let edits = [
+            Edit::replace(r(0, 1), "B"),
+            Edit::insert(TextSize::new(0), "A"),
+        ];
         assert_eq!(apply("xyz", &edits).unwrap(), "AByz");
     }
 
     #[test]
     fn the_guard_rejects_broken_output() {
         let edits = [Edit::insert(TextSize::new(0), "if x\n")];
-        assert!(matches!(apply_checked("y = 1\n", &edits), Err(EditError::Unparsable(_))));
+        assert!(matches!(
+            apply_checked("y = 1\n", &edits),
+            Err(EditError::Unparsable(_))
+        ));
     }
 }

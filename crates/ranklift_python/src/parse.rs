@@ -27,7 +27,12 @@ impl ParsedModule {
         let text: Arc<str> = file.text.as_str().into();
         let index = LineIndex::from_source_text(&text);
         match parse_module(&text) {
-            Ok(parsed) => Ok(ParsedModule { file, text, parsed, index }),
+            Ok(parsed) => Ok(ParsedModule {
+                file,
+                text,
+                parsed,
+                index,
+            }),
             Err(err) => Err(Box::new(
                 Diagnostic::new(
                     display_path,

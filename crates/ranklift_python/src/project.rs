@@ -64,17 +64,32 @@ fn load_module(root: &Path, rel: &str) -> Result<Module, Diagnostic> {
         .map_err(|e| Diagnostic::file_level(rel, IO_ERROR, Severity::Error, e.to_string()))?;
     let parsed = ParsedModule::parse(file, rel).map_err(|d| *d)?;
     let (name, is_package) = module_name(rel);
-    Ok(Module { rel_path: rel.to_owned(), name, is_package, parsed })
+    Ok(Module {
+        rel_path: rel.to_owned(),
+        name,
+        is_package,
+        parsed,
+    })
 }
 
 impl Project {
     /// Load a directory project: every file, and every `.py` file parsed (in parallel).
-    pub fn load_dir(root: &Path, on_progress: &(dyn Fn(usize, usize) + Sync)) -> Project {
+    /// `exclude` is a directory left out of the walk (e.g. an output directory inside the project).
+    pub fn load_dir(
+        root: &Path,
+        exclude: Option<&Path>,
+        on_progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Project {
         let mut files = Vec::new();
+        let exclude = exclude.and_then(|e| e.canonicalize().ok());
         let walker = ignore::WalkBuilder::new(root)
             .require_git(false)
             .hidden(true)
             .sort_by_file_name(|a, b| a.cmp(b))
+            .filter_entry(move |e| match (&exclude, e.path().canonicalize()) {
+                (Some(x), Ok(p)) => !p.starts_with(x),
+                _ => true,
+            })
             .build();
         let mut errors = Vec::new();
         for entry in walker {
@@ -124,8 +139,15 @@ impl Project {
     /// the sibling modules it imports (transitively).
     pub fn load_file(path: &Path, follow: &dyn Fn(&Module) -> bool) -> Project {
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let root = if root.as_os_str().is_empty() { PathBuf::from(".") } else { root };
-        let rel = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let root = if root.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            root
+        };
+        let rel = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let mut project = Project {
             root: root.clone(),
             files: vec![rel.clone()],
@@ -244,7 +266,12 @@ pub fn imported_module_names(m: &Module) -> Vec<String> {
                         }
                     }
                 }
-                Stmt::ImportFrom(StmtImportFrom { module, names, level, .. }) => {
+                Stmt::ImportFrom(StmtImportFrom {
+                    module,
+                    names,
+                    level,
+                    ..
+                }) => {
                     let base = if *level > 0 {
                         let mut pkg: Vec<&str> = self.m.name.split('.').collect();
                         if !self.m.is_package {
@@ -311,9 +338,12 @@ mod tests {
         std::fs::write(dir.join(".gitignore"), "ignored/\n").unwrap();
         std::fs::create_dir_all(dir.join("ignored")).unwrap();
         std::fs::write(dir.join("ignored/x.py"), "x = (\n").unwrap();
-        let p = Project::load_dir(&dir, &|_, _| {});
+        let p = Project::load_dir(&dir, None, &|_, _| {});
         assert!(p.errors.is_empty(), "{:?}", p.errors);
-        assert!(p.module("ignored.x").is_none(), "gitignored files are skipped outside git");
+        assert!(
+            p.module("ignored.x").is_none(),
+            "gitignored files are skipped outside git"
+        );
         let models = p.module("pkg.sub.models").unwrap();
         let main = p.module("main").unwrap();
         let init = p.module("pkg.sub").unwrap();

@@ -62,7 +62,11 @@ impl SourceFile {
         if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
             let text = std::str::from_utf8(rest)
                 .map_err(|e| LoadError::Decode(path.clone(), e.valid_up_to() + 3, "UTF-8"))?;
-            return Ok(SourceFile { path, text: text.to_owned(), encoding: Encoding::Utf8Bom });
+            return Ok(SourceFile {
+                path,
+                text: text.to_owned(),
+                encoding: Encoding::Utf8Bom,
+            });
         }
         match coding_cookie(bytes) {
             None => {}
@@ -72,7 +76,11 @@ impl SourceFile {
                     "utf-8" | "utf8" | "utf-8-unix" | "utf-8-dos" | "ascii" | "us-ascii" => {}
                     "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "l1" | "iso-latin-1" => {
                         let text = bytes.iter().map(|&b| b as char).collect();
-                        return Ok(SourceFile { path, text, encoding: Encoding::Latin1 });
+                        return Ok(SourceFile {
+                            path,
+                            text,
+                            encoding: Encoding::Latin1,
+                        });
                     }
                     _ => return Err(LoadError::UnsupportedEncoding(path, enc)),
                 }
@@ -80,7 +88,11 @@ impl SourceFile {
         }
         let text = std::str::from_utf8(bytes)
             .map_err(|e| LoadError::Decode(path.clone(), e.valid_up_to(), "UTF-8"))?;
-        Ok(SourceFile { path, text: text.to_owned(), encoding: Encoding::Utf8 })
+        Ok(SourceFile {
+            path,
+            text: text.to_owned(),
+            encoding: Encoding::Utf8,
+        })
     }
 
     /// Encode `text` (normally an edited version of [`Self::text`]) back to bytes in this file's
@@ -152,13 +164,16 @@ mod tests {
     #[test]
     fn invalid_utf8_is_an_error_not_a_panic() {
         let err = SourceFile::from_bytes(Path::new("a.py"), b"x = '\xff'\n").unwrap_err();
-        assert!(err.to_string().contains("byte 5 is not valid UTF-8"), "{err}");
+        assert!(
+            err.to_string().contains("byte 5 is not valid UTF-8"),
+            "{err}"
+        );
     }
 
     #[test]
     fn unknown_cookie_is_refused() {
-        let err = SourceFile::from_bytes(Path::new("a.py"), b"# coding: shift_jis\nx = 1\n")
-            .unwrap_err();
+        let err =
+            SourceFile::from_bytes(Path::new("a.py"), b"# coding: shift_jis\nx = 1\n").unwrap_err();
         assert!(matches!(err, LoadError::UnsupportedEncoding(_, _)));
     }
 }

@@ -1,0 +1,397 @@
+//! `ranklift distribute`.
+//!
+//! Exit codes: 0 done (also "nothing to do" and "already distributed"); 1 cannot distribute
+//! (restriction violated, no training loop, ambiguous pattern) or, with `--check`, something would
+//! change; 2 usage, I/O or syntax error. Nothing is written when any error is reported.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ranklift_distribute::{Options, Outcome, Status};
+use ranklift_python::{Project, Severity};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A `.py` training script, or a project directory.
+    path: PathBuf,
+    /// Write the distributed program here: a directory (the whole project, unchanged files
+    /// copied), or a `.py` file for a single-file program. Default: `<dir>-hvd/` or `<stem>_hvd.py`
+    /// next to the input.
+    #[arg(short, long, conflicts_with_all = ["in_place", "diff", "check"])]
+    output: Option<PathBuf>,
+    /// Rewrite the changed files in place (atomically).
+    #[arg(long, conflicts_with_all = ["diff", "check"])]
+    in_place: bool,
+    /// Print a unified diff and write nothing.
+    #[arg(long, conflicts_with = "check")]
+    diff: bool,
+    /// Write nothing; exit 1 if anything would change.
+    #[arg(long)]
+    check: bool,
+    /// The main script, relative to the project directory (when several scripts train).
+    #[arg(long)]
+    main: Option<String>,
+    /// Output format for the report.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Explain the analysis: main script, pattern, what was found where, each rewrite.
+    #[arg(long)]
+    explain: bool,
+    /// TensorFlow version the output targets (affects `optimizer.variables`), e.g. 2.13.
+    #[arg(long, default_value = "2.13", value_parser = parse_version)]
+    target_tf: (u32, u32),
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn parse_version(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s.split_once('.').ok_or("expected MAJOR.MINOR, e.g. 2.13")?;
+    Ok((
+        a.parse().map_err(|_| "bad major version")?,
+        b.parse().map_err(|_| "bad minor version")?,
+    ))
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
+/// Where the output goes for the default / `-o` mode.
+enum Dest {
+    File(PathBuf),
+    Dir(PathBuf),
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let meta = match std::fs::metadata(&args.path) {
+        Ok(m) => m,
+        Err(e) => return usage_error(&format!("{}: {e}", args.path.display())),
+    };
+    let is_dir = meta.is_dir();
+    let writes_output = !(args.in_place || args.diff || args.check);
+    let dest = if writes_output {
+        Some(match (&args.output, is_dir) {
+            (Some(o), false) if o.extension().is_some_and(|e| e == "py") => Dest::File(o.clone()),
+            (Some(o), _) => Dest::Dir(o.clone()),
+            (None, true) => {
+                let canon = args.path.canonicalize().unwrap_or(args.path.clone());
+                let name = canon
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or("project".into());
+                Dest::Dir(canon.with_file_name(format!("{name}-hvd")))
+            }
+            (None, false) => {
+                let stem = args
+                    .path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Dest::File(args.path.with_file_name(format!("{stem}_hvd.py")))
+            }
+        })
+    } else {
+        None
+    };
+    let project = if is_dir {
+        let exclude = match &dest {
+            Some(Dest::Dir(d)) => Some(d.as_path()),
+            _ => None,
+        };
+        load_dir_with_progress(&args.path, exclude)
+    } else {
+        Project::load_file(&args.path, &|m| {
+            let t = &m.parsed.text;
+            t.contains("tensorflow") || t.contains("keras")
+        })
+    };
+    let opts = Options {
+        target_tf: args.target_tf,
+    };
+    let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+
+    // Report.
+    let json = args.format == Format::Json;
+    let mut stdout = std::io::stdout().lock();
+    if json {
+        let v = json_report(&outcome, args.diff);
+        let _ = writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
+    } else {
+        for d in &outcome.diagnostics {
+            eprint!("{}", d.render_text());
+        }
+        if args.explain {
+            let text = explain(&outcome);
+            if args.diff {
+                eprint!("{text}")
+            } else {
+                let _ = write!(stdout, "{text}");
+            }
+        }
+        if args.diff {
+            for c in &outcome.changes {
+                let diff = similar::TextDiff::from_lines(&c.original, &c.new_text);
+                let _ = write!(
+                    stdout,
+                    "{}",
+                    diff.unified_diff()
+                        .context_radius(3)
+                        .header(&format!("a/{}", c.path), &format!("b/{}", c.path))
+                );
+            }
+        }
+    }
+    match outcome.status {
+        Status::InputError => return ExitCode::from(2),
+        Status::CannotDistribute => {
+            if !json {
+                eprintln!("ranklift: cannot distribute; nothing was written");
+            }
+            return ExitCode::from(1);
+        }
+        Status::AlreadyDistributed => {
+            if !json {
+                eprintln!("ranklift: already distributed; nothing to do");
+            }
+            return ExitCode::SUCCESS;
+        }
+        Status::Rewritten => {}
+    }
+    if outcome.has_errors() {
+        return ExitCode::from(1);
+    }
+    let changed: Vec<&str> = outcome.changes.iter().map(|c| c.path.as_str()).collect();
+    if args.check {
+        if !json {
+            for c in &changed {
+                eprintln!("would rewrite {c}");
+            }
+        }
+        return if changed.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
+    if args.diff {
+        return ExitCode::SUCCESS;
+    }
+    let result = if args.in_place {
+        write_in_place(&project, &outcome)
+    } else {
+        match dest {
+            Some(Dest::File(f)) => write_file_dest(&outcome, &f),
+            Some(Dest::Dir(d)) => write_dir_dest(&project, &outcome, &d),
+            None => Ok(String::new()),
+        }
+    };
+    match result {
+        Ok(where_) => {
+            if !json {
+                let pattern = outcome.pattern.map(|p| p.describe()).unwrap_or("");
+                eprintln!(
+                    "ranklift: {} ({pattern}): rewrote {} file(s){where_}",
+                    outcome.main.as_deref().unwrap_or(""),
+                    changed.len()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(&e),
+    }
+}
+
+fn load_dir_with_progress(root: &Path, exclude: Option<&Path>) -> Project {
+    let tty = std::io::stderr().is_terminal();
+    let bar = indicatif::ProgressBar::hidden();
+    if tty {
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} parsing {pos}/{len} files")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+    }
+    let shown = std::sync::atomic::AtomicBool::new(false);
+    let p = Project::load_dir(root, exclude, &|n, total| {
+        if tty && total >= 200 {
+            if !shown.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                bar.set_length(total as u64);
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+            bar.set_position(n as u64);
+        }
+    });
+    bar.finish_and_clear();
+    p
+}
+
+/// Write `bytes` to `path` atomically: a temporary file in the same directory, then rename,
+/// keeping the original's permissions.
+fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.ranklift-{}", std::process::id()));
+    let res = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Ok(m) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, m.permissions())?;
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    res.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: {e}", path.display())
+    })
+}
+
+fn write_in_place(project: &Project, outcome: &Outcome) -> Result<String, String> {
+    for c in &outcome.changes {
+        atomic_write(&project.root.join(&c.path), &c.bytes)?;
+    }
+    Ok(" in place".into())
+}
+
+fn write_file_dest(outcome: &Outcome, dest: &Path) -> Result<String, String> {
+    let main = outcome.main.as_deref().unwrap_or("");
+    if outcome.changes.iter().any(|c| c.path != main) {
+        return Err(format!(
+            "the rewrite also changes imported modules ({}); write to a directory with -o DIR",
+            outcome
+                .changes
+                .iter()
+                .filter(|c| c.path != main)
+                .map(|c| c.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some(c) = outcome.changes.first() {
+        atomic_write(dest, &c.bytes)?;
+    }
+    Ok(format!(" to {}", dest.display()))
+}
+
+fn write_dir_dest(project: &Project, outcome: &Outcome, dest: &Path) -> Result<String, String> {
+    let root_c = project
+        .root
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", project.root.display()))?;
+    if dest.canonicalize().is_ok_and(|d| d == root_c) {
+        return Err(
+            "the output directory is the input directory; use --in-place to rewrite it".into(),
+        );
+    }
+    // Build the whole tree in a temporary sibling, then move it into place.
+    let fresh = !dest.exists();
+    let staging = if fresh {
+        let name = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or("out".into());
+        dest.with_file_name(format!(".{name}.ranklift-{}", std::process::id()))
+    } else {
+        dest.to_path_buf()
+    };
+    let res = (|| -> Result<(), String> {
+        for f in &project.files {
+            let target = staging.join(f);
+            let bytes = match outcome.changes.iter().find(|c| &c.path == f) {
+                Some(c) => c.bytes.clone(),
+                None => std::fs::read(project.root.join(f)).map_err(|e| format!("{f}: {e}"))?,
+            };
+            atomic_write(&target, &bytes)?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = res {
+        if fresh {
+            let _ = std::fs::remove_dir_all(&staging);
+        }
+        return Err(e);
+    }
+    if fresh {
+        std::fs::rename(&staging, dest).map_err(|e| format!("{}: {e}", dest.display()))?;
+    }
+    Ok(format!(" into {}", dest.display()))
+}
+
+fn explain(o: &Outcome) -> String {
+    let mut s = String::new();
+    if let Some(m) = &o.main {
+        s.push_str(&format!("main script: {m}\n"));
+    }
+    if let Some(p) = o.pattern {
+        s.push_str(&format!("training pattern: {}\n", p.describe()));
+    }
+    let f = &o.facts;
+    for (what, sites) in [
+        ("model", &f.models),
+        ("optimizer", &f.optimizers),
+        ("dataset", &f.datasets),
+        ("checkpoint", &f.checkpoints),
+        ("gradient tape", &f.tapes),
+        ("training call", &f.training_calls),
+    ] {
+        for x in sites {
+            s.push_str(&format!("{what}: {}:{}: {}\n", x.path, x.line, x.code));
+        }
+    }
+    if !o.applied.is_empty() {
+        s.push_str("rewrites:\n");
+        for a in &o.applied {
+            s.push_str(&format!(
+                "  {}:{}: [{}] {}\n",
+                a.path, a.line, a.rule, a.message
+            ));
+        }
+    }
+    s
+}
+
+fn json_report(o: &Outcome, with_diff: bool) -> serde_json::Value {
+    let files: Vec<serde_json::Value> = o
+        .changes
+        .iter()
+        .map(|c| {
+            let mut v = serde_json::json!({ "path": c.path });
+            if with_diff {
+                let d = similar::TextDiff::from_lines(&c.original, &c.new_text);
+                v["diff"] = serde_json::Value::String(
+                    d.unified_diff()
+                        .context_radius(3)
+                        .header(&format!("a/{}", c.path), &format!("b/{}", c.path))
+                        .to_string(),
+                );
+            }
+            v
+        })
+        .collect();
+    serde_json::json!({
+        "status": o.status,
+        "main": o.main,
+        "pattern": o.pattern,
+        "facts": o.facts,
+        "files": files,
+        "edits": o.applied,
+        "diagnostics": o.diagnostics,
+        "errors": o.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
+    })
+}

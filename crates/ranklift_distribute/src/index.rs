@@ -1,0 +1,961 @@
+//! The project index: every function, class, statement and call of every module, with the facts
+//! the rules and checks share — how names resolve, what kind of value an expression holds, which
+//! code the main script reaches, and which functions train.
+//!
+//! This is the seed's training-loop identification (§3, `summary_*`) generalised: summaries are
+//! joined across modules through real import resolution, `if __name__ == "__main__":` is looked
+//! into, and calls are followed through functions, methods (`self.train_step(...)`), instances
+//! of project classes and functions passed as values.
+
+use std::collections::{HashMap, HashSet};
+
+use ranklift_python::Project;
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::tf;
+
+pub type FuncId = usize;
+pub type ClassId = usize;
+pub type StmtId = usize;
+pub type CallId = usize;
+
+/// A scope: a module's top level (class bodies included) or a function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Scope {
+    pub module: usize,
+    pub func: Option<FuncId>,
+}
+
+pub struct FuncInfo<'a> {
+    pub module: usize,
+    pub def: &'a ast::StmtFunctionDef,
+    pub stmt: StmtId,
+    pub class: Option<ClassId>,
+    pub parent: Option<FuncId>,
+    pub qual: String,
+    /// Decorated with `@tf.function` (or wrapped by a `tf.function(f)` call).
+    pub traced: bool,
+}
+
+pub struct ClassInfo<'a> {
+    pub module: usize,
+    pub def: &'a ast::StmtClassDef,
+    pub bases: Vec<Expr>,
+    pub methods: HashMap<String, FuncId>,
+    pub attrs: HashMap<String, Kind>,
+}
+
+pub struct StmtInfo<'a> {
+    pub stmt: &'a Stmt,
+    pub scope: Scope,
+    pub parent: Option<StmtId>,
+    /// Identifies the body (statement list) this statement is in.
+    pub body: usize,
+    pub index_in_body: usize,
+    pub body_len: usize,
+}
+
+pub struct CallInfo<'a> {
+    pub call: &'a ast::ExprCall,
+    pub stmt: StmtId,
+    pub scope: Scope,
+}
+
+/// A name that is read (not called), for functions passed as values.
+pub struct NameRef<'a> {
+    pub name: &'a ast::ExprName,
+    pub scope: Scope,
+    pub stmt: StmtId,
+}
+
+/// What kind of TensorFlow object a value is, as far as the rewrite cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Unknown,
+    Optimizer {
+        legacy: bool,
+    },
+    Schedule,
+    Dataset,
+    Checkpoint,
+    CheckpointManager,
+    Model,
+    SummaryWriter,
+    Tape,
+    Callback {
+        rank0: bool,
+    },
+    Instance(ClassId),
+    /// A zip iterator (`zip(grads, vars)`), which `apply_gradients` exhausts.
+    Zip,
+}
+
+impl Kind {
+    /// Flow-insensitive join: unknown is the identity, two different kinds are unknown.
+    pub fn join(self, other: Kind) -> Kind {
+        match (self, other) {
+            (Kind::Unknown, k) | (k, Kind::Unknown) => k,
+            (a, b) if a == b => a,
+            (Kind::Optimizer { .. }, Kind::Optimizer { .. }) => Kind::Optimizer { legacy: false },
+            _ => Kind::Unknown,
+        }
+    }
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Unknown => "value",
+            Kind::Optimizer { .. } => "optimizer",
+            Kind::Schedule => "learning-rate schedule",
+            Kind::Dataset => "dataset",
+            Kind::Checkpoint => "checkpoint",
+            Kind::CheckpointManager => "checkpoint manager",
+            Kind::Model => "model",
+            Kind::SummaryWriter => "summary writer",
+            Kind::Tape => "gradient tape",
+            Kind::Callback { .. } => "callback",
+            Kind::Instance(_) => "object",
+            Kind::Zip => "zip iterator",
+        }
+    }
+}
+
+pub struct ModuleInfo {
+    /// Local name → qualified name, from imports (anywhere in the module), module-level `def`s
+    /// and `class`es, and module-level aliases of TensorFlow members (`Adam = tf...Adam`).
+    pub aliases: HashMap<String, String>,
+    /// Module-level functions and classes by name.
+    pub funcs: HashMap<String, FuncId>,
+    pub classes: HashMap<String, ClassId>,
+    /// Project modules this module imports.
+    pub imports: Vec<usize>,
+    pub imports_horovod: Option<ruff_text_size::TextRange>,
+    /// Top-level import statements binding `tensorflow` or a part of it.
+    pub tf_imports: Vec<StmtId>,
+    pub stmts: std::ops::Range<StmtId>,
+}
+
+pub struct Index<'a> {
+    pub project: &'a Project,
+    pub modules: Vec<ModuleInfo>,
+    pub funcs: Vec<FuncInfo<'a>>,
+    pub classes: Vec<ClassInfo<'a>>,
+    pub stmts: Vec<StmtInfo<'a>>,
+    pub calls: Vec<CallInfo<'a>>,
+    pub refs: Vec<NameRef<'a>>,
+    /// Nested functions: (enclosing function, name) → function.
+    local_funcs: HashMap<(FuncId, String), FuncId>,
+    /// Kinds of names per scope (flow-insensitive, joined over all bindings).
+    pub env: HashMap<(Scope, String), Kind>,
+    pub returns: HashMap<FuncId, Kind>,
+    /// Statement id of a function definition → function.
+    pub func_of_stmt: HashMap<StmtId, FuncId>,
+    /// Receivers (source text) of `.compile(...)` calls, per module: they are models.
+    compiled: HashSet<(usize, String)>,
+}
+
+impl<'a> Index<'a> {
+    pub fn build(project: &'a Project) -> Index<'a> {
+        let mut idx = Index {
+            project,
+            modules: Vec::new(),
+            funcs: Vec::new(),
+            classes: Vec::new(),
+            stmts: Vec::new(),
+            calls: Vec::new(),
+            refs: Vec::new(),
+            local_funcs: HashMap::new(),
+            env: HashMap::new(),
+            returns: HashMap::new(),
+            func_of_stmt: HashMap::new(),
+            compiled: HashSet::new(),
+        };
+        for m in 0..project.modules.len() {
+            idx.collect_module(m);
+        }
+        idx.mark_traced();
+        idx.compute_kinds();
+        idx
+    }
+
+    pub fn source(&self, module: usize) -> &'a str {
+        &self.project.modules[module].parsed.text
+    }
+
+    pub fn text(&self, module: usize, node: &impl Ranged) -> &'a str {
+        &self.source(module)[node.range()]
+    }
+
+    fn collect_module(&mut self, m: usize) {
+        let module = &self.project.modules[m];
+        let mut info = ModuleInfo {
+            aliases: HashMap::new(),
+            funcs: HashMap::new(),
+            classes: HashMap::new(),
+            imports: Vec::new(),
+            imports_horovod: None,
+            tf_imports: Vec::new(),
+            stmts: self.stmts.len()..self.stmts.len(),
+        };
+        let suite: &'a [Stmt] = self.project.modules[m].parsed.suite();
+        // Imports anywhere in the module bind names module-wide (a simplification that is exact
+        // for the usual top-of-file imports).
+        collect_imports(self.project, m, suite, &mut info);
+        let _ = module;
+        self.modules.push(info);
+        let mut c = Collector {
+            idx: self,
+            module: m,
+            func_stack: Vec::new(),
+            class_stack: Vec::new(),
+            stmt_stack: Vec::new(),
+            pending: None,
+        };
+        c.visit_body(suite);
+        let end = self.stmts.len();
+        self.modules[m].stmts.end = end;
+        // Module-level defs are names too.
+        let modname = self.project.modules[m].name.clone();
+        let names: Vec<(String, String)> = self.modules[m]
+            .funcs
+            .keys()
+            .chain(self.modules[m].classes.keys())
+            .map(|n| (n.clone(), format!("{modname}.{n}")))
+            .collect();
+        for (n, q) in names {
+            self.modules[m].aliases.entry(n).or_insert(q);
+        }
+        // Module-level aliases of TensorFlow members: `Adam = tf.keras.optimizers.Adam`.
+        for s in suite {
+            if let Stmt::Assign(a) = s {
+                if let ([Expr::Name(t)], Expr::Attribute(_)) = (a.targets.as_slice(), &*a.value) {
+                    if let Some(q) = self.qualify(m, &a.value) {
+                        if tf::canonical(&q).starts_with("tensorflow.") {
+                            self.modules[m].aliases.insert(t.id.to_string(), q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The qualified name an expression refers to, through imports and aliases
+    /// (`tf.keras.optimizers.Adam` → `tensorflow.keras.optimizers.Adam`).
+    pub fn qualify(&self, module: usize, expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Name(n) => self.modules[module].aliases.get(n.id.as_str()).cloned(),
+            Expr::Attribute(a) => {
+                let base = self.qualify(module, &a.value)?;
+                Some(format!("{base}.{}", a.attr))
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Self::qualify`], canonicalised for TensorFlow lookups.
+    pub fn canonical(&self, module: usize, expr: &Expr) -> Option<String> {
+        self.qualify(module, expr).map(|q| tf::canonical(&q))
+    }
+
+    /// The project symbol a qualified name denotes: a module-level function or class.
+    fn project_symbol(&self, qual: &str) -> Option<Symbol> {
+        let (modname, name) = qual.rsplit_once('.')?;
+        let m = self.project.module(modname)?;
+        if let Some(&f) = self.modules[m].funcs.get(name) {
+            return Some(Symbol::Func(f));
+        }
+        if let Some(&c) = self.modules[m].classes.get(name) {
+            return Some(Symbol::Class(c));
+        }
+        // `module.Class.method`
+        let (modname2, cls) = modname.rsplit_once('.')?;
+        let m2 = self.project.module(modname2)?;
+        let &c = self.modules[m2].classes.get(cls)?;
+        self.method(c, name).map(Symbol::Func)
+    }
+
+    /// A method of a class or of its project base classes.
+    pub fn method(&self, class: ClassId, name: &str) -> Option<FuncId> {
+        let mut seen = HashSet::new();
+        let mut todo = vec![class];
+        while let Some(c) = todo.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            if let Some(&f) = self.classes[c].methods.get(name) {
+                return Some(f);
+            }
+            todo.extend(self.base_classes(c));
+        }
+        None
+    }
+
+    fn base_classes(&self, c: ClassId) -> Vec<ClassId> {
+        let m = self.classes[c].module;
+        self.classes[c]
+            .bases
+            .iter()
+            .filter_map(
+                |b| match self.qualify(m, b).and_then(|q| self.project_symbol(&q)) {
+                    Some(Symbol::Class(b)) => Some(b),
+                    _ => None,
+                },
+            )
+            .collect()
+    }
+
+    /// True if the class is, transitively, a Keras model or layer (or a `tf.Module`).
+    pub fn is_model_class(&self, class: ClassId) -> bool {
+        let mut seen = HashSet::new();
+        let mut todo = vec![class];
+        while let Some(c) = todo.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            let m = self.classes[c].module;
+            for b in &self.classes[c].bases {
+                if self.canonical(m, b).is_some_and(|q| tf::is_model_base(&q)) {
+                    return true;
+                }
+            }
+            todo.extend(self.base_classes(c));
+        }
+        false
+    }
+
+    /// The function a name resolves to in a scope (nested functions first).
+    fn func_by_name(&self, scope: Scope, name: &str) -> Option<FuncId> {
+        let mut f = scope.func;
+        while let Some(id) = f {
+            if let Some(&g) = self.local_funcs.get(&(id, name.to_owned())) {
+                return Some(g);
+            }
+            f = self.funcs[id].parent;
+        }
+        let q = self.modules[scope.module].aliases.get(name)?;
+        match self.project_symbol(q)? {
+            Symbol::Func(g) => Some(g),
+            Symbol::Class(_) => None,
+        }
+    }
+
+    /// The class a method's `self` belongs to.
+    fn self_class(&self, scope: Scope) -> Option<ClassId> {
+        let mut f = scope.func;
+        while let Some(id) = f {
+            if let Some(c) = self.funcs[id].class {
+                return Some(c);
+            }
+            f = self.funcs[id].parent;
+        }
+        None
+    }
+
+    /// What a call invokes among the project's own code.
+    pub fn resolve_call(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
+        match &*call.func {
+            Expr::Name(n) => {
+                if let Some(f) = self.func_by_name(scope, n.id.as_str()) {
+                    return Some(Callee::Func(f));
+                }
+                let q = self.qualify(scope.module, &call.func)?;
+                match self.project_symbol(&q)? {
+                    Symbol::Func(f) => Some(Callee::Func(f)),
+                    Symbol::Class(c) => Some(Callee::Class(c)),
+                }
+            }
+            Expr::Attribute(a) => {
+                if let Expr::Name(recv) = &*a.value {
+                    if recv.id.as_str() == "self" {
+                        if let Some(c) = self.self_class(scope) {
+                            return self.method(c, a.attr.as_str()).map(Callee::Func);
+                        }
+                    }
+                }
+                if let Kind::Instance(c) = self.kind_of(scope, &a.value) {
+                    return self.method(c, a.attr.as_str()).map(Callee::Func);
+                }
+                let q = self.qualify(scope.module, &call.func)?;
+                match self.project_symbol(&q)? {
+                    Symbol::Func(f) => Some(Callee::Func(f)),
+                    Symbol::Class(c) => Some(Callee::Class(c)),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The project function a name read (not called) refers to.
+    pub fn resolve_ref(&self, r: &NameRef) -> Option<FuncId> {
+        self.func_by_name(r.scope, r.name.id.as_str())
+    }
+
+    /// The kind of value an expression evaluates to.
+    pub fn kind_of(&self, scope: Scope, expr: &Expr) -> Kind {
+        self.kind_of_depth(scope, expr, 0)
+    }
+
+    fn kind_of_depth(&self, scope: Scope, expr: &Expr, depth: u32) -> Kind {
+        if depth > 24 {
+            return Kind::Unknown;
+        }
+        match expr {
+            Expr::Call(call) => self.call_kind(scope, call, depth),
+            Expr::Name(n) => self.name_kind(scope, n.id.as_str()),
+            Expr::Attribute(a) => {
+                if let Expr::Name(recv) = &*a.value {
+                    if recv.id.as_str() == "self" {
+                        if let Some(c) = self.self_class(scope) {
+                            return self.attr_kind(c, a.attr.as_str());
+                        }
+                    }
+                }
+                match self.kind_of_depth(scope, &a.value, depth + 1) {
+                    Kind::Instance(c) => self.attr_kind(c, a.attr.as_str()),
+                    _ => Kind::Unknown,
+                }
+            }
+            Expr::Named(n) => self.kind_of_depth(scope, &n.value, depth + 1),
+            _ => Kind::Unknown,
+        }
+    }
+
+    fn attr_kind(&self, class: ClassId, attr: &str) -> Kind {
+        let mut seen = HashSet::new();
+        let mut todo = vec![class];
+        while let Some(c) = todo.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            if let Some(&k) = self.classes[c].attrs.get(attr) {
+                return k;
+            }
+            todo.extend(self.base_classes(c));
+        }
+        Kind::Unknown
+    }
+
+    pub fn name_kind(&self, scope: Scope, name: &str) -> Kind {
+        let mut s = scope;
+        loop {
+            if let Some(&k) = self.env.get(&(s, name.to_owned())) {
+                if k != Kind::Unknown {
+                    return k;
+                }
+            }
+            match s.func {
+                Some(f) => {
+                    s = Scope {
+                        module: s.module,
+                        func: self.funcs[f].parent,
+                    }
+                }
+                None => return Kind::Unknown,
+            }
+        }
+    }
+
+    fn call_kind(&self, scope: Scope, call: &ast::ExprCall, depth: u32) -> Kind {
+        let m = scope.module;
+        if let Some(q) = self.canonical(m, &call.func) {
+            if let Some(o) = tf::optimizer_class(&q) {
+                return Kind::Optimizer { legacy: o.legacy };
+            }
+            if tf::schedule_class(&q).is_some() {
+                return Kind::Schedule;
+            }
+            if tf::is_dataset_constructor(&q) {
+                return Kind::Dataset;
+            }
+            if tf::returns_model(&q) {
+                return Kind::Model;
+            }
+            if tf::is_rank0_callback(&q) {
+                return Kind::Callback { rank0: true };
+            }
+            if q.starts_with("tensorflow.keras.callbacks.") {
+                return Kind::Callback { rank0: false };
+            }
+            match q.as_str() {
+                tf::CHECKPOINT => return Kind::Checkpoint,
+                tf::CHECKPOINT_MANAGER => return Kind::CheckpointManager,
+                tf::FILE_WRITER => return Kind::SummaryWriter,
+                tf::GRADIENT_TAPE => return Kind::Tape,
+                _ => {}
+            }
+        }
+        if let Expr::Name(n) = &*call.func {
+            if n.id.as_str() == "zip" && !self.modules[m].aliases.contains_key("zip") {
+                return Kind::Zip;
+            }
+        }
+        match self.resolve_call(scope, call) {
+            Some(Callee::Func(f)) => return self.returns.get(&f).copied().unwrap_or(Kind::Unknown),
+            Some(Callee::Class(c)) => {
+                return if self.is_model_class(c) {
+                    Kind::Model
+                } else {
+                    Kind::Instance(c)
+                };
+            }
+            None => {}
+        }
+        if let Expr::Attribute(a) = &*call.func {
+            let recv = self.kind_of_depth(scope, &a.value, depth + 1);
+            if recv == Kind::Dataset && tf::dataset_method_returns_dataset(a.attr.as_str()) {
+                return Kind::Dataset;
+            }
+        }
+        Kind::Unknown
+    }
+
+    /// Is this receiver a Keras model: a model-kind value, or something `.compile(...)`d?
+    pub fn is_model_receiver(&self, scope: Scope, recv: &Expr) -> bool {
+        self.kind_of(scope, recv) == Kind::Model
+            || self
+                .compiled
+                .contains(&(scope.module, self.text(scope.module, recv).to_owned()))
+    }
+
+    fn mark_traced(&mut self) {
+        let mut traced = Vec::new();
+        for (id, f) in self.funcs.iter().enumerate() {
+            for d in &f.def.decorator_list {
+                let e = match &d.expression {
+                    Expr::Call(c) => &*c.func,
+                    e => e,
+                };
+                if self.canonical(f.module, e).as_deref() == Some(tf::TF_FUNCTION) {
+                    traced.push(id);
+                }
+            }
+        }
+        for c in &self.calls {
+            if self.canonical(c.scope.module, &c.call.func).as_deref() == Some(tf::TF_FUNCTION) {
+                if let Some(Expr::Name(n)) = c.call.arguments.args.first() {
+                    if let Some(f) = self.func_by_name(c.scope, n.id.as_str()) {
+                        traced.push(f);
+                    }
+                }
+                if let Some(Expr::Attribute(a)) = c.call.arguments.args.first() {
+                    if let Expr::Name(s) = &*a.value {
+                        if s.id.as_str() == "self" {
+                            if let Some(cl) = self.self_class(c.scope) {
+                                if let Some(f) = self.method(cl, a.attr.as_str()) {
+                                    traced.push(f);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for f in traced {
+            self.funcs[f].traced = true;
+        }
+    }
+
+    /// Kinds of names, attributes, returns and parameters: a few rounds of flow-insensitive
+    /// propagation (each round can only refine unknowns, so three rounds cover chains of
+    /// factory functions and parameters passed through two levels of calls).
+    fn compute_kinds(&mut self) {
+        for m in 0..self.modules.len() {
+            for s in self.modules[m].stmts.clone() {
+                if let Stmt::Expr(e) = self.stmts[s].stmt {
+                    if let Expr::Call(c) = &*e.value {
+                        if let Expr::Attribute(a) = &*c.func {
+                            if a.attr.as_str() == "compile" {
+                                let t = self.text(m, &*a.value).to_owned();
+                                self.compiled.insert((m, t));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for _round in 0..3 {
+            let mut env: HashMap<(Scope, String), Kind> = HashMap::new();
+            let mut attrs: Vec<(ClassId, String, Kind)> = Vec::new();
+            let mut returns: HashMap<FuncId, Kind> = HashMap::new();
+            for s in &self.stmts {
+                let scope = s.scope;
+                let mut bind =
+                    |target: &Expr, k: Kind, env: &mut HashMap<(Scope, String), Kind>| match target
+                    {
+                        Expr::Name(n) => {
+                            let e = env
+                                .entry((scope, n.id.to_string()))
+                                .or_insert(Kind::Unknown);
+                            *e = e.join(k);
+                        }
+                        Expr::Attribute(a) => {
+                            if let Expr::Name(r) = &*a.value {
+                                if r.id.as_str() == "self" {
+                                    if let Some(c) = self.self_class(scope) {
+                                        attrs.push((c, a.attr.to_string(), k));
+                                    }
+                                }
+                            }
+                        }
+                        _ => {}
+                    };
+                match s.stmt {
+                    Stmt::Assign(a) => {
+                        let k = self.kind_of(scope, &a.value);
+                        for t in &a.targets {
+                            bind(t, k, &mut env);
+                        }
+                    }
+                    Stmt::AnnAssign(a) => {
+                        if let Some(v) = &a.value {
+                            let k = self.kind_of(scope, v);
+                            bind(&a.target, k, &mut env);
+                        }
+                    }
+                    Stmt::With(w) => {
+                        for item in &w.items {
+                            if let Some(v) = &item.optional_vars {
+                                let k = self.kind_of(scope, &item.context_expr);
+                                if k == Kind::Tape {
+                                    bind(v, k, &mut env);
+                                }
+                            }
+                        }
+                    }
+                    Stmt::Return(r) => {
+                        if let (Some(v), Some(f)) = (&r.value, scope.func) {
+                            let k = self.kind_of(scope, v);
+                            let e = returns.entry(f).or_insert(Kind::Unknown);
+                            *e = e.join(k);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // Parameters take the kinds of the arguments at their call sites.
+            for c in &self.calls {
+                let Some(Callee::Func(f)) = self.resolve_call(c.scope, c.call) else {
+                    continue;
+                };
+                let def = self.funcs[f].def;
+                let callee_scope = Scope {
+                    module: self.funcs[f].module,
+                    func: Some(f),
+                };
+                let mut params: Vec<&ast::ParameterWithDefault> = def
+                    .parameters
+                    .posonlyargs
+                    .iter()
+                    .chain(def.parameters.args.iter())
+                    .collect();
+                if self.funcs[f].class.is_some() && !params.is_empty() {
+                    let is_static = def.decorator_list.iter().any(|d| {
+                        matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "staticmethod")
+                    });
+                    if !is_static {
+                        params.remove(0);
+                    }
+                }
+                for (i, arg) in c.call.arguments.args.iter().enumerate() {
+                    if matches!(arg, Expr::Starred(_)) {
+                        break;
+                    }
+                    if let Some(p) = params.get(i) {
+                        let k = self.kind_of(c.scope, arg);
+                        let e = env
+                            .entry((callee_scope, p.parameter.name.to_string()))
+                            .or_insert(Kind::Unknown);
+                        *e = e.join(k);
+                    }
+                }
+                for kw in &c.call.arguments.keywords {
+                    if let Some(name) = &kw.arg {
+                        let k = self.kind_of(c.scope, &kw.value);
+                        let e = env
+                            .entry((callee_scope, name.to_string()))
+                            .or_insert(Kind::Unknown);
+                        *e = e.join(k);
+                    }
+                }
+            }
+            for c in &mut self.classes {
+                c.attrs.clear();
+            }
+            for (c, a, k) in attrs {
+                let e = self.classes[c].attrs.entry(a).or_insert(Kind::Unknown);
+                *e = e.join(k);
+            }
+            self.env = env;
+            self.returns = returns;
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Callee {
+    Func(FuncId),
+    /// Instantiation of a project class (its `__init__` runs).
+    Class(ClassId),
+}
+
+enum Symbol {
+    Func(FuncId),
+    Class(ClassId),
+}
+
+fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut ModuleInfo) {
+    use ruff_python_ast::statement_visitor::{StatementVisitor, walk_stmt};
+    struct V<'p> {
+        project: &'p Project,
+        m: usize,
+        aliases: Vec<(String, String)>,
+        imports: Vec<usize>,
+        horovod: Option<ruff_text_size::TextRange>,
+    }
+    impl<'b> StatementVisitor<'b> for V<'_> {
+        fn visit_stmt(&mut self, stmt: &'b Stmt) {
+            match stmt {
+                Stmt::Import(imp) => {
+                    for a in &imp.names {
+                        let full = a.name.as_str();
+                        if full == "horovod" || full.starts_with("horovod.") {
+                            self.horovod.get_or_insert(stmt.range());
+                        }
+                        if let Some(target) = self.project.resolve_import(self.m, 0, full) {
+                            self.imports.push(target);
+                        }
+                        match &a.asname {
+                            Some(asname) => {
+                                self.aliases.push((asname.to_string(), full.to_owned()))
+                            }
+                            None => {
+                                let head = full.split('.').next().unwrap_or(full);
+                                self.aliases.push((head.to_owned(), head.to_owned()));
+                            }
+                        }
+                    }
+                }
+                Stmt::ImportFrom(imp) => {
+                    let modname = imp.module.as_ref().map(|i| i.as_str()).unwrap_or("");
+                    if imp.level == 0 && (modname == "horovod" || modname.starts_with("horovod.")) {
+                        self.horovod.get_or_insert(stmt.range());
+                    }
+                    let target = self.project.resolve_import(self.m, imp.level, modname);
+                    let base = match target {
+                        Some(t) => {
+                            self.imports.push(t);
+                            self.project.modules[t].name.clone()
+                        }
+                        None if imp.level == 0 => modname.to_owned(),
+                        None => format!("<unresolved>.{modname}"),
+                    };
+                    for a in &imp.names {
+                        if a.name.as_str() == "*" {
+                            continue;
+                        }
+                        let full = if base.is_empty() {
+                            a.name.to_string()
+                        } else {
+                            format!("{base}.{}", a.name)
+                        };
+                        if let Some(sub) = self.project.module(&full) {
+                            self.imports.push(sub);
+                        }
+                        let local = a.asname.as_ref().unwrap_or(&a.name).to_string();
+                        self.aliases.push((local, full));
+                    }
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut v = V {
+        project,
+        m,
+        aliases: Vec::new(),
+        imports: Vec::new(),
+        horovod: None,
+    };
+    v.visit_body(suite);
+    for (k, q) in v.aliases {
+        info.aliases.insert(k, q);
+    }
+    v.imports.sort_unstable();
+    v.imports.dedup();
+    info.imports = v.imports;
+    info.imports_horovod = v.horovod;
+}
+
+struct Collector<'a, 'i> {
+    idx: &'i mut Index<'a>,
+    module: usize,
+    func_stack: Vec<FuncId>,
+    class_stack: Vec<(ClassId, usize)>,
+    stmt_stack: Vec<StmtId>,
+    /// (body id, index, len) for the next statement visited.
+    pending: Option<(usize, usize, usize)>,
+}
+
+impl Collector<'_, '_> {
+    fn scope(&self) -> Scope {
+        Scope {
+            module: self.module,
+            func: self.func_stack.last().copied(),
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Collector<'a, '_> {
+    fn visit_body(&mut self, body: &'a [Stmt]) {
+        let id = body.as_ptr() as usize;
+        for (i, s) in body.iter().enumerate() {
+            self.pending = Some((id, i, body.len()));
+            self.visit_stmt(s);
+        }
+    }
+
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        let (body, index_in_body, body_len) = self.pending.take().unwrap_or((0, 0, 1));
+        let id = self.idx.stmts.len();
+        self.idx.stmts.push(StmtInfo {
+            stmt,
+            scope: self.scope(),
+            parent: self.stmt_stack.last().copied(),
+            body,
+            index_in_body,
+            body_len,
+        });
+        if stmt.is_import_stmt() && self.stmt_stack.is_empty() {
+            let binds_tf = match stmt {
+                Stmt::Import(i) => i.names.iter().any(|a| {
+                    a.name.as_str() == "tensorflow" || a.name.as_str().starts_with("tensorflow.")
+                }),
+                Stmt::ImportFrom(i) => {
+                    i.level == 0
+                        && i.module.as_ref().is_some_and(|m| {
+                            m.as_str() == "tensorflow" || m.as_str().starts_with("tensorflow.")
+                        })
+                }
+                _ => false,
+            };
+            if binds_tf {
+                self.idx.modules[self.module].tf_imports.push(id);
+            }
+        }
+        self.stmt_stack.push(id);
+        match stmt {
+            Stmt::FunctionDef(def) => {
+                for d in &def.decorator_list {
+                    self.visit_expr(&d.expression);
+                }
+                for p in def.parameters.iter_non_variadic_params() {
+                    if let Some(d) = &p.default {
+                        self.visit_expr(d);
+                    }
+                }
+                let parent = self.func_stack.last().copied();
+                let class = match self.class_stack.last() {
+                    Some(&(c, depth)) if depth == self.func_stack.len() => Some(c),
+                    _ => None,
+                };
+                let modname = &self.idx.project.modules[self.module].name;
+                let qual = match (class, parent) {
+                    (Some(c), _) => {
+                        format!("{modname}.{}.{}", self.idx.classes[c].def.name, def.name)
+                    }
+                    (None, Some(p)) => format!("{}.{}", self.idx.funcs[p].qual, def.name),
+                    (None, None) => format!("{modname}.{}", def.name),
+                };
+                let fid = self.idx.funcs.len();
+                self.idx.funcs.push(FuncInfo {
+                    module: self.module,
+                    def,
+                    stmt: id,
+                    class,
+                    parent,
+                    qual,
+                    traced: false,
+                });
+                self.idx.func_of_stmt.insert(id, fid);
+                match (class, parent) {
+                    (Some(c), _) => {
+                        self.idx.classes[c]
+                            .methods
+                            .insert(def.name.to_string(), fid);
+                    }
+                    (None, Some(p)) => {
+                        self.idx.local_funcs.insert((p, def.name.to_string()), fid);
+                    }
+                    (None, None) => {
+                        if self.class_stack.is_empty() {
+                            self.idx.modules[self.module]
+                                .funcs
+                                .insert(def.name.to_string(), fid);
+                        }
+                    }
+                }
+                self.func_stack.push(fid);
+                self.visit_body(&def.body);
+                self.func_stack.pop();
+            }
+            Stmt::ClassDef(def) => {
+                for d in &def.decorator_list {
+                    self.visit_expr(&d.expression);
+                }
+                let bases: Vec<Expr> = def
+                    .arguments
+                    .as_ref()
+                    .map(|a| a.args.to_vec())
+                    .unwrap_or_default();
+                if let Some(args) = &def.arguments {
+                    for a in args.args.iter() {
+                        self.visit_expr(a);
+                    }
+                }
+                let cid = self.idx.classes.len();
+                self.idx.classes.push(ClassInfo {
+                    module: self.module,
+                    def,
+                    bases,
+                    methods: HashMap::new(),
+                    attrs: HashMap::new(),
+                });
+                if self.func_stack.is_empty() && self.class_stack.is_empty() {
+                    self.idx.modules[self.module]
+                        .classes
+                        .insert(def.name.to_string(), cid);
+                }
+                self.class_stack.push((cid, self.func_stack.len()));
+                self.visit_body(&def.body);
+                self.class_stack.pop();
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+        self.stmt_stack.pop();
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Call(call) => {
+                if let Some(&stmt) = self.stmt_stack.last() {
+                    self.idx.calls.push(CallInfo {
+                        call,
+                        stmt,
+                        scope: self.scope(),
+                    });
+                }
+            }
+            Expr::Name(name) if name.ctx.is_load() => {
+                if let Some(&stmt) = self.stmt_stack.last() {
+                    self.idx.refs.push(NameRef {
+                        name,
+                        scope: self.scope(),
+                        stmt,
+                    });
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_expr(self, expr);
+    }
+}

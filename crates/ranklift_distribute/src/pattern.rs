@@ -1,0 +1,265 @@
+//! Training-pattern identification: which code the main script reaches, and which of seed 001's
+//! patterns it follows.
+//!
+//! Starting from the main module's top-level code (including `if __name__ == "__main__":`), the
+//! worklist follows calls into project functions and methods, instantiations of project classes
+//! (their `__init__`), and functions passed as values (`tf.function(step)`, `app.run(main)`), and
+//! it takes in the top-level code of every project module imported on the way. In the reached
+//! code it looks for the indicators of each pattern — `tf.GradientTape` with `apply_gradients`,
+//! or `Model.fit` — and joins them in the seed's flat lattice: both is ambiguous (DST103).
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use ruff_python_ast::{Expr, Stmt};
+
+use crate::index::{CallId, Callee, FuncId, Index, Kind, Scope, StmtId};
+use crate::tf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Pattern {
+    #[serde(rename = "gradient-tape")]
+    GradientTape,
+    #[serde(rename = "keras-fit")]
+    KerasFit,
+}
+
+impl Pattern {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Pattern::GradientTape => "TF2 GradientTape custom training loop",
+            Pattern::KerasFit => "TF2 Keras Model.fit",
+        }
+    }
+}
+
+/// What the main script reaches.
+pub struct Reach {
+    pub main: usize,
+    /// Modules whose top-level code runs (main and everything it imports, transitively).
+    pub modules: BTreeSet<usize>,
+    pub funcs: BTreeSet<FuncId>,
+    /// Caller scope → callees.
+    pub edges: HashMap<Scope, BTreeSet<FuncId>>,
+    /// Functions that perform a training step (call `apply_gradients`, directly or through calls).
+    pub trains: HashSet<FuncId>,
+    pub tapes: Vec<StmtId>,
+    pub applies: Vec<CallId>,
+    pub fits: Vec<CallId>,
+    /// Calls to APIs of patterns ranklift does not rewrite, with the pattern's name.
+    pub unsupported: Vec<(CallId, &'static str)>,
+}
+
+impl Reach {
+    pub fn scope_reached(&self, s: Scope) -> bool {
+        match s.func {
+            None => self.modules.contains(&s.module),
+            Some(f) => self.funcs.contains(&f),
+        }
+    }
+
+    pub fn pattern(&self) -> Option<Pattern> {
+        match (
+            !self.applies.is_empty() || !self.tapes.is_empty(),
+            !self.fits.is_empty(),
+        ) {
+            (true, false) => Some(Pattern::GradientTape),
+            (false, true) => Some(Pattern::KerasFit),
+            _ => None,
+        }
+    }
+
+    /// True if code in `scope` performs a training step, directly or through a call.
+    pub fn scope_trains(&self, idx: &Index, scope: Scope) -> bool {
+        if let Some(f) = scope.func {
+            if self.trains.contains(&f) {
+                return true;
+            }
+        }
+        let _ = idx;
+        self.edges
+            .get(&scope)
+            .is_some_and(|cs| cs.iter().any(|c| self.trains.contains(c)))
+    }
+}
+
+/// Compute what `main` reaches.
+pub fn reach(idx: &Index, main: usize) -> Reach {
+    let mut r = Reach {
+        main,
+        modules: BTreeSet::new(),
+        funcs: BTreeSet::new(),
+        edges: HashMap::new(),
+        trains: HashSet::new(),
+        tapes: Vec::new(),
+        applies: Vec::new(),
+        fits: Vec::new(),
+        unsupported: Vec::new(),
+    };
+    // Calls and name references grouped by scope.
+    let mut calls_in: HashMap<Scope, Vec<CallId>> = HashMap::new();
+    for (i, c) in idx.calls.iter().enumerate() {
+        calls_in.entry(c.scope).or_default().push(i);
+    }
+    let mut refs_in: HashMap<Scope, Vec<usize>> = HashMap::new();
+    for (i, n) in idx.refs.iter().enumerate() {
+        refs_in.entry(n.scope).or_default().push(i);
+    }
+    let mut todo: Vec<Scope> = vec![Scope {
+        module: main,
+        func: None,
+    }];
+    let mut seen: HashSet<Scope> = HashSet::new();
+    while let Some(scope) = todo.pop() {
+        if !seen.insert(scope) {
+            continue;
+        }
+        match scope.func {
+            None => {
+                r.modules.insert(scope.module);
+                for &m in &idx.modules[scope.module].imports {
+                    todo.push(Scope {
+                        module: m,
+                        func: None,
+                    });
+                }
+            }
+            Some(f) => {
+                r.funcs.insert(f);
+                // A method's module-level code has run by the time it is called; nothing to add.
+            }
+        }
+        let mut out = BTreeSet::new();
+        for &c in calls_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
+            match idx.resolve_call(scope, idx.calls[c].call) {
+                Some(Callee::Func(f)) => {
+                    out.insert(f);
+                }
+                Some(Callee::Class(cl)) => {
+                    for m in ["__init__", "call", "__call__", "build"] {
+                        if let Some(f) = idx.method(cl, m) {
+                            out.insert(f);
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        for &n in refs_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Some(f) = idx.resolve_ref(&idx.refs[n]) {
+                out.insert(f);
+            }
+        }
+        // `self.method` passed as a value (`tf.function(self.step)`).
+        for &c in calls_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
+            for a in idx.calls[c].call.arguments.args.iter() {
+                if let Expr::Attribute(at) = a {
+                    if let Expr::Name(s) = &*at.value {
+                        if s.id.as_str() == "self" {
+                            if let Some(Callee::Func(f)) = idx.resolve_call(scope, &fake_call(at)) {
+                                out.insert(f);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Calling a model instance runs its `call`; Keras runs `train_step` inside `fit`.
+        for &f in &out {
+            todo.push(Scope {
+                module: idx.funcs[f].module,
+                func: Some(f),
+            });
+            // Nested functions of a reached function are reached through their references.
+        }
+        r.edges.insert(scope, out);
+    }
+    // Indicators in reached code.
+    for (i, c) in idx.calls.iter().enumerate() {
+        if !r.scope_reached(c.scope) {
+            continue;
+        }
+        let canon = idx.canonical(c.scope.module, &c.call.func);
+        if let Some(name) = canon.as_deref().and_then(tf::unsupported_pattern) {
+            r.unsupported.push((i, name));
+        }
+        if let Expr::Attribute(a) = &*c.call.func {
+            match a.attr.as_str() {
+                "apply_gradients" => r.applies.push(i),
+                "fit" | "fit_generator" if idx.is_model_receiver(c.scope, &a.value) => {
+                    r.fits.push(i)
+                }
+                "train_on_batch" if idx.is_model_receiver(c.scope, &a.value) => {
+                    r.unsupported.push((i, "Keras train_on_batch loop"))
+                }
+                "minimize" if matches!(idx.kind_of(c.scope, &a.value), Kind::Optimizer { .. }) => {
+                    r.unsupported.push((i, "TF2 optimizer.minimize"))
+                }
+                _ => {}
+            }
+        }
+    }
+    for (i, s) in idx.stmts.iter().enumerate() {
+        if let Stmt::With(w) = s.stmt {
+            if r.scope_reached(s.scope)
+                && w.items.iter().any(|it| {
+                    idx.canonical(s.scope.module, call_func(&it.context_expr))
+                        .as_deref()
+                        == Some(tf::GRADIENT_TAPE)
+                })
+            {
+                r.tapes.push(i);
+            }
+        }
+    }
+    // Functions that train: contain apply_gradients, or call one that does.
+    for &a in &r.applies {
+        if let Some(f) = idx.calls[a].scope.func {
+            r.trains.insert(f);
+        }
+    }
+    loop {
+        let mut changed = false;
+        for (scope, callees) in &r.edges {
+            if let Some(f) = scope.func {
+                if !r.trains.contains(&f) && callees.iter().any(|c| r.trains.contains(c)) {
+                    r.trains.insert(f);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    r
+}
+
+fn call_func(e: &Expr) -> &Expr {
+    match e {
+        Expr::Call(c) => &c.func,
+        e => e,
+    }
+}
+
+/// A zero-argument call of `attr`, to reuse method resolution for `self.method` references.
+fn fake_call(attr: &ruff_python_ast::ExprAttribute) -> ruff_python_ast::ExprCall {
+    ruff_python_ast::ExprCall {
+        node_index: Default::default(),
+        range_start: attr.range.start(),
+        func: Box::new(Expr::Attribute(attr.clone())),
+        arguments: ruff_python_ast::Arguments {
+            range: ruff_text_size::TextRange::empty(attr.range.end()),
+            node_index: Default::default(),
+            args: Box::new([]),
+            keywords: Default::default(),
+        },
+    }
+}
+
+/// True if the module mentions TensorFlow at all (imports it, or Keras).
+pub fn imports_tensorflow(idx: &Index, m: usize) -> bool {
+    idx.modules[m].aliases.values().any(|q| {
+        let c = tf::canonical(q);
+        c == "tensorflow" || c.starts_with("tensorflow.")
+    })
+}

@@ -1,0 +1,111 @@
+//! Rule `keras_distributed_optimizer`: the optimizer given to `compile` averages gradients.
+//!
+//! **Trigger:** `model.compile(...)` on a Keras model in a `Model.fit` program.
+//!
+//! **Rewrite:** the `optimizer` argument (keyword or first positional) is wrapped in
+//! `hvd.DistributedOptimizer(...)` — a constructor, a variable or any expression; its learning
+//! rate is scaled by `scale_learning_rate` where it is created. A string such as `"adam"` becomes
+//! the Keras class with its default learning rate scaled; no optimizer at all means Keras's default
+//! `"rmsprop"`. Seed 001 never wraps the Keras optimizer, but Horovod's Keras guide makes it
+//! mandatory: it is what averages the gradients.
+//!
+//! ```python
+//! # before
+//! model.compile(optimizer="adam", loss="mse")
+//! # after
+//! model.compile(optimizer=hvd.DistributedOptimizer(tf.keras.optimizers.Adam(learning_rate=0.001 * hvd.size())), loss="mse")
+//! ```
+use ranklift_python::{Edit, Severity};
+use ruff_python_ast::Expr;
+use ruff_text_size::Ranged;
+
+use crate::context::{Cx, add_keyword_edit};
+use crate::index::{Kind, Scope};
+use crate::tf;
+
+const RULE: &str = "keras_distributed_optimizer";
+
+/// `compile` calls on models in reached code.
+pub fn compile_calls<'a>(cx: &Cx<'a, '_>) -> Vec<(Scope, &'a ruff_python_ast::ExprCall)> {
+    let idx = cx.idx;
+    idx.calls
+        .iter()
+        .filter(|c| cx.reach.scope_reached(c.scope))
+        .filter(|c| match &*c.call.func {
+            Expr::Attribute(a) => {
+                a.attr.as_str() == "compile"
+                    && (idx.kind_of(c.scope, &a.value) == Kind::Model
+                        || (idx.qualify(c.scope.module, &a.value).is_none()
+                            && idx.is_model_receiver(c.scope, &a.value)))
+            }
+            _ => false,
+        })
+        .map(|c| (c.scope, c.call))
+        .collect()
+}
+
+pub fn run(cx: &mut Cx) {
+    for (scope, call) in compile_calls(cx) {
+        let m = scope.module;
+        let opt = call
+            .arguments
+            .find_keyword("optimizer")
+            .map(|k| &k.value)
+            .or_else(|| call.arguments.args.first());
+        match opt {
+            None => {
+                let keras = cx.keras_path(m);
+                let text = format!(
+                    "optimizer=hvd.DistributedOptimizer({keras}.optimizers.RMSprop(learning_rate=0.001 * hvd.size()))"
+                );
+                cx.edit(m, RULE, call.start(), add_keyword_edit(call, &text),
+                    "compile had no optimizer: Keras's default RMSprop, scaled and wrapped in hvd.DistributedOptimizer");
+            }
+            Some(Expr::StringLiteral(s)) => {
+                let name = s.value.to_str().to_owned();
+                match tf::optimizer_from_string(&name) {
+                    Some(o) => {
+                        let keras = cx.keras_path(m);
+                        let text = format!(
+                            "hvd.DistributedOptimizer({keras}.optimizers.{}(learning_rate={} * hvd.size()))",
+                            o.name, o.default_lr
+                        );
+                        cx.edit(m, RULE, s.start(), Edit::replace(s.range(), text),
+                            format!("optimizer {} became `{keras}.optimizers.{}` (lr {} scaled) in hvd.DistributedOptimizer", cx.text(m, s), o.name, o.default_lr));
+                    }
+                    None => {
+                        cx.diag(
+                            m,
+                            s.range(),
+                            "DST304",
+                            Severity::Error,
+                            format!("unknown Keras optimizer name {}", cx.text(m, s)),
+                            "pass an optimizer object such as `tf.keras.optimizers.Adam(...)`",
+                        );
+                        continue;
+                    }
+                }
+            }
+            Some(e) => {
+                cx.edit(
+                    m,
+                    RULE,
+                    e.start(),
+                    Edit::insert(e.start(), "hvd.DistributedOptimizer("),
+                    "",
+                );
+                cx.edit(
+                    m,
+                    RULE,
+                    e.start(),
+                    Edit::insert(e.end(), ")"),
+                    format!(
+                        "optimizer `{}` wrapped in hvd.DistributedOptimizer",
+                        cx.text(m, e)
+                    ),
+                );
+            }
+        }
+        cx.use_hvd(scope);
+    }
+}

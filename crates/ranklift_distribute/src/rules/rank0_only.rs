@@ -1,0 +1,195 @@
+//! Rule `rank0_only`: output and checkpoints come from rank 0 only.
+//!
+//! **Trigger:** statements that print or save, in every module the main script reaches:
+//! `print(...)`, `tf.print(...)`, `checkpoint.save/write(...)`, `CheckpointManager.save()`,
+//! `model.save(...)`, `model.save_weights(...)`, `model.summary()`, `tf.saved_model.save(...)`,
+//! `tf.keras.models.save_model(...)` — as expression statements or as the value of an assignment
+//! (`path = manager.save()`). Also `tf.summary.create_file_writer(...)`.
+//!
+//! **Rewrite:** the whole statement goes under `if hvd.rank() == 0:`; consecutive guarded
+//! statements share one `if`. Continuation lines are indented too, except inside triple-quoted
+//! strings. A statement that shares its line (`for x in xs: print(x)`) becomes
+//! `hvd.rank() == 0 and print(x)`. A file writer becomes `... if hvd.rank() == 0 else
+//! tf.summary.create_noop_writer()`, so summaries written through it are no-ops elsewhere. Why:
+//! N processes would print every line N times and race on the same checkpoint files (seed 001
+//! §2.2 print and checkpoint rules; Horovod's guide, step 6).
+//!
+//! ```python
+//! # before
+//! print(f"epoch {epoch}: loss {loss:.4f}")
+//! manager.save()
+//! # after
+//! if hvd.rank() == 0:
+//!     print(f"epoch {epoch}: loss {loss:.4f}")
+//!     manager.save()
+//! ```
+use ranklift_python::Edit;
+use ruff_python_ast::{Expr, ExprCall, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::context::Cx;
+use crate::index::{Index, Kind, Scope, StmtId};
+use crate::tf;
+
+const RULE: &str = "rank0_only";
+const GUARD: &str = "if hvd.rank() == 0:";
+
+/// Does this call print or write state to disk?
+pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'static str> {
+    let m = scope.module;
+    if let Expr::Name(n) = &*call.func {
+        if n.id.as_str() == "print" && !idx.modules[m].aliases.contains_key("print") {
+            return Some("print");
+        }
+    }
+    if let Some(q) = idx.canonical(m, &call.func) {
+        if q == tf::TF_PRINT {
+            return Some("tf.print");
+        }
+        if tf::is_save_function(&q) {
+            return Some("save");
+        }
+    }
+    if let Expr::Attribute(a) = &*call.func {
+        let k = idx.kind_of(scope, &a.value);
+        match (a.attr.as_str(), k) {
+            ("save" | "write", Kind::Checkpoint) => return Some("checkpoint"),
+            ("save", Kind::CheckpointManager) => return Some("checkpoint"),
+            ("save" | "save_weights", Kind::Model) => return Some("model save"),
+            ("summary", Kind::Model) => return Some("model summary"),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn stmt_call(stmt: &Stmt) -> Option<&ExprCall> {
+    let v = match stmt {
+        Stmt::Expr(e) => &*e.value,
+        Stmt::Assign(a) => &*a.value,
+        Stmt::AnnAssign(a) => a.value.as_deref()?,
+        _ => return None,
+    };
+    match v {
+        Expr::Call(c) => Some(c),
+        _ => None,
+    }
+}
+
+pub fn run(cx: &mut Cx) {
+    let idx = cx.idx;
+    let mut guarded: Vec<StmtId> = Vec::new();
+    for m in cx.modules() {
+        for s in idx.modules[m].stmts.clone() {
+            let info = &idx.stmts[s];
+            let Some(call) = stmt_call(info.stmt) else {
+                continue;
+            };
+            if let (Stmt::Assign(_), Some(tf::FILE_WRITER)) =
+                (info.stmt, idx.canonical(m, &call.func).as_deref())
+            {
+                let tfn = cx.tf_or_import(m);
+                cx.edit(
+                    m,
+                    RULE,
+                    call.start(),
+                    Edit::insert(
+                        call.end(),
+                        format!(" if hvd.rank() == 0 else {tfn}.summary.create_noop_writer()"),
+                    ),
+                    "summary writer only on rank 0 (a no-op writer elsewhere)",
+                );
+                cx.use_hvd(info.scope);
+                continue;
+            }
+            if is_rank0_call(idx, info.scope, call).is_some() {
+                guarded.push(s);
+            }
+        }
+    }
+    // Group consecutive siblings.
+    let mut i = 0;
+    while i < guarded.len() {
+        let first = guarded[i];
+        let m = idx.stmts[first].scope.module;
+        if !cx.stmt_alone(m, idx.stmts[first].stmt) {
+            inline_guard(cx, first);
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j + 1 < guarded.len() {
+            let (a, b) = (&idx.stmts[guarded[j]], &idx.stmts[guarded[j + 1]]);
+            if b.body == a.body
+                && b.index_in_body == a.index_in_body + 1
+                && cx.stmt_alone(m, b.stmt)
+            {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let last = guarded[j];
+        let (s0, s1) = (idx.stmts[first].stmt, idx.stmts[last].stmt);
+        let indent = cx.indent_of(m, s0).to_owned();
+        let unit = cx.indent_unit(m).to_owned();
+        let nl = cx.nl(m);
+        let what: Vec<String> = guarded[i..=j]
+            .iter()
+            .filter_map(|&s| stmt_call(idx.stmts[s].stmt))
+            .map(|c| format!("`{}`", cx.text(m, &*c.func)))
+            .collect();
+        cx.edit(
+            m,
+            RULE,
+            s0.start(),
+            Edit::insert(s0.start(), format!("{GUARD}{nl}{indent}{unit}")),
+            format!("only rank 0 runs {}", what.join(", ")),
+        );
+        cx.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
+        cx.use_hvd(idx.stmts[first].scope);
+        i = j + 1;
+    }
+}
+
+fn inline_guard(cx: &mut Cx, s: StmtId) {
+    let idx = cx.idx;
+    let info = &idx.stmts[s];
+    let m = info.scope.module;
+    match info.stmt {
+        Stmt::Expr(e) => {
+            cx.edit(
+                m,
+                RULE,
+                e.start(),
+                Edit::insert(e.value.start(), "hvd.rank() == 0 and "),
+                format!(
+                    "only rank 0 runs `{}`",
+                    cx.text(m, &*e.value).lines().next().unwrap_or("")
+                ),
+            );
+        }
+        Stmt::Assign(a) => {
+            cx.edit(
+                m,
+                RULE,
+                a.start(),
+                Edit::insert(a.value.end(), " if hvd.rank() == 0 else None"),
+                "only rank 0 saves",
+            );
+        }
+        Stmt::AnnAssign(a) => {
+            if let Some(v) = &a.value {
+                cx.edit(
+                    m,
+                    RULE,
+                    a.start(),
+                    Edit::insert(v.end(), " if hvd.rank() == 0 else None"),
+                    "only rank 0 saves",
+                );
+            }
+        }
+        _ => return,
+    }
+    cx.use_hvd(info.scope);
+}

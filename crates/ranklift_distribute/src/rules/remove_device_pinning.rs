@@ -1,0 +1,102 @@
+//! Rule `remove_device_pinning`: delete the program's own GPU selection.
+//!
+//! **Trigger:** `os.environ['CUDA_VISIBLE_DEVICES'] = ...`, `os.environ.setdefault(
+//! 'CUDA_VISIBLE_DEVICES', ...)`, and `tf.config[.experimental].set_visible_devices(...)` statements.
+//!
+//! **Rewrite:** the statement is deleted (replaced by `pass` where a block would become empty).
+//! Each Horovod process must see the GPU of its local rank, which `horovod_init` selects; a
+//! hard-coded device would put every process on the same GPU (seed 001 §2.2, Horovod TF2 guide).
+//!
+//! ```python
+//! # before
+//! os.environ['CUDA_VISIBLE_DEVICES'] = '0'
+//! model = build()
+//! # after
+//! model = build()
+//! ```
+use std::collections::HashMap;
+
+use ranklift_python::Edit;
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::context::Cx;
+use crate::index::StmtId;
+
+const RULE: &str = "remove_device_pinning";
+
+fn is_cuda_key(e: &Expr) -> bool {
+    matches!(e, Expr::StringLiteral(s) if s.value.to_str() == "CUDA_VISIBLE_DEVICES")
+}
+
+pub fn run(cx: &mut Cx) {
+    let idx = cx.idx;
+    let mut found: Vec<StmtId> = Vec::new();
+    for m in cx.modules() {
+        for s in idx.modules[m].stmts.clone() {
+            let info = &idx.stmts[s];
+            let hit = match info.stmt {
+                Stmt::Assign(a) => a.targets.iter().any(|t| match t {
+                    Expr::Subscript(sub) => {
+                        idx.qualify(m, &sub.value).as_deref() == Some("os.environ")
+                            && is_cuda_key(&sub.slice)
+                    }
+                    _ => false,
+                }),
+                Stmt::Expr(e) => match &*e.value {
+                    Expr::Call(c) => {
+                        let q = idx.canonical(m, &c.func);
+                        matches!(
+                            q.as_deref(),
+                            Some(
+                                "tensorflow.config.set_visible_devices"
+                                    | "tensorflow.config.experimental.set_visible_devices"
+                            )
+                        ) || (q.as_deref() == Some("os.environ.setdefault")
+                            && c.arguments.args.first().is_some_and(is_cuda_key))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            };
+            if hit {
+                found.push(s);
+            }
+        }
+    }
+    // A body whose every statement is deleted keeps a `pass`.
+    let mut per_body: HashMap<usize, usize> = HashMap::new();
+    for &s in &found {
+        *per_body.entry(idx.stmts[s].body).or_default() += 1;
+    }
+    let mut passed: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    for s in found {
+        let info = &idx.stmts[s];
+        let m = info.scope.module;
+        let stmt = info.stmt;
+        let empties = per_body[&info.body] == info.body_len;
+        let msg = format!(
+            "deleted `{}`",
+            cx.text(m, stmt).lines().next().unwrap_or("")
+        );
+        if (empties && passed.insert(info.body)) || !cx.stmt_alone(m, stmt) {
+            cx.edit(
+                m,
+                RULE,
+                stmt.start(),
+                Edit::replace(stmt.range(), "pass"),
+                msg,
+            );
+        } else {
+            let start = cx.line_start(m, stmt.start());
+            let (end, _) = cx.after_line(m, stmt.end());
+            cx.edit(
+                m,
+                RULE,
+                stmt.start(),
+                Edit::delete(TextRange::new(start, end)),
+                msg,
+            );
+        }
+    }
+}
