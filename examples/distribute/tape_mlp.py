@@ -3,6 +3,7 @@
 Synthetic data: y = sin(x0) + 0.5 * x1 + noise. Runs on CPU in a few seconds.
 """
 import os
+import tempfile
 
 import numpy as np
 import tensorflow as tf
@@ -32,7 +33,7 @@ loss_fn = tf.keras.losses.MeanSquaredError()
 optimizer = tf.keras.optimizers.Adam(learning_rate=0.01)
 
 checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer)
-manager = tf.train.CheckpointManager(checkpoint, os.environ.get("CKPT_DIR", "/tmp/tape_mlp_ckpt"), max_to_keep=1)
+manager = tf.train.CheckpointManager(checkpoint, os.path.join(tempfile.gettempdir(), "tape_mlp_ckpt"), max_to_keep=1)
 
 
 def train_step(x, y):

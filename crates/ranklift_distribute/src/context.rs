@@ -526,7 +526,13 @@ impl<'a, 'i> Cx<'a, 'i> {
             match s {
                 Stmt::Import(_) | Stmt::ImportFrom(_) => anchor = Some(s),
                 Stmt::Expr(_) | Stmt::Assign(_) if is_setup(s) => {}
-                Stmt::Try(t) if t.body.iter().all(|b| b.is_import_stmt()) => anchor = Some(s),
+                Stmt::Try(t)
+                    if t.body
+                        .iter()
+                        .all(|b| matches!(b, Stmt::Import(_) | Stmt::ImportFrom(_))) =>
+                {
+                    anchor = Some(s)
+                }
                 _ => break,
             }
         }
@@ -611,19 +617,33 @@ pub fn suffix_edits(src: &str, e: &Expr, suffix: &str) -> Vec<Edit> {
 }
 
 /// Where to add a keyword argument to a call: right after the last argument, or inside the
-/// parentheses if there is none (a trailing comma stays where it was).
-pub fn add_keyword_edit(call: &ruff_python_ast::ExprCall, kw: &str) -> Edit {
+/// parentheses if there is none (a trailing comma stays where it was). When every argument starts
+/// a line of its own, the new keyword gets its own line too.
+pub fn add_keyword_edit(src: &str, call: &ruff_python_ast::ExprCall, kw: &str) -> Edit {
     let args = &call.arguments;
-    let last_end = args
+    let mut all: Vec<TextRange> = args
         .args
         .iter()
-        .map(|a| a.end())
-        .chain(args.keywords.iter().map(|k| k.end()))
-        .max();
-    match last_end {
-        Some(end) => Edit::insert(end, format!(", {kw}")),
-        None => Edit::insert(args.start() + TextSize::from(1), kw.to_owned()),
+        .map(|a| a.range())
+        .chain(args.keywords.iter().map(|k| k.range()))
+        .collect();
+    all.sort_by_key(|r| r.start());
+    let Some(last) = all.last() else {
+        return Edit::insert(args.start() + TextSize::from(1), kw.to_owned());
+    };
+    let starts_line = |r: &TextRange| {
+        let s = usize::from(r.start());
+        let ls = src[..s].rfind('\n').map_or(0, |i| i + 1);
+        src[ls..s].chars().all(|c| c == ' ' || c == '\t')
+    };
+    if all.len() > 1 && all.iter().all(starts_line) {
+        let s = usize::from(last.start());
+        let ls = src[..s].rfind('\n').map_or(0, |i| i + 1);
+        let indent = &src[ls..s];
+        let nl = if src.contains("\r\n") { "\r\n" } else { "\n" };
+        return Edit::insert(last.end(), format!(",{nl}{indent}{kw}"));
     }
+    Edit::insert(last.end(), format!(", {kw}"))
 }
 
 /// Is the function at `f` (or an enclosing one) traced by `tf.function`?

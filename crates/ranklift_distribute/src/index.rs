@@ -130,6 +130,8 @@ pub struct ModuleInfo {
     /// Project modules this module imports.
     pub imports: Vec<usize>,
     pub imports_horovod: Option<ruff_text_size::TextRange>,
+    /// Names bound by import statements (as opposed to module-level member aliases).
+    pub import_bound: HashSet<String>,
     /// Top-level import statements binding `tensorflow` or a part of it.
     pub tf_imports: Vec<StmtId>,
     pub stmts: std::ops::Range<StmtId>,
@@ -194,6 +196,7 @@ impl<'a> Index<'a> {
             classes: HashMap::new(),
             imports: Vec::new(),
             imports_horovod: None,
+            import_bound: HashSet::new(),
             tf_imports: Vec::new(),
             stmts: self.stmts.len()..self.stmts.len(),
         };
@@ -778,6 +781,7 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
     };
     v.visit_body(suite);
     for (k, q) in v.aliases {
+        info.import_bound.insert(k.clone());
         info.aliases.insert(k, q);
     }
     v.imports.sort_unstable();
@@ -825,7 +829,7 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
             index_in_body,
             body_len,
         });
-        if stmt.is_import_stmt() && self.stmt_stack.is_empty() {
+        if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) && self.stmt_stack.is_empty() {
             let binds_tf = match stmt {
                 Stmt::Import(i) => i.names.iter().any(|a| {
                     a.name.as_str() == "tensorflow" || a.name.as_str().starts_with("tensorflow.")

@@ -170,11 +170,14 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         }
         Pattern::KerasFit => {
             keras_distributed_optimizer::run(&mut cx);
-            keras_fit_callbacks::run(&mut cx);
             keras_steps::run(&mut cx);
         }
     }
+    // Edits to an argument's value come before keywords added after that argument.
     keras_verbose::run(&mut cx);
+    if pattern == Pattern::KerasFit {
+        keras_fit_callbacks::run(&mut cx);
+    }
     rank0_only::run(&mut cx);
     for m in cx.modules() {
         horovod_init::run(&mut cx, m, m == main_idx);

@@ -75,7 +75,9 @@ impl Reach {
                 return true;
             }
         }
-        let _ = idx;
+        if self.applies.iter().any(|&a| idx.calls[a].scope == scope) {
+            return true;
+        }
         self.edges
             .get(&scope)
             .is_some_and(|cs| cs.iter().any(|c| self.trains.contains(c)))

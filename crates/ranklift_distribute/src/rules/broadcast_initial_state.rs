@@ -153,6 +153,32 @@ pub fn run(cx: &mut Cx) {
     }
 }
 
+/// The text of `v` with every `X.trainable_variables` / `X.trainable_weights` widened to
+/// `X.variables`, so non-trainable state (e.g. batch-norm statistics) is synchronised too.
+fn widen_to_all_variables(cx: &Cx, m: usize, v: &Expr) -> String {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct V(Vec<ruff_text_size::TextRange>);
+    impl<'e> Visitor<'e> for V {
+        fn visit_expr(&mut self, e: &'e Expr) {
+            if let Expr::Attribute(a) = e {
+                if matches!(a.attr.as_str(), "trainable_variables" | "trainable_weights") {
+                    self.0.push(a.attr.range());
+                }
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut found = V(Vec::new());
+    found.visit_expr(v);
+    let edits: Vec<Edit> = found
+        .0
+        .into_iter()
+        .map(|r| Edit::replace(r - v.start(), "variables"))
+        .collect();
+    let text = cx.text(m, v);
+    ranklift_python::edit::apply(text, &edits).unwrap_or_else(|_| text.to_owned())
+}
+
 type Pre = Option<(String, Option<(ruff_text_size::TextRange, String)>)>;
 
 /// The expression of the variables to broadcast, and a statement to insert before the call when
@@ -170,12 +196,7 @@ fn broadcast_vars(cx: &Cx, m: usize, call: &ExprCall) -> Option<(String, Pre)> {
         {
             let v = &z.arguments.args[1];
             if pure(v) {
-                if let Expr::Attribute(a) = v {
-                    if matches!(a.attr.as_str(), "trainable_variables" | "trainable_weights") {
-                        return Some((format!("{}.variables", cx.text(m, &*a.value)), None));
-                    }
-                }
-                return Some((cx.text(m, v).to_owned(), None));
+                return Some((widen_to_all_variables(cx, m, v), None));
             }
         }
     }
@@ -273,7 +294,7 @@ fn first_batch_param(cx: &mut Cx, f: FuncId, done: &mut Vec<FuncId>) -> String {
             cm,
             RULE,
             c.call.start(),
-            add_keyword_edit(c.call, &format!("{param}=not {flag}")),
+            add_keyword_edit(cx.src(cm), c.call, &format!("{param}=not {flag}")),
             format!("passes `{param}=not {flag}` to `{}`", def.name),
         );
         cx.insert_lines_after(cm, RULE, stmt, &[format!("{flag} = True")], "");

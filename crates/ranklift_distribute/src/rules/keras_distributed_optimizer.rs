@@ -58,7 +58,7 @@ pub fn run(cx: &mut Cx) {
                 let text = format!(
                     "optimizer=hvd.DistributedOptimizer({keras}.optimizers.RMSprop(learning_rate=0.001 * hvd.size()))"
                 );
-                cx.edit(m, RULE, call.start(), add_keyword_edit(call, &text),
+                cx.edit(m, RULE, call.start(), add_keyword_edit(cx.src(m), call, &text),
                     "compile had no optimizer: Keras's default RMSprop, scaled and wrapped in hvd.DistributedOptimizer");
             }
             Some(Expr::StringLiteral(s)) => {

@@ -55,7 +55,7 @@ pub fn run(cx: &mut Cx) {
                         m,
                         RULE,
                         call.start(),
-                        add_keyword_edit(call, &format!("callbacks={text}")),
+                        add_keyword_edit(cx.src(m), call, &format!("callbacks={text}")),
                         "callbacks: BroadcastGlobalVariablesCallback(0), MetricAverageCallback()",
                     ),
                     Some(e) => cx.edit(
@@ -68,7 +68,6 @@ pub fn run(cx: &mut Cx) {
                 }
             }
             Some(Expr::List(list)) if !list.elts.iter().any(|e| matches!(e, Expr::Starred(_))) => {
-                let mut all = Vec::new();
                 let mut rank0 = Vec::new();
                 for e in &list.elts {
                     let is_rank0 = match e {
@@ -78,28 +77,55 @@ pub fn run(cx: &mut Cx) {
                         e => idx.kind_of(scope, e) == (Kind::Callback { rank0: true }),
                     };
                     if is_rank0 {
-                        rank0.push(cx.text(m, e))
-                    } else {
-                        all.push(cx.text(m, e))
+                        rank0.push(cx.text(m, e));
                     }
                 }
+                let multiline = list
+                    .elts
+                    .first()
+                    .is_some_and(|e| cx.line_of(m, e.start()) != cx.line_of(m, list.start()));
+                let head = if multiline {
+                    let indent = cx.indent_of(m, &list.elts[0]).to_owned();
+                    let nl = cx.nl(m);
+                    format!("{nl}{indent}{BCAST},{nl}{indent}{AVG},")
+                } else if list.elts.is_empty() {
+                    format!("{BCAST}, {AVG}")
+                } else {
+                    format!("{BCAST}, {AVG}, ")
+                };
+                let at = list.start() + TextSize::from(1);
                 if rank0.is_empty() {
-                    let sep = if list.elts.is_empty() { "" } else { ", " };
-                    cx.edit(m, RULE, list.start(), Edit::insert(list.start() + TextSize::from(1), format!("{BCAST}, {AVG}{sep}")),
+                    cx.edit(m, RULE, list.start(), Edit::insert(at, head),
                         "callbacks: BroadcastGlobalVariablesCallback(0) and MetricAverageCallback() added first");
                 } else {
-                    let mut head = vec![BCAST, AVG];
-                    head.extend(all.iter().copied());
-                    let text = format!(
-                        "[{}] + ([{}] if hvd.rank() == 0 else [])",
-                        head.join(", "),
-                        rank0.join(", ")
-                    );
+                    // Keep the list as written; move the rank-0 callbacks out of it.
+                    cx.edit(m, RULE, list.start(), Edit::insert(at, head), "");
+                    let elts: Vec<&Expr> = list.elts.iter().collect();
+                    let is0: Vec<bool> = elts
+                        .iter()
+                        .map(|e| rank0.contains(&cx.text(m, *e)))
+                        .collect();
+                    for (i, e) in elts.iter().enumerate() {
+                        if !is0[i] {
+                            continue;
+                        }
+                        let r = if i + 1 < elts.len() {
+                            ruff_text_size::TextRange::new(e.start(), elts[i + 1].start())
+                        } else if i > 0 && !is0[i - 1] {
+                            ruff_text_size::TextRange::new(elts[i - 1].end(), e.end())
+                        } else {
+                            e.range()
+                        };
+                        cx.edit(m, RULE, e.start(), Edit::delete(r), "");
+                    }
                     cx.edit(
                         m,
                         RULE,
                         list.start(),
-                        Edit::replace(list.range(), text),
+                        Edit::insert(
+                            list.end(),
+                            format!(" + ([{}] if hvd.rank() == 0 else [])", rank0.join(", ")),
+                        ),
                         format!(
                             "callbacks: Horovod's first; {} on rank 0 only",
                             rank0.join(", ")

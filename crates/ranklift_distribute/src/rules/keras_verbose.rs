@@ -45,7 +45,8 @@ pub fn run(cx: &mut Cx) {
             .map(|k| &k.value)
             .or_else(|| c.call.arguments.args.get(pos));
         match v {
-            Some(Expr::NumberLiteral(n)) if matches!(&n.value, Number::Int(i) if i.as_u8() == Some(0)) => {
+            Some(Expr::NumberLiteral(n)) if matches!(&n.value, Number::Int(i) if i.as_u8() == Some(0)) =>
+            {
                 continue;
             }
             Some(v) => {
@@ -80,7 +81,7 @@ pub fn run(cx: &mut Cx) {
                     m,
                     RULE,
                     c.call.start(),
-                    add_keyword_edit(c.call, "verbose=1 if hvd.rank() == 0 else 0"),
+                    add_keyword_edit(cx.src(m), c.call, "verbose=1 if hvd.rank() == 0 else 0"),
                     format!("`{}` prints progress on rank 0 only", a.attr),
                 );
             }

@@ -1,0 +1,42 @@
+//! DST105 — the training loop is not defined conditionally (seed 001 §3.1.5).
+//!
+//! **Finding:** a function that performs a training step is defined more than once in one module
+//! (in the branches of an `if` or `try`). ranklift resolves a name to one definition, so the other
+//! definition could run without Horovod's rewrite. **Accepted:** a single definition inside an
+//! `if`/`try` (it is rewritten like any other).
+//!
+//! ```python
+//! if USE_XLA:
+//!     def train_step(x, y): ...   # DST105
+//! else:
+//!     def train_step(x, y): ...
+//! ```
+use std::collections::HashMap;
+
+use ranklift_python::Severity;
+use ruff_text_size::Ranged;
+
+use crate::context::Cx;
+
+pub fn check(cx: &mut Cx) {
+    let idx = cx.idx;
+    let reach = cx.reach;
+    let mut by_name: HashMap<(usize, Option<usize>, Option<usize>, String), Vec<usize>> =
+        HashMap::new();
+    for (id, f) in idx.funcs.iter().enumerate() {
+        by_name
+            .entry((f.module, f.parent, f.class, f.def.name.to_string()))
+            .or_default()
+            .push(id);
+    }
+    for ((m, _, _, name), ids) in by_name {
+        if ids.len() < 2 || !ids.iter().any(|f| reach.trains.contains(f)) {
+            continue;
+        }
+        for &f in &ids[1..] {
+            cx.diag(m, idx.funcs[f].def.name.range(), "DST105", Severity::Error,
+                format!("the training function `{name}` is defined more than once (seed 001 §3.1 restriction 5)"),
+                "define the training step once; choose behaviour inside it instead");
+        }
+    }
+}
