@@ -9,7 +9,7 @@ from tensorflow.keras import layers, optimizers, Model
 Tape = tf.GradientTape
 
 BASE_LR = 0.001
-tf.random.set_seed(6)
+tf.keras.utils.set_random_seed(6)
 rng = np.random.default_rng(6)
 inputs = K.Input(shape=(4,))
 hidden = layers.Dense(8, activation="relu")(inputs)

@@ -5,7 +5,7 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
-tf.random.set_seed(16)
+tf.keras.utils.set_random_seed(16)
 rng = np.random.default_rng(16)
 x = rng.normal(size=(2000, 2)).astype("float32")
 y = (3 * x[:, :1] - x[:, 1:] ** 2).astype("float32")

@@ -9,7 +9,7 @@ import tensorflow as tf
 
 STEPS = 150
 NOISE = 4
-tf.random.set_seed(3)
+tf.keras.utils.set_random_seed(3)
 rng = np.random.default_rng(3)
 
 generator = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(1)])

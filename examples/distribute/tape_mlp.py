@@ -12,7 +12,7 @@ os.environ["CUDA_VISIBLE_DEVICES"] = "0"  # the single-GPU habit ranklift remove
 
 BATCH = 32
 STEPS = 200
-tf.random.set_seed(7)
+tf.keras.utils.set_random_seed(7)
 rng = np.random.default_rng(7)
 
 features = rng.normal(size=(4096, 2)).astype("float32")

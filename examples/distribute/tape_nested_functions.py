@@ -37,7 +37,7 @@ def train(model, optimizer, dataset, num_steps):
 
 
 def main():
-    tf.random.set_seed(15)
+    tf.keras.utils.set_random_seed(15)
     model = make_model()
     optimizer = tf.keras.optimizers.Adam(learning_rate=0.01)
     losses = train(model, optimizer, make_dataset(15), num_steps=150)

@@ -4,7 +4,7 @@ import os
 import numpy as np
 import tensorflow as tf
 
-tf.random.set_seed(11)
+tf.keras.utils.set_random_seed(11)
 rng = np.random.default_rng(11)
 x = rng.normal(size=(1500, 5)).astype("float32")
 y_reg = (x @ rng.normal(size=(5, 1))).astype("float32")

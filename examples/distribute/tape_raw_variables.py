@@ -13,7 +13,7 @@ true_w = np.array([[2.0], [-3.0], [0.5]], dtype="float32")
 x_all = rng.normal(size=(1024, 3)).astype("float32")
 y_all = x_all @ true_w + 1.0
 
-tf.random.set_seed(0)
+tf.keras.utils.set_random_seed(0)
 W = tf.Variable(tf.random.normal([3, 1]), name="W")
 b = tf.Variable(tf.zeros([1]), name="b")
 opt = tf.keras.optimizers.SGD(learning_rate=0.05)

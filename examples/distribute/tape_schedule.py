@@ -5,7 +5,7 @@ import numpy as np
 import tensorflow as tf
 
 TRAIN_STEPS = 160
-tf.random.set_seed(2)
+tf.keras.utils.set_random_seed(2)
 
 
 def training_data(n_steps):

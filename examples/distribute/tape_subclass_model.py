@@ -18,7 +18,7 @@ class ResidualMLP(tf.keras.Model):
         return self.out(h + self.hidden(h))
 
 
-tf.random.set_seed(4)
+tf.keras.utils.set_random_seed(4)
 rng = np.random.default_rng(4)
 x_train = rng.normal(size=(2000, 3)).astype("float32")
 y_train = (x_train[:, :1] ** 2 - x_train[:, 1:2]).astype("float32")

@@ -5,7 +5,7 @@ import numpy as np
 import tensorflow as tf
 
 EPOCHS = 3
-tf.random.set_seed(1)
+tf.keras.utils.set_random_seed(1)
 rng = np.random.default_rng(1)
 
 x = rng.normal(size=(2048, 8)).astype("float32")

@@ -36,7 +36,7 @@ def make_dataset():
 
 
 def main():
-    tf.random.set_seed(5)
+    tf.keras.utils.set_random_seed(5)
     trainer = Trainer(learning_rate=0.003)
     trainer.fit(make_dataset(), steps=150)
     out_dir = os.environ.get("RANKLIFT_E2E_OUT")

@@ -629,7 +629,7 @@ pub fn add_keyword_edit(src: &str, call: &ruff_python_ast::ExprCall, kw: &str) -
         .collect();
     all.sort_by_key(|r| r.start());
     let Some(last) = all.last() else {
-        return Edit::insert(args.start() + TextSize::from(1), kw.to_owned());
+        return Edit::insert(args.start() + TextSize::from(1), kw.to_owned()).after();
     };
     let starts_line = |r: &TextRange| {
         let s = usize::from(r.start());
@@ -641,9 +641,9 @@ pub fn add_keyword_edit(src: &str, call: &ruff_python_ast::ExprCall, kw: &str) -
         let ls = src[..s].rfind('\n').map_or(0, |i| i + 1);
         let indent = &src[ls..s];
         let nl = if src.contains("\r\n") { "\r\n" } else { "\n" };
-        return Edit::insert(last.end(), format!(",{nl}{indent}{kw}"));
+        return Edit::insert(last.end(), format!(",{nl}{indent}{kw}")).after();
     }
-    Edit::insert(last.end(), format!(", {kw}"))
+    Edit::insert(last.end(), format!(", {kw}")).after()
 }
 
 /// Is the function at `f` (or an enclosing one) traced by `tf.function`?

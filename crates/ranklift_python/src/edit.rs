@@ -14,6 +14,11 @@ pub struct Edit {
     #[serde(serialize_with = "ser_range")]
     pub range: TextRange,
     pub text: String,
+    /// Tie-break for insertions at the same offset: lower first, then in the order given. Text
+    /// that extends the expression ending there (`x` → `x * 2`) uses 0; new items after it (`, k=v`)
+    /// use [`Edit::AFTER`], so they always follow the extended expression.
+    #[serde(skip)]
+    pub order: u8,
 }
 
 fn ser_range<S: serde::Serializer>(r: &TextRange, s: S) -> Result<S::Ok, S::Error> {
@@ -21,23 +26,33 @@ fn ser_range<S: serde::Serializer>(r: &TextRange, s: S) -> Result<S::Ok, S::Erro
 }
 
 impl Edit {
+    pub const AFTER: u8 = 1;
+
     pub fn insert(at: TextSize, text: impl Into<String>) -> Edit {
         Edit {
             range: TextRange::empty(at),
             text: text.into(),
+            order: 0,
         }
     }
     pub fn replace(range: TextRange, text: impl Into<String>) -> Edit {
         Edit {
             range,
             text: text.into(),
+            order: 0,
         }
     }
     pub fn delete(range: TextRange) -> Edit {
         Edit {
             range,
             text: String::new(),
+            order: 0,
         }
+    }
+    /// The same edit, placed after other insertions at its offset.
+    pub fn after(mut self) -> Edit {
+        self.order = Self::AFTER;
+        self
     }
     pub fn is_insertion(&self) -> bool {
         self.range.is_empty()
@@ -66,7 +81,13 @@ impl std::fmt::Display for EditError {
 pub fn apply(src: &str, edits: &[Edit]) -> Result<String, EditError> {
     let mut order: Vec<usize> = (0..edits.len()).collect();
     // Stable sort: by start, insertions before replacements starting at the same offset.
-    order.sort_by_key(|&i| (edits[i].range.start(), !edits[i].is_insertion()));
+    order.sort_by_key(|&i| {
+        (
+            edits[i].range.start(),
+            !edits[i].is_insertion(),
+            edits[i].order,
+        )
+    });
     for w in order.windows(2) {
         let (a, b) = (&edits[w[0]], &edits[w[1]]);
         if a.range.end() > b.range.start() {
@@ -132,6 +153,15 @@ mod tests {
             Edit::insert(TextSize::new(2), "b"),
         ];
         assert!(apply("0123456789", &inside).is_err());
+    }
+
+    #[test]
+    fn later_order_goes_after_at_the_same_offset() {
+        let edits = [
+            Edit::insert(TextSize::new(6), ", k=1").after(),
+            Edit::insert(TextSize::new(6), " + y"),
+        ];
+        assert_eq!(apply("f(x, a)", &edits).unwrap(), "f(x, a + y, k=1)");
     }
 
     #[test]

@@ -13,7 +13,7 @@ STEPS = 150
 
 
 def main():
-    tf.random.set_seed(17)
+    tf.keras.utils.set_random_seed(17)
     model = MLP(hidden=24)
     optimizer = tf.keras.optimizers.Adam(LEARNING_RATE)
     losses = []
