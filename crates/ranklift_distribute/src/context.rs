@@ -5,7 +5,7 @@
 //! [`Cx::finish_module`] adds what the edits depend on (the Horovod import block, broadcast flags,
 //! `global` declarations) and the edit engine applies everything with a re-parse guard.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use ranklift_python::{Diagnostic, Edit, Severity};
 use ruff_python_ast::{Expr, Stmt};
@@ -37,7 +37,7 @@ pub struct ModState {
     /// Module-level broadcast flags to define (`hvd_broadcast_done = False`).
     pub flags: Vec<String>,
     /// Functions (by def statement) that need `global <names>`.
-    pub globals: BTreeMap<StmtId, BTreeSet<String>>,
+    pub globals: BTreeMap<StmtId, Vec<String>>,
     /// An edit uses `tf` but the module binds no name to `tensorflow`.
     pub needs_tf_import: bool,
 }
@@ -319,22 +319,23 @@ impl<'a, 'i> Cx<'a, 'i> {
     pub fn require_global(&mut self, scope: Scope, name: &str) {
         if let Some(f) = scope.func {
             let stmt = self.idx.funcs[f].stmt;
-            self.mods[scope.module]
-                .globals
-                .entry(stmt)
-                .or_default()
-                .insert(name.to_owned());
+            let names = self.mods[scope.module].globals.entry(stmt).or_default();
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
         }
     }
 
     /// A fresh module-level flag name for `hint` (`hvd_broadcast_done`, `hvd_broadcast_done_gen`).
-    pub fn new_flag(&mut self, m: usize, base: &str, hint: &str) -> String {
+    /// With `qualify`, the hint is always appended (several flags in one module read better when
+    /// each names its optimizer).
+    pub fn new_flag(&mut self, m: usize, base: &str, hint: &str, qualify: bool) -> String {
         let src = self.src(m);
         let taken =
             |n: &str, flags: &[String]| flags.iter().any(|f| f == n) || contains_word(src, n);
         let flags = &self.mods[m].flags;
         let mut name = base.to_owned();
-        if taken(&name, flags) {
+        if qualify || taken(&name, flags) {
             let h: String = hint
                 .chars()
                 .map(|c| {
@@ -536,12 +537,10 @@ impl<'a, 'i> Cx<'a, 'i> {
                 _ => break,
             }
         }
-        if is_main {
-            if let Some(&last_tf) = self.idx.modules[m].tf_imports.last() {
-                let tf_stmt = self.idx.stmts[last_tf].stmt;
-                if anchor.is_none_or(|a| a.start() < tf_stmt.start()) {
-                    anchor = Some(tf_stmt);
-                }
+        if is_main && let Some(&last_tf) = self.idx.modules[m].tf_imports.last() {
+            let tf_stmt = self.idx.stmts[last_tf].stmt;
+            if anchor.is_none_or(|a| a.start() < tf_stmt.start()) {
+                anchor = Some(tf_stmt);
             }
         }
         match anchor {

@@ -230,14 +230,12 @@ impl<'a> Index<'a> {
         }
         // Module-level aliases of TensorFlow members: `Adam = tf.keras.optimizers.Adam`.
         for s in suite {
-            if let Stmt::Assign(a) = s {
-                if let ([Expr::Name(t)], Expr::Attribute(_)) = (a.targets.as_slice(), &*a.value) {
-                    if let Some(q) = self.qualify(m, &a.value) {
-                        if tf::canonical(&q).starts_with("tensorflow.") {
-                            self.modules[m].aliases.insert(t.id.to_string(), q);
-                        }
-                    }
-                }
+            if let Stmt::Assign(a) = s
+                && let ([Expr::Name(t)], Expr::Attribute(_)) = (a.targets.as_slice(), &*a.value)
+                && let Some(q) = self.qualify(m, &a.value)
+                && tf::canonical(&q).starts_with("tensorflow.")
+            {
+                self.modules[m].aliases.insert(t.id.to_string(), q);
             }
         }
     }
@@ -368,12 +366,11 @@ impl<'a> Index<'a> {
                 }
             }
             Expr::Attribute(a) => {
-                if let Expr::Name(recv) = &*a.value {
-                    if recv.id.as_str() == "self" {
-                        if let Some(c) = self.self_class(scope) {
-                            return self.method(c, a.attr.as_str()).map(Callee::Func);
-                        }
-                    }
+                if let Expr::Name(recv) = &*a.value
+                    && recv.id.as_str() == "self"
+                    && let Some(c) = self.self_class(scope)
+                {
+                    return self.method(c, a.attr.as_str()).map(Callee::Func);
                 }
                 if let Kind::Instance(c) = self.kind_of(scope, &a.value) {
                     return self.method(c, a.attr.as_str()).map(Callee::Func);
@@ -406,12 +403,11 @@ impl<'a> Index<'a> {
             Expr::Call(call) => self.call_kind(scope, call, depth),
             Expr::Name(n) => self.name_kind(scope, n.id.as_str()),
             Expr::Attribute(a) => {
-                if let Expr::Name(recv) = &*a.value {
-                    if recv.id.as_str() == "self" {
-                        if let Some(c) = self.self_class(scope) {
-                            return self.attr_kind(c, a.attr.as_str());
-                        }
-                    }
+                if let Expr::Name(recv) = &*a.value
+                    && recv.id.as_str() == "self"
+                    && let Some(c) = self.self_class(scope)
+                {
+                    return self.attr_kind(c, a.attr.as_str());
                 }
                 match self.kind_of_depth(scope, &a.value, depth + 1) {
                     Kind::Instance(c) => self.attr_kind(c, a.attr.as_str()),
@@ -441,10 +437,10 @@ impl<'a> Index<'a> {
     pub fn name_kind(&self, scope: Scope, name: &str) -> Kind {
         let mut s = scope;
         loop {
-            if let Some(&k) = self.env.get(&(s, name.to_owned())) {
-                if k != Kind::Unknown {
-                    return k;
-                }
+            if let Some(&k) = self.env.get(&(s, name.to_owned()))
+                && k != Kind::Unknown
+            {
+                return k;
             }
             match s.func {
                 Some(f) => {
@@ -487,10 +483,11 @@ impl<'a> Index<'a> {
                 _ => {}
             }
         }
-        if let Expr::Name(n) = &*call.func {
-            if n.id.as_str() == "zip" && !self.modules[m].aliases.contains_key("zip") {
-                return Kind::Zip;
-            }
+        if let Expr::Name(n) = &*call.func
+            && n.id.as_str() == "zip"
+            && !self.modules[m].aliases.contains_key("zip")
+        {
+            return Kind::Zip;
         }
         match self.resolve_call(scope, call) {
             Some(Callee::Func(f)) => return self.returns.get(&f).copied().unwrap_or(Kind::Unknown),
@@ -535,21 +532,18 @@ impl<'a> Index<'a> {
         }
         for c in &self.calls {
             if self.canonical(c.scope.module, &c.call.func).as_deref() == Some(tf::TF_FUNCTION) {
-                if let Some(Expr::Name(n)) = c.call.arguments.args.first() {
-                    if let Some(f) = self.func_by_name(c.scope, n.id.as_str()) {
-                        traced.push(f);
-                    }
+                if let Some(Expr::Name(n)) = c.call.arguments.args.first()
+                    && let Some(f) = self.func_by_name(c.scope, n.id.as_str())
+                {
+                    traced.push(f);
                 }
-                if let Some(Expr::Attribute(a)) = c.call.arguments.args.first() {
-                    if let Expr::Name(s) = &*a.value {
-                        if s.id.as_str() == "self" {
-                            if let Some(cl) = self.self_class(c.scope) {
-                                if let Some(f) = self.method(cl, a.attr.as_str()) {
-                                    traced.push(f);
-                                }
-                            }
-                        }
-                    }
+                if let Some(Expr::Attribute(a)) = c.call.arguments.args.first()
+                    && let Expr::Name(s) = &*a.value
+                    && s.id.as_str() == "self"
+                    && let Some(cl) = self.self_class(c.scope)
+                    && let Some(f) = self.method(cl, a.attr.as_str())
+                {
+                    traced.push(f);
                 }
             }
         }
@@ -564,15 +558,13 @@ impl<'a> Index<'a> {
     fn compute_kinds(&mut self) {
         for m in 0..self.modules.len() {
             for s in self.modules[m].stmts.clone() {
-                if let Stmt::Expr(e) = self.stmts[s].stmt {
-                    if let Expr::Call(c) = &*e.value {
-                        if let Expr::Attribute(a) = &*c.func {
-                            if a.attr.as_str() == "compile" {
-                                let t = self.text(m, &*a.value).to_owned();
-                                self.compiled.insert((m, t));
-                            }
-                        }
-                    }
+                if let Stmt::Expr(e) = self.stmts[s].stmt
+                    && let Expr::Call(c) = &*e.value
+                    && let Expr::Attribute(a) = &*c.func
+                    && a.attr.as_str() == "compile"
+                {
+                    let t = self.text(m, &*a.value).to_owned();
+                    self.compiled.insert((m, t));
                 }
             }
         }
@@ -592,12 +584,11 @@ impl<'a> Index<'a> {
                             *e = e.join(k);
                         }
                         Expr::Attribute(a) => {
-                            if let Expr::Name(r) = &*a.value {
-                                if r.id.as_str() == "self" {
-                                    if let Some(c) = self.self_class(scope) {
-                                        attrs.push((c, a.attr.to_string(), k));
-                                    }
-                                }
+                            if let Expr::Name(r) = &*a.value
+                                && r.id.as_str() == "self"
+                                && let Some(c) = self.self_class(scope)
+                            {
+                                attrs.push((c, a.attr.to_string(), k));
                             }
                         }
                         _ => {}

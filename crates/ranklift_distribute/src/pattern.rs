@@ -70,10 +70,10 @@ impl Reach {
 
     /// True if code in `scope` performs a training step, directly or through a call.
     pub fn scope_trains(&self, idx: &Index, scope: Scope) -> bool {
-        if let Some(f) = scope.func {
-            if self.trains.contains(&f) {
-                return true;
-            }
+        if let Some(f) = scope.func
+            && self.trains.contains(&f)
+        {
+            return true;
         }
         if self.applies.iter().any(|&a| idx.calls[a].scope == scope) {
             return true;
@@ -154,14 +154,12 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         // `self.method` passed as a value (`tf.function(self.step)`).
         for &c in calls_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
             for a in idx.calls[c].call.arguments.args.iter() {
-                if let Expr::Attribute(at) = a {
-                    if let Expr::Name(s) = &*at.value {
-                        if s.id.as_str() == "self" {
-                            if let Some(Callee::Func(f)) = idx.resolve_call(scope, &fake_call(at)) {
-                                out.insert(f);
-                            }
-                        }
-                    }
+                if let Expr::Attribute(at) = a
+                    && let Expr::Name(s) = &*at.value
+                    && s.id.as_str() == "self"
+                    && let Some(Callee::Func(f)) = idx.resolve_call(scope, &fake_call(at))
+                {
+                    out.insert(f);
                 }
             }
         }
@@ -201,16 +199,15 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         }
     }
     for (i, s) in idx.stmts.iter().enumerate() {
-        if let Stmt::With(w) = s.stmt {
-            if r.scope_reached(s.scope)
-                && w.items.iter().any(|it| {
-                    idx.canonical(s.scope.module, call_func(&it.context_expr))
-                        .as_deref()
-                        == Some(tf::GRADIENT_TAPE)
-                })
-            {
-                r.tapes.push(i);
-            }
+        if let Stmt::With(w) = s.stmt
+            && r.scope_reached(s.scope)
+            && w.items.iter().any(|it| {
+                idx.canonical(s.scope.module, call_func(&it.context_expr))
+                    .as_deref()
+                    == Some(tf::GRADIENT_TAPE)
+            })
+        {
+            r.tapes.push(i);
         }
     }
     // Functions that train: contain apply_gradients, or call one that does.
@@ -222,11 +219,12 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
     loop {
         let mut changed = false;
         for (scope, callees) in &r.edges {
-            if let Some(f) = scope.func {
-                if !r.trains.contains(&f) && callees.iter().any(|c| r.trains.contains(c)) {
-                    r.trains.insert(f);
-                    changed = true;
-                }
+            if let Some(f) = scope.func
+                && !r.trains.contains(&f)
+                && callees.iter().any(|c| r.trains.contains(c))
+            {
+                r.trains.insert(f);
+                changed = true;
             }
         }
         if !changed {

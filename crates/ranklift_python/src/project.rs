@@ -58,11 +58,17 @@ fn rel_string(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
-fn load_module(root: &Path, rel: &str) -> Result<Module, Diagnostic> {
+fn load_module(root: &Path, rel: &str) -> Result<Module, Box<Diagnostic>> {
     let path = root.join(rel);
-    let file = SourceFile::load(&path)
-        .map_err(|e| Diagnostic::file_level(rel, IO_ERROR, Severity::Error, e.to_string()))?;
-    let parsed = ParsedModule::parse(file, rel).map_err(|d| *d)?;
+    let file = SourceFile::load(&path).map_err(|e| {
+        Box::new(Diagnostic::file_level(
+            rel,
+            IO_ERROR,
+            Severity::Error,
+            e.to_string(),
+        ))
+    })?;
+    let parsed = ParsedModule::parse(file, rel)?;
     let (name, is_package) = module_name(rel);
     Ok(Module {
         rel_path: rel.to_owned(),
@@ -109,7 +115,7 @@ impl Project {
         let py: Vec<&String> = files.iter().filter(|f| f.ends_with(".py")).collect();
         let total = py.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<Result<Module, Diagnostic>> = py
+        let results: Vec<Result<Module, Box<Diagnostic>>> = py
             .par_iter()
             .map(|rel| {
                 let r = load_module(root, rel);
@@ -129,7 +135,7 @@ impl Project {
         for r in results {
             match r {
                 Ok(m) => project.push(m),
-                Err(d) => project.errors.push(d),
+                Err(d) => project.errors.push(*d),
             }
         }
         project
@@ -165,7 +171,7 @@ impl Project {
                     project.load_imported_siblings();
                 }
             }
-            Err(d) => project.errors.push(d),
+            Err(d) => project.errors.push(*d),
         }
         project
     }
@@ -194,7 +200,7 @@ impl Project {
                                 self.files.push(rel.clone());
                                 self.push(m);
                             }
-                            Err(d) => self.errors.push(d),
+                            Err(d) => self.errors.push(*d),
                         }
                         break;
                     }

@@ -37,12 +37,12 @@ pub fn check(cx: &mut Cx) {
                 _ => vec![],
             };
             for t in targets {
-                if let Expr::Name(n) = t {
-                    if tf_names.iter().any(|x| x == n.id.as_str()) {
-                        cx.diag(m, t.range(), "DST002", Severity::Error,
+                if let Expr::Name(n) = t
+                    && tf_names.iter().any(|x| x == n.id.as_str())
+                {
+                    cx.diag(m, t.range(), "DST002", Severity::Error,
                             format!("`{}` is bound to tensorflow by an import and rebound here (seed 001 restriction 2)", n.id),
                             "use another name for this value");
-                    }
                 }
             }
         }

@@ -48,17 +48,15 @@ pub fn check(cx: &mut Cx) {
                 "the optimizer class is chosen at run time, so its learning rate cannot be scaled (seed 001 restriction 3)",
                 "create the optimizer by calling its class, e.g. `tf.keras.optimizers.Adam(learning_rate=...)`");
         }
-        if matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "getattr") {
-            if let Some(obj) = c.call.arguments.args.first() {
-                if idx
-                    .canonical(m, obj)
-                    .is_some_and(|q| q.starts_with("tensorflow"))
-                {
-                    cx.diag(m, c.call.range(), "DST003", Severity::Error,
+        if matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "getattr")
+            && let Some(obj) = c.call.arguments.args.first()
+            && idx
+                .canonical(m, obj)
+                .is_some_and(|q| q.starts_with("tensorflow"))
+        {
+            cx.diag(m, c.call.range(), "DST003", Severity::Error,
                         format!("`getattr` on `{}` hides which TensorFlow member is used (seed 001 restriction 3)", cx.text(m, obj)),
                         "name the class directly, e.g. `tf.keras.optimizers.Adam`");
-                }
-            }
         }
     }
     for m in cx.modules() {
@@ -100,10 +98,11 @@ fn aliased_member(idx: &Index, m: usize, e: &Expr) -> Option<String> {
                     }
                 }
                 Expr::Attribute(_) | Expr::Name(_) => {
-                    if let Some(q) = self.idx.canonical(self.m, e) {
-                        if rewritten(&q) && self.found.is_none() {
-                            self.found = Some(q);
-                        }
+                    if let Some(q) = self.idx.canonical(self.m, e)
+                        && rewritten(&q)
+                        && self.found.is_none()
+                    {
+                        self.found = Some(q);
                     }
                 }
                 _ => visitor::walk_expr(self, e),

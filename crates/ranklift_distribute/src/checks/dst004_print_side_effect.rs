@@ -98,15 +98,14 @@ impl<'e> Visitor<'e> for Finder<'_, '_> {
                     }
                     _ => {}
                 }
-                if self.found.is_none() {
-                    if let Some(Callee::Func(f)) = self.idx.resolve_call(self.scope, c) {
-                        if self.trains.contains(&f) {
-                            self.found = Some((
-                                c.range(),
-                                format!("`{}` runs a training step", self.idx.funcs[f].def.name),
-                            ));
-                        }
-                    }
+                if self.found.is_none()
+                    && let Some(Callee::Func(f)) = self.idx.resolve_call(self.scope, c)
+                    && self.trains.contains(&f)
+                {
+                    self.found = Some((
+                        c.range(),
+                        format!("`{}` runs a training step", self.idx.funcs[f].def.name),
+                    ));
                 }
                 visitor::walk_expr(self, e);
             }

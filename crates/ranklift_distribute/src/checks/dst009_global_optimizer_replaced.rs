@@ -45,15 +45,14 @@ pub fn check(cx: &mut Cx) {
                     if i2.scope.func != Some(f) {
                         continue;
                     }
-                    if let Stmt::Assign(a) = i2.stmt {
-                        if a.targets
+                    if let Stmt::Assign(a) = i2.stmt
+                        && a.targets
                             .iter()
                             .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name.as_str()))
-                        {
-                            cx.diag(m, a.range(), "DST009", Severity::Warning,
+                    {
+                        cx.diag(m, a.range(), "DST009", Severity::Warning,
                                 format!("the global optimizer `{name}` is replaced inside `{}` after its initialisation (seed 001 restriction 9)", idx.funcs[f].def.name),
                                 "create the optimizer once at module level, before training starts");
-                        }
                     }
                 }
             }

@@ -45,13 +45,13 @@ pub fn check(cx: &mut Cx) {
                     keywords: Default::default(),
                 },
             };
-            if let Some(Callee::Func(f)) = idx.resolve_call(c.scope, &fake) {
-                if reach.trains.contains(&f) {
-                    let m = c.scope.module;
-                    cx.diag(m, a.range(), "DST104", Severity::Warning,
+            if let Some(Callee::Func(f)) = idx.resolve_call(c.scope, &fake)
+                && reach.trains.contains(&f)
+            {
+                let m = c.scope.module;
+                cx.diag(m, a.range(), "DST104", Severity::Warning,
                         format!("the training step `{}` is passed to `{}`; ranklift assumes it runs once per batch on every process (seed 001 §3.1 restriction 4)", n.id, cx.text(m, &*c.call.func)),
                         "call the training step directly from the training loop");
-                }
             }
         }
     }

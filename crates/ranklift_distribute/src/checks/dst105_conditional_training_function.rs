@@ -18,11 +18,13 @@ use ruff_text_size::Ranged;
 
 use crate::context::Cx;
 
+/// (module, enclosing function, class, name): where a definition lives.
+type DefKey = (usize, Option<usize>, Option<usize>, String);
+
 pub fn check(cx: &mut Cx) {
     let idx = cx.idx;
     let reach = cx.reach;
-    let mut by_name: HashMap<(usize, Option<usize>, Option<usize>, String), Vec<usize>> =
-        HashMap::new();
+    let mut by_name: HashMap<DefKey, Vec<usize>> = HashMap::new();
     for (id, f) in idx.funcs.iter().enumerate() {
         by_name
             .entry((f.module, f.parent, f.class, f.def.name.to_string()))

@@ -118,7 +118,16 @@ pub fn run(cx: &mut Cx) {
         let opt_vars = cx.optimizer_variables(&opt, legacy);
         match traced(idx, scope.func) {
             None => {
-                let flag = cx.new_flag(m, "hvd_broadcast_done", &opt);
+                let several = reach
+                    .applies
+                    .iter()
+                    .filter(|&&o| {
+                        idx.calls[o].scope.module == m
+                            && traced(idx, idx.calls[o].scope.func).is_none()
+                    })
+                    .count()
+                    > 1;
+                let flag = cx.new_flag(m, "hvd_broadcast_done", &opt, several);
                 cx.require_global(scope, &flag);
                 let lines = vec![
                     format!("if not {flag}:"),
@@ -160,10 +169,10 @@ fn widen_to_all_variables(cx: &Cx, m: usize, v: &Expr) -> String {
     struct V(Vec<ruff_text_size::TextRange>);
     impl<'e> Visitor<'e> for V {
         fn visit_expr(&mut self, e: &'e Expr) {
-            if let Expr::Attribute(a) = e {
-                if matches!(a.attr.as_str(), "trainable_variables" | "trainable_weights") {
-                    self.0.push(a.attr.range());
-                }
+            if let Expr::Attribute(a) = e
+                && matches!(a.attr.as_str(), "trainable_variables" | "trainable_weights")
+            {
+                self.0.push(a.attr.range());
             }
             visitor::walk_expr(self, e);
         }
@@ -189,15 +198,14 @@ fn broadcast_vars(cx: &Cx, m: usize, call: &ExprCall) -> Option<(String, Pre)> {
         .find_keyword("grads_and_vars")
         .map(|k| &k.value)
         .or_else(|| call.arguments.args.first())?;
-    if let Expr::Call(z) = arg {
-        if matches!(&*z.func, Expr::Name(n) if n.id.as_str() == "zip")
-            && z.arguments.args.len() == 2
-            && z.arguments.keywords.is_empty()
-        {
-            let v = &z.arguments.args[1];
-            if pure(v) {
-                return Some((widen_to_all_variables(cx, m, v), None));
-            }
+    if let Expr::Call(z) = arg
+        && matches!(&*z.func, Expr::Name(n) if n.id.as_str() == "zip")
+        && z.arguments.args.len() == 2
+        && z.arguments.keywords.is_empty()
+    {
+        let v = &z.arguments.args[1];
+        if pure(v) {
+            return Some((widen_to_all_variables(cx, m, v), None));
         }
     }
     if let Expr::Name(n) = arg {
@@ -289,7 +297,7 @@ fn first_batch_param(cx: &mut Cx, f: FuncId, done: &mut Vec<FuncId>) -> String {
             );
             continue;
         }
-        let flag = cx.new_flag(cm, "hvd_broadcast_done", def.name.as_str());
+        let flag = cx.new_flag(cm, "hvd_broadcast_done", def.name.as_str(), false);
         cx.edit(
             cm,
             RULE,

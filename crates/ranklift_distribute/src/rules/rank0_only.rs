@@ -37,10 +37,11 @@ const GUARD: &str = "if hvd.rank() == 0:";
 /// Does this call print or write state to disk?
 pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'static str> {
     let m = scope.module;
-    if let Expr::Name(n) = &*call.func {
-        if n.id.as_str() == "print" && !idx.modules[m].aliases.contains_key("print") {
-            return Some("print");
-        }
+    if let Expr::Name(n) = &*call.func
+        && n.id.as_str() == "print"
+        && !idx.modules[m].aliases.contains_key("print")
+    {
+        return Some("print");
     }
     if let Some(q) = idx.canonical(m, &call.func) {
         if q == tf::TF_PRINT {

@@ -87,6 +87,15 @@ pub fn run(cx: &mut Cx) {
                 Edit::replace(stmt.range(), "pass"),
                 msg,
             );
+        } else if let Some(comment) = trailing_comment(cx.src(m), stmt.end()) {
+            // Keep the user's comment on its own line.
+            cx.edit(
+                m,
+                RULE,
+                stmt.start(),
+                Edit::delete(TextRange::new(stmt.start(), comment)),
+                msg,
+            );
         } else {
             let start = cx.line_start(m, stmt.start());
             let (end, _) = cx.after_line(m, stmt.end());
@@ -99,4 +108,15 @@ pub fn run(cx: &mut Cx) {
             );
         }
     }
+}
+
+/// The offset of a `#` comment following `end` on the same line.
+fn trailing_comment(src: &str, end: ruff_text_size::TextSize) -> Option<ruff_text_size::TextSize> {
+    let e = usize::from(end);
+    let rest = &src[e..];
+    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    let ws = line.len() - line.trim_start().len();
+    line.trim_start()
+        .starts_with('#')
+        .then(|| ruff_text_size::TextSize::try_from(e + ws).unwrap_or_default())
 }

@@ -73,32 +73,31 @@ pub fn run(cx: &mut Cx) {
         let scope = info.scope;
         let m = scope.module;
         // range(n)
-        if let Expr::Call(c) = &*f.iter {
-            if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
-                && !idx.modules[m].aliases.contains_key("range")
-            {
-                if c.arguments.args.len() == 1 && c.arguments.keywords.is_empty() {
-                    let n = &c.arguments.args[0];
-                    for e in suffix_edits(cx.src(m), n, DIV) {
-                        cx.edit(m, RULE, n.start(), e, "");
-                    }
-                    cx.note(
-                        m,
-                        RULE,
-                        f.start(),
-                        format!(
-                            "training loop `range({})` divided by hvd.size()",
-                            cx.text(m, n)
-                        ),
-                    );
-                    cx.use_hvd(scope);
-                } else {
-                    cx.diag(m, c.range(), "DST303", Severity::Warning,
+        if let Expr::Call(c) = &*f.iter
+            && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
+            && !idx.modules[m].aliases.contains_key("range")
+        {
+            if c.arguments.args.len() == 1 && c.arguments.keywords.is_empty() {
+                let n = &c.arguments.args[0];
+                for e in suffix_edits(cx.src(m), n, DIV) {
+                    cx.edit(m, RULE, n.start(), e, "");
+                }
+                cx.note(
+                    m,
+                    RULE,
+                    f.start(),
+                    format!(
+                        "training loop `range({})` divided by hvd.size()",
+                        cx.text(m, n)
+                    ),
+                );
+                cx.use_hvd(scope);
+            } else {
+                cx.diag(m, c.range(), "DST303", Severity::Warning,
                         "this training loop's `range(...)` has several arguments; ranklift does not divide it by `hvd.size()`",
                         "each process will run every step; divide the step count by `hvd.size()` if that is not intended");
-                }
-                continue;
             }
+            continue;
         }
         let mut takes = Vec::new();
         find_takes(idx, scope, &f.iter, &mut takes);
@@ -145,14 +144,12 @@ fn find_takes<'a>(
     }
     impl<'a> Visitor<'a> for V<'a, '_, '_> {
         fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Call(c) = e {
-                if let Expr::Attribute(a) = &*c.func {
-                    if a.attr.as_str() == "take"
-                        && self.idx.kind_of(self.scope, &a.value) == Kind::Dataset
-                    {
-                        self.out.push((self.scope, c));
-                    }
-                }
+            if let Expr::Call(c) = e
+                && let Expr::Attribute(a) = &*c.func
+                && a.attr.as_str() == "take"
+                && self.idx.kind_of(self.scope, &a.value) == Kind::Dataset
+            {
+                self.out.push((self.scope, c));
             }
             visitor::walk_expr(self, e);
         }
@@ -191,13 +188,12 @@ fn takes_via_definition<'a>(
                     if info.scope != s {
                         continue;
                     }
-                    if let Stmt::Assign(a) = info.stmt {
-                        if a.targets
+                    if let Stmt::Assign(a) = info.stmt
+                        && a.targets
                             .iter()
                             .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
-                        {
-                            find_takes(idx, s, &a.value, out);
-                        }
+                    {
+                        find_takes(idx, s, &a.value, out);
                     }
                 }
                 if out.len() > before {
@@ -213,12 +209,11 @@ fn takes_via_definition<'a>(
                 };
                 for st in idx.modules[fs.module].stmts.clone() {
                     let info = &idx.stmts[st];
-                    if info.scope == fs {
-                        if let Stmt::Return(r) = info.stmt {
-                            if let Some(v) = &r.value {
-                                find_takes(idx, fs, v, out);
-                            }
-                        }
+                    if info.scope == fs
+                        && let Stmt::Return(r) = info.stmt
+                        && let Some(v) = &r.value
+                    {
+                        find_takes(idx, fs, v, out);
                     }
                 }
             }
