@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run every test of the project: formatting, lints, unit/golden/CLI tests (cargo), then the
+# end-to-end check of `ranklift distribute` on real TensorFlow + Horovod (scripts/e2e-distribute.sh,
+# which creates or reuses the Horovod virtualenv under ~/.cache/ranklift).
+#   RANKLIFT_SKIP_E2E=1   skip the end-to-end check (fast local loop)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --all-targets --quiet -- -D warnings
+echo "== cargo test"
+cargo test --all-targets
+if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
+  echo "== end-to-end check skipped (RANKLIFT_SKIP_E2E=1)"
+  exit 0
+fi
+echo "== end-to-end check on real Horovod"
+cargo build --quiet --bin ranklift
+RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh
