@@ -115,12 +115,20 @@ pub fn run(args: Args) -> ExitCode {
         target_tf: args.target_tf,
     };
     let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+    let code = report_and_write(&args, &project, &outcome, dest);
+    // The process ends here: freeing every syntax tree one by one would only cost time.
+    std::mem::forget(outcome);
+    std::mem::forget(project);
+    code
+}
+
+fn report_and_write(args: &Args, project: &Project, outcome: &Outcome, dest: Option<Dest>) -> ExitCode {
 
     // Report.
     let json = args.format == Format::Json;
     let mut stdout = std::io::stdout().lock();
     if json {
-        let v = json_report(&outcome, args.diff);
+        let v = json_report(outcome, args.diff);
         let _ = writeln!(
             stdout,
             "{}",
@@ -131,7 +139,7 @@ pub fn run(args: Args) -> ExitCode {
             eprint!("{}", d.render_text());
         }
         if args.explain {
-            let text = explain(&outcome);
+            let text = explain(outcome);
             if args.diff {
                 eprint!("{text}")
             } else {
@@ -187,11 +195,11 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let result = if args.in_place {
-        write_in_place(&project, &outcome)
+        write_in_place(project, outcome)
     } else {
         match dest {
-            Some(Dest::File(f)) => write_file_dest(&outcome, &f),
-            Some(Dest::Dir(d)) => write_dir_dest(&project, &outcome, &d),
+            Some(Dest::File(f)) => write_file_dest(outcome, &f),
+            Some(Dest::Dir(d)) => write_dir_dest(project, outcome, &d),
             None => Ok(String::new()),
         }
     };

@@ -22,11 +22,20 @@ struct Cli {
 enum Command {
     /// Rewrite a single-GPU TensorFlow 2 training program into a Horovod data-parallel program.
     Distribute(distribute_cmd::Args),
+    /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
+    #[command(hide = true)]
+    ParseOnly { path: std::path::PathBuf },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Distribute(args) => distribute_cmd::run(args),
+        Command::ParseOnly { path } => {
+            let p = ranklift_python::Project::load_dir(&path, None, &|_, _| {});
+            let bytes: usize = p.modules.iter().map(|m| m.parsed.text.len()).sum();
+            println!("{} modules, {} bytes, {} errors", p.modules.len(), bytes, p.errors.len());
+            if p.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) }
+        }
     }
 }

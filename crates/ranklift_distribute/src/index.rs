@@ -7,7 +7,9 @@
 //! into, and calls are followed through functions, methods (`self.train_step(...)`), instances
 //! of project classes and functions passed as values.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use ranklift_python::Project;
 use ruff_python_ast::visitor::{self, Visitor};
@@ -15,6 +17,47 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::tf;
+
+/// A small, fast, non-cryptographic hasher for the index's maps (keys are ids and short names
+/// from the program under analysis; SipHash's DoS resistance buys nothing here). The classic
+/// multiply-rotate scheme used by rustc's FxHash.
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(buf));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
 
 pub type FuncId = usize;
 pub type ClassId = usize;
@@ -123,7 +166,7 @@ impl Kind {
 pub struct ModuleInfo {
     /// Local name → qualified name, from imports (anywhere in the module), module-level `def`s
     /// and `class`es, and module-level aliases of TensorFlow members (`Adam = tf...Adam`).
-    pub aliases: HashMap<String, String>,
+    pub aliases: FastMap<String, String>,
     /// Module-level functions and classes by name.
     pub funcs: HashMap<String, FuncId>,
     pub classes: HashMap<String, ClassId>,
@@ -146,14 +189,20 @@ pub struct Index<'a> {
     pub calls: Vec<CallInfo<'a>>,
     pub refs: Vec<NameRef<'a>>,
     /// Nested functions: (enclosing function, name) → function.
-    local_funcs: HashMap<(FuncId, String), FuncId>,
+    local_funcs: FastMap<(FuncId, String), FuncId>,
     /// Kinds of names per scope (flow-insensitive, joined over all bindings).
-    pub env: HashMap<(Scope, String), Kind>,
-    pub returns: HashMap<FuncId, Kind>,
+    pub env: FastMap<Scope, FastMap<String, Kind>>,
+    pub returns: FastMap<FuncId, Kind>,
     /// Statement id of a function definition → function.
     pub func_of_stmt: HashMap<StmtId, FuncId>,
     /// Receivers (source text) of `.compile(...)` calls, per module: they are models.
     compiled: HashSet<(usize, String)>,
+    /// Memo of [`Index::canonical`] by (module, expression range); filled after construction.
+    canon_memo: RefCell<FastMap<(usize, u32, u32), Option<String>>>,
+    memo_on: bool,
+    /// Memo of [`Index::resolve_call`] by (scope, call range); filled once kinds are final.
+    call_memo: RefCell<FastMap<(Scope, u32, u32), Option<Callee>>>,
+    call_memo_on: bool,
 }
 
 impl<'a> Index<'a> {
@@ -166,17 +215,23 @@ impl<'a> Index<'a> {
             stmts: Vec::new(),
             calls: Vec::new(),
             refs: Vec::new(),
-            local_funcs: HashMap::new(),
-            env: HashMap::new(),
-            returns: HashMap::new(),
+            local_funcs: FastMap::default(),
+            env: FastMap::default(),
+            returns: FastMap::default(),
             func_of_stmt: HashMap::new(),
             compiled: HashSet::new(),
+            canon_memo: RefCell::new(FastMap::default()),
+            memo_on: false,
+            call_memo: RefCell::new(FastMap::default()),
+            call_memo_on: false,
         };
         for m in 0..project.modules.len() {
             idx.collect_module(m);
         }
+        idx.memo_on = true;
         idx.mark_traced();
         idx.compute_kinds();
+        idx.call_memo_on = true;
         idx
     }
 
@@ -191,7 +246,7 @@ impl<'a> Index<'a> {
     fn collect_module(&mut self, m: usize) {
         let module = &self.project.modules[m];
         let mut info = ModuleInfo {
-            aliases: HashMap::new(),
+            aliases: FastMap::default(),
             funcs: HashMap::new(),
             classes: HashMap::new(),
             imports: Vec::new(),
@@ -243,19 +298,46 @@ impl<'a> Index<'a> {
     /// The qualified name an expression refers to, through imports and aliases
     /// (`tf.keras.optimizers.Adam` → `tensorflow.keras.optimizers.Adam`).
     pub fn qualify(&self, module: usize, expr: &Expr) -> Option<String> {
-        match expr {
-            Expr::Name(n) => self.modules[module].aliases.get(n.id.as_str()).cloned(),
-            Expr::Attribute(a) => {
-                let base = self.qualify(module, &a.value)?;
-                Some(format!("{base}.{}", a.attr))
+        // Walk down to the head name, collecting attribute segments (innermost last).
+        let mut segments: Vec<&str> = Vec::new();
+        let mut cur = expr;
+        loop {
+            match cur {
+                Expr::Name(n) => {
+                    let head = self.modules[module].aliases.get(n.id.as_str())?;
+                    let mut out = String::with_capacity(head.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>());
+                    out.push_str(head);
+                    for seg in segments.iter().rev() {
+                        out.push('.');
+                        out.push_str(seg);
+                    }
+                    return Some(out);
+                }
+                Expr::Attribute(a) => {
+                    segments.push(a.attr.as_str());
+                    cur = &a.value;
+                }
+                _ => return None,
             }
-            _ => None,
         }
     }
 
     /// [`Self::qualify`], canonicalised for TensorFlow lookups.
     pub fn canonical(&self, module: usize, expr: &Expr) -> Option<String> {
-        self.qualify(module, expr).map(|q| tf::canonical(&q))
+        if !matches!(expr, Expr::Name(_) | Expr::Attribute(_)) {
+            return None;
+        }
+        if !self.memo_on {
+            return self.qualify(module, expr).map(|q| tf::canonical(&q));
+        }
+        let r = expr.range();
+        let key = (module, u32::from(r.start()), u32::from(r.end()));
+        if let Some(v) = self.canon_memo.borrow().get(&key) {
+            return v.clone();
+        }
+        let v = self.qualify(module, expr).map(|q| tf::canonical(&q));
+        self.canon_memo.borrow_mut().insert(key, v.clone());
+        v
     }
 
     /// The project symbol a qualified name denotes: a module-level function or class.
@@ -354,6 +436,20 @@ impl<'a> Index<'a> {
 
     /// What a call invokes among the project's own code.
     pub fn resolve_call(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
+        if !self.call_memo_on {
+            return self.resolve_call_uncached(scope, call);
+        }
+        let r = call.range();
+        let key = (scope, u32::from(r.start()), u32::from(r.end()));
+        if let Some(v) = self.call_memo.borrow().get(&key) {
+            return *v;
+        }
+        let v = self.resolve_call_uncached(scope, call);
+        self.call_memo.borrow_mut().insert(key, v);
+        v
+    }
+
+    fn resolve_call_uncached(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
         match &*call.func {
             Expr::Name(n) => {
                 if let Some(f) = self.func_by_name(scope, n.id.as_str()) {
@@ -437,7 +533,7 @@ impl<'a> Index<'a> {
     pub fn name_kind(&self, scope: Scope, name: &str) -> Kind {
         let mut s = scope;
         loop {
-            if let Some(&k) = self.env.get(&(s, name.to_owned()))
+            if let Some(&k) = self.env.get(&s).and_then(|names| names.get(name))
                 && k != Kind::Unknown
             {
                 return k;
@@ -569,17 +665,16 @@ impl<'a> Index<'a> {
             }
         }
         for _round in 0..3 {
-            let mut env: HashMap<(Scope, String), Kind> = HashMap::new();
+            let mut env: FastMap<Scope, FastMap<String, Kind>> = FastMap::default();
             let mut attrs: Vec<(ClassId, String, Kind)> = Vec::new();
-            let mut returns: HashMap<FuncId, Kind> = HashMap::new();
+            let mut returns: FastMap<FuncId, Kind> = FastMap::default();
             for s in &self.stmts {
                 let scope = s.scope;
                 let mut bind =
-                    |target: &Expr, k: Kind, env: &mut HashMap<(Scope, String), Kind>| match target
+                    |target: &Expr, k: Kind, env: &mut FastMap<Scope, FastMap<String, Kind>>| match target
                     {
                         Expr::Name(n) => {
-                            let e = env
-                                .entry((scope, n.id.to_string()))
+                            let e = env.entry(scope).or_default().entry(n.id.to_string())
                                 .or_insert(Kind::Unknown);
                             *e = e.join(k);
                         }
@@ -656,8 +751,7 @@ impl<'a> Index<'a> {
                     }
                     if let Some(p) = params.get(i) {
                         let k = self.kind_of(c.scope, arg);
-                        let e = env
-                            .entry((callee_scope, p.parameter.name.to_string()))
+                        let e = env.entry(callee_scope).or_default().entry(p.parameter.name.to_string())
                             .or_insert(Kind::Unknown);
                         *e = e.join(k);
                     }
@@ -665,8 +759,7 @@ impl<'a> Index<'a> {
                 for kw in &c.call.arguments.keywords {
                     if let Some(name) = &kw.arg {
                         let k = self.kind_of(c.scope, &kw.value);
-                        let e = env
-                            .entry((callee_scope, name.to_string()))
+                        let e = env.entry(callee_scope).or_default().entry(name.to_string())
                             .or_insert(Kind::Unknown);
                         *e = e.join(k);
                     }

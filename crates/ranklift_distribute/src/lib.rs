@@ -183,41 +183,38 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         horovod_init::run(&mut cx, m, m == main_idx);
     }
     let mut diags = std::mem::take(&mut cx.diags);
+    let work: Vec<(usize, context::ModState)> = cx
+        .modules()
+        .into_iter()
+        .map(|m| (m, std::mem::take(&mut cx.mods[m])))
+        .filter(|(_, st)| !st.edits.is_empty())
+        .collect();
+    // Applying edits and the re-parse guard are independent per file: run them in parallel.
+    use rayon::prelude::*;
+    let results: Vec<Result<(FileChange, Vec<Applied>), Diagnostic>> = work
+        .into_par_iter()
+        .map(|(m, st)| {
+            let pm = &project.modules[m];
+            let new_text = edit::apply_checked(&pm.parsed.text, &st.edits).map_err(|e| {
+                Diagnostic::file_level(&pm.rel_path, codes::INTERNAL, Severity::Error, format!("internal error: {e}; nothing was written"))
+                    .with_hint("please report this with the input file")
+            })?;
+            let bytes = pm.parsed.file.encode(&new_text).map_err(|e| {
+                Diagnostic::file_level(&pm.rel_path, codes::INTERNAL, Severity::Error,
+                    format!("the rewritten file cannot be encoded as the original: {e}"))
+            })?;
+            Ok((FileChange { path: pm.rel_path.clone(), original: pm.parsed.text.to_string(), new_text, bytes }, st.applied))
+        })
+        .collect();
     let mut changes = Vec::new();
     let mut applied = Vec::new();
-    for m in cx.modules() {
-        let st = std::mem::take(&mut cx.mods[m]);
-        if st.edits.is_empty() {
-            continue;
-        }
-        let pm = &project.modules[m];
-        match edit::apply_checked(&pm.parsed.text, &st.edits) {
-            Ok(new_text) => match pm.parsed.file.encode(&new_text) {
-                Ok(bytes) => {
-                    changes.push(FileChange {
-                        path: pm.rel_path.clone(),
-                        original: pm.parsed.text.to_string(),
-                        new_text,
-                        bytes,
-                    });
-                    applied.extend(st.applied);
-                }
-                Err(e) => diags.push(Diagnostic::file_level(
-                    &pm.rel_path,
-                    codes::INTERNAL,
-                    Severity::Error,
-                    format!("the rewritten file cannot be encoded as the original: {e}"),
-                )),
-            },
-            Err(e) => diags.push(
-                Diagnostic::file_level(
-                    &pm.rel_path,
-                    codes::INTERNAL,
-                    Severity::Error,
-                    format!("internal error: {e}; nothing was written"),
-                )
-                .with_hint("please report this with the input file"),
-            ),
+    for r in results {
+        match r {
+            Ok((c, a)) => {
+                changes.push(c);
+                applied.extend(a);
+            }
+            Err(d) => diags.push(d),
         }
     }
     ranklift_python::diagnostics::sort(&mut diags);

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use ruff_python_ast::{Expr, Stmt};
 
-use crate::index::{CallId, Callee, FuncId, Index, Kind, Scope, StmtId};
+use crate::index::{CallId, Callee, FastMap, FastSet, FuncId, Index, Kind, Scope, StmtId};
 use crate::tf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -98,11 +98,11 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         unsupported: Vec::new(),
     };
     // Calls and name references grouped by scope.
-    let mut calls_in: HashMap<Scope, Vec<CallId>> = HashMap::new();
+    let mut calls_in: FastMap<Scope, Vec<CallId>> = FastMap::default();
     for (i, c) in idx.calls.iter().enumerate() {
         calls_in.entry(c.scope).or_default().push(i);
     }
-    let mut refs_in: HashMap<Scope, Vec<usize>> = HashMap::new();
+    let mut refs_in: FastMap<Scope, Vec<usize>> = FastMap::default();
     for (i, n) in idx.refs.iter().enumerate() {
         refs_in.entry(n.scope).or_default().push(i);
     }
@@ -110,7 +110,7 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         module: main,
         func: None,
     }];
-    let mut seen: HashSet<Scope> = HashSet::new();
+    let mut seen: FastSet<Scope> = FastSet::default();
     while let Some(scope) = todo.pop() {
         if !seen.insert(scope) {
             continue;

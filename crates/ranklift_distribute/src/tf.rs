@@ -11,6 +11,10 @@
 /// `optimizers.experimental.X` is `optimizers.X`; `keras.models.{Model,Sequential}` are
 /// `keras.{Model,Sequential}`; `tensorflow.compat.v2` is `tensorflow`.
 pub fn canonical(qual: &str) -> String {
+    // Fast path: most names (project functions, NumPy, builtins) are not TensorFlow's.
+    if !(qual.starts_with("tensorflow") || qual.starts_with("keras")) {
+        return qual.to_owned();
+    }
     let mut q = qual.to_owned();
     for (from, to) in [
         ("tensorflow.compat.v2.", "tensorflow."),
@@ -25,15 +29,15 @@ pub fn canonical(qual: &str) -> String {
     if q == "keras" || q.starts_with("keras.") {
         q = format!("tensorflow.{q}");
     }
-    q = q.replace(
-        "tensorflow.keras.optimizers.experimental.",
-        "tensorflow.keras.optimizers.",
-    );
-    q = q.replace("tensorflow.keras.models.Model", "tensorflow.keras.Model");
-    q = q.replace(
-        "tensorflow.keras.models.Sequential",
-        "tensorflow.keras.Sequential",
-    );
+    for (from, to) in [
+        ("tensorflow.keras.optimizers.experimental.", "tensorflow.keras.optimizers."),
+        ("tensorflow.keras.models.Model", "tensorflow.keras.Model"),
+        ("tensorflow.keras.models.Sequential", "tensorflow.keras.Sequential"),
+    ] {
+        if q.contains(from) {
+            q = q.replace(from, to);
+        }
+    }
     q
 }
 

@@ -46,25 +46,26 @@ pub fn check(cx: &mut Cx) {
                 }
             }
         }
-        for c in &idx.calls {
-            if c.scope.module != m {
-                continue;
-            }
-            let dynamic = matches!(
-                idx.qualify(m, &c.call.func).as_deref(),
-                Some("importlib.import_module")
-            ) || matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "__import__");
-            let tf_arg = matches!(c.call.arguments.args.first(), Some(Expr::StringLiteral(s)) if s.value.to_str().split('.').next() == Some("tensorflow"));
-            if dynamic && tf_arg {
-                cx.diag(
-                    m,
-                    c.call.range(),
-                    "DST002",
-                    Severity::Error,
-                    "tensorflow is imported dynamically (seed 001 restriction 2)",
-                    "use `import tensorflow as tf`",
-                );
-            }
+    }
+    for c in &idx.calls {
+        let m = c.scope.module;
+        if !cx.reach.modules.contains(&m) {
+            continue;
+        }
+        let dynamic = matches!(
+            idx.qualify(m, &c.call.func).as_deref(),
+            Some("importlib.import_module")
+        ) || matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "__import__");
+        let tf_arg = matches!(c.call.arguments.args.first(), Some(Expr::StringLiteral(s)) if s.value.to_str().split('.').next() == Some("tensorflow"));
+        if dynamic && tf_arg {
+            cx.diag(
+                m,
+                c.call.range(),
+                "DST002",
+                Severity::Error,
+                "tensorflow is imported dynamically (seed 001 restriction 2)",
+                "use `import tensorflow as tf`",
+            );
         }
     }
 }
