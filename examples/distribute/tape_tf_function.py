@@ -1,5 +1,6 @@
 """Classification with a @tf.function-compiled training step (the usual TF2 idiom)."""
 import os
+import sys
 
 import numpy as np
 import tensorflow as tf
@@ -38,7 +39,7 @@ for epoch in range(EPOCHS):
         loss = train_step(images, targets)
         train_loss(loss)
     losses.append(float(train_loss.result()))
-    tf.print("epoch", epoch, "loss", train_loss.result())
+    tf.print("epoch", epoch, "loss", train_loss.result(), output_stream=sys.stdout)
 
 out_dir = os.environ.get("RANKLIFT_E2E_OUT")
 if out_dir:

@@ -122,8 +122,12 @@ pub fn run(args: Args) -> ExitCode {
     code
 }
 
-fn report_and_write(args: &Args, project: &Project, outcome: &Outcome, dest: Option<Dest>) -> ExitCode {
-
+fn report_and_write(
+    args: &Args,
+    project: &Project,
+    outcome: &Outcome,
+    dest: Option<Dest>,
+) -> ExitCode {
     // Report.
     let json = args.format == Format::Json;
     let mut stdout = std::io::stdout().lock();
@@ -147,15 +151,15 @@ fn report_and_write(args: &Args, project: &Project, outcome: &Outcome, dest: Opt
             }
         }
         if args.diff {
-            for c in &outcome.changes {
-                let diff = similar::TextDiff::from_lines(&c.original, &c.new_text);
-                let _ = write!(
-                    stdout,
-                    "{}",
-                    diff.unified_diff()
-                        .context_radius(3)
-                        .header(&format!("a/{}", c.path), &format!("b/{}", c.path))
-                );
+            // Diffs are independent per file: build them in parallel, print in order.
+            use rayon::prelude::*;
+            let diffs: Vec<String> = outcome
+                .changes
+                .par_iter()
+                .map(|c| c.unified_diff())
+                .collect();
+            for d in diffs {
+                let _ = stdout.write_all(d.as_bytes());
             }
         }
     }
@@ -381,13 +385,7 @@ fn json_report(o: &Outcome, with_diff: bool) -> serde_json::Value {
         .map(|c| {
             let mut v = serde_json::json!({ "path": c.path });
             if with_diff {
-                let d = similar::TextDiff::from_lines(&c.original, &c.new_text);
-                v["diff"] = serde_json::Value::String(
-                    d.unified_diff()
-                        .context_radius(3)
-                        .header(&format!("a/{}", c.path), &format!("b/{}", c.path))
-                        .to_string(),
-                );
+                v["diff"] = serde_json::Value::String(c.unified_diff());
             }
             v
         })

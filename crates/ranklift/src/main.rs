@@ -34,8 +34,17 @@ fn main() -> ExitCode {
         Command::ParseOnly { path } => {
             let p = ranklift_python::Project::load_dir(&path, None, &|_, _| {});
             let bytes: usize = p.modules.iter().map(|m| m.parsed.text.len()).sum();
-            println!("{} modules, {} bytes, {} errors", p.modules.len(), bytes, p.errors.len());
-            if p.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) }
+            println!(
+                "{} modules, {} bytes, {} errors",
+                p.modules.len(),
+                bytes,
+                p.errors.len()
+            );
+            if p.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            }
         }
     }
 }

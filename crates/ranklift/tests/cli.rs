@@ -21,14 +21,22 @@ fn tmpdir(name: &str) -> PathBuf {
 
 fn run(cmd: &mut Command) -> (i32, String, String) {
     let o = cmd.output().unwrap();
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn output_file_is_written_and_exit_is_zero() {
     let d = tmpdir("out");
     let out = d.join("prog.py");
-    let (code, _, err) = run(bin().args(["distribute"]).arg(examples().join("tape_mlp.py")).arg("-o").arg(&out));
+    let (code, _, err) = run(bin()
+        .args(["distribute"])
+        .arg(examples().join("tape_mlp.py"))
+        .arg("-o")
+        .arg(&out));
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("hvd.DistributedGradientTape(tape)"));
@@ -46,7 +54,11 @@ fn diff_writes_nothing_and_check_exits_one() {
     let (code, _, err) = run(bin().args(["distribute", "--check"]).arg(d.join("k.py")));
     assert_eq!(code, 1);
     assert!(err.contains("would rewrite k.py"), "{err}");
-    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1, "--diff and --check must not write");
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "--diff and --check must not write"
+    );
 }
 
 #[test]
@@ -64,19 +76,36 @@ fn in_place_is_idempotent() {
     assert!(err.contains("DST202"), "{err}");
     assert_eq!(std::fs::read_to_string(&f).unwrap(), once);
     assert_eq!(run(bin().args(["distribute", "--check"]).arg(&f)).0, 0);
-    let leftovers: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(leftovers.len(), 1, "no temporary files may remain: {leftovers:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "no temporary files may remain: {leftovers:?}"
+    );
 }
 
 #[test]
 fn violation_exits_one_with_located_diagnostic_and_writes_nothing() {
     let d = tmpdir("viol");
     let out = d.join("out");
-    let (code, _, err) = run(bin().args(["distribute"]).arg(examples().join("violations/dst004_print_side_effect.py")).arg("-o").arg(&out));
+    let (code, _, err) = run(bin()
+        .args(["distribute"])
+        .arg(examples().join("violations/dst004_print_side_effect.py"))
+        .arg("-o")
+        .arg(&out));
     assert_eq!(code, 1);
-    assert!(err.contains("dst004_print_side_effect.py:14:37: DST004 "), "{err}");
+    assert!(
+        err.contains("dst004_print_side_effect.py:14:37: DST004 "),
+        "{err}"
+    );
     assert!(err.contains("help: compute the value"), "{err}");
-    assert!(err.contains("print(\"next batch starts with\", next(batches)[0][0])"), "snippet: {err}");
+    assert!(
+        err.contains("print(\"next batch starts with\", next(batches)[0][0])"),
+        "snippet: {err}"
+    );
     assert!(!out.exists(), "nothing may be written");
 }
 
@@ -93,8 +122,13 @@ fn syntax_error_exits_two() {
 #[test]
 fn missing_path_and_bad_usage_exit_two() {
     assert_eq!(run(bin().args(["distribute", "/nonexistent/x.py"])).0, 2);
-    assert_eq!(run(bin().args(["distribute", "--diff", "--check", "x.py"])).0, 2);
-    let (code, _, err) = run(bin().args(["distribute", "--target-tf", "two"]).arg(examples().join("tape_mlp.py")));
+    assert_eq!(
+        run(bin().args(["distribute", "--diff", "--check", "x.py"])).0,
+        2
+    );
+    let (code, _, err) = run(bin()
+        .args(["distribute", "--target-tf", "two"])
+        .arg(examples().join("tape_mlp.py")));
     assert_eq!(code, 2, "{err}");
 }
 
@@ -110,9 +144,19 @@ fn project_directory_is_copied_whole() {
     let out = d.join("out");
     let (code, _, err) = run(bin().args(["distribute"]).arg(&src).arg("-o").arg(&out));
     assert_eq!(code, 0, "{err}");
-    assert_eq!(std::fs::read_to_string(out.join("README.txt")).unwrap(), "data file\n");
-    assert!(!out.join("scratch").exists(), ".gitignore is honoured outside git");
-    assert!(std::fs::read_to_string(out.join("train.py")).unwrap().contains("hvd.init()"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("README.txt")).unwrap(),
+        "data file\n"
+    );
+    assert!(
+        !out.join("scratch").exists(),
+        ".gitignore is honoured outside git"
+    );
+    assert!(
+        std::fs::read_to_string(out.join("train.py"))
+            .unwrap()
+            .contains("hvd.init()")
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("models/losses.py")).unwrap(),
         std::fs::read_to_string(src.join("models/losses.py")).unwrap(),
@@ -128,26 +172,53 @@ fn project_directory_is_copied_whole() {
 
 #[test]
 fn json_report_has_the_facts() {
-    let (code, out, _) = run(bin().args(["distribute", "--diff", "--format", "json"]).arg(examples().join("tape_tf_function.py")));
+    let (code, out, _) = run(bin()
+        .args(["distribute", "--diff", "--format", "json"])
+        .arg(examples().join("tape_tf_function.py")));
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["status"], "rewritten");
     assert_eq!(v["pattern"], "gradient-tape");
     assert_eq!(v["main"], "tape_tf_function.py");
-    let rules: Vec<&str> = v["edits"].as_array().unwrap().iter().map(|e| e["rule"].as_str().unwrap()).collect();
-    for r in ["horovod_init", "scale_learning_rate", "distributed_gradient_tape", "broadcast_initial_state", "rank0_only"] {
+    let rules: Vec<&str> = v["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rule"].as_str().unwrap())
+        .collect();
+    for r in [
+        "horovod_init",
+        "scale_learning_rate",
+        "distributed_gradient_tape",
+        "broadcast_initial_state",
+        "rank0_only",
+    ] {
         assert!(rules.contains(&r), "{r} missing from {rules:?}");
     }
-    assert!(v["files"][0]["diff"].as_str().unwrap().contains("first_batch=False"));
+    assert!(
+        v["files"][0]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("first_batch=False")
+    );
     assert!(!v["facts"]["tapes"].as_array().unwrap().is_empty());
 }
 
 #[test]
 fn explain_names_the_analysis() {
-    let (code, out, _) = run(bin().args(["distribute", "--explain", "-o"]).arg(tmpdir("explain").join("x.py")).arg(examples().join("keras_functional_main.py")));
+    let (code, out, _) = run(bin()
+        .args(["distribute", "--explain", "-o"])
+        .arg(tmpdir("explain").join("x.py"))
+        .arg(examples().join("keras_functional_main.py")));
     assert_eq!(code, 0);
-    assert!(out.contains("main script: keras_functional_main.py"), "{out}");
-    assert!(out.contains("training pattern: TF2 Keras Model.fit"), "{out}");
+    assert!(
+        out.contains("main script: keras_functional_main.py"),
+        "{out}"
+    );
+    assert!(
+        out.contains("training pattern: TF2 Keras Model.fit"),
+        "{out}"
+    );
     assert!(out.contains("[keras_fit_callbacks]"), "{out}");
 }
 
@@ -156,10 +227,18 @@ fn ambiguous_project_needs_main() {
     let dir = examples().join("violations/dst101_two_scripts");
     let (code, _, err) = run(bin().args(["distribute", "--diff"]).arg(&dir));
     assert_eq!(code, 1);
-    assert!(err.contains("DST101") && err.contains("--main train_a.py"), "{err}");
-    let (code, out, err) = run(bin().args(["distribute", "--diff", "--main", "train_b.py"]).arg(&dir));
+    assert!(
+        err.contains("DST101") && err.contains("--main train_a.py"),
+        "{err}"
+    );
+    let (code, out, err) = run(bin()
+        .args(["distribute", "--diff", "--main", "train_b.py"])
+        .arg(&dir));
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("+++ b/train_b.py") && !out.contains("train_a.py"), "{out}");
+    assert!(
+        out.contains("+++ b/train_b.py") && !out.contains("train_a.py"),
+        "{out}"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 
 fn stdlib_dir() -> Option<PathBuf> {
     let out = Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
         .output()
         .ok()?;
     let p = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
@@ -18,7 +21,9 @@ fn stdlib_dir() -> Option<PathBuf> {
 }
 
 fn py_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() && !p.ends_with("site-packages") {
@@ -37,10 +42,18 @@ fn every_stdlib_file_gives_a_documented_outcome() {
     let mut files = Vec::new();
     py_files(&dir, &mut files);
     files.sort();
-    assert!(files.len() > 500, "found only {} files under {}", files.len(), dir.display());
+    assert!(
+        files.len() > 500,
+        "found only {} files under {}",
+        files.len(),
+        dir.display()
+    );
     let (tx, rx) = std::sync::mpsc::channel();
     let chunks: Vec<Vec<PathBuf>> = {
-        let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(2);
+        let n = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+            .max(2);
         let mut c = vec![Vec::new(); n];
         for (i, f) in files.iter().enumerate() {
             c[i % n].push(f.clone());
@@ -89,7 +102,10 @@ fn every_stdlib_file_gives_a_documented_outcome() {
             Some(Some(c @ 0..=2)) => {
                 counts[c as usize] += 1;
                 if c == 2 && !(err.contains(": RL001 ") || err.contains(": RL002 ")) {
-                    bad.push(format!("{}: exit 2 without a located RL001/RL002 error: {err}", f.display()));
+                    bad.push(format!(
+                        "{}: exit 2 without a located RL001/RL002 error: {err}",
+                        f.display()
+                    ));
                 }
             }
             Some(other) => bad.push(format!("{}: exit {other:?}: {err}", f.display())),
@@ -99,6 +115,17 @@ fn every_stdlib_file_gives_a_documented_outcome() {
     for h in handles {
         h.join().unwrap();
     }
-    eprintln!("stdlib: {} files: {} rewritten, {} not applicable, {} input errors", files.len(), counts[0], counts[1], counts[2]);
-    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad.join("\n"));
+    eprintln!(
+        "stdlib: {} files: {} rewritten, {} not applicable, {} input errors",
+        files.len(),
+        counts[0],
+        counts[1],
+        counts[2]
+    );
+    assert!(
+        bad.is_empty(),
+        "{} failures:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

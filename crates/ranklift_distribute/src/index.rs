@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use ranklift_python::Project;
 use ruff_python_ast::visitor::{self, Visitor};
@@ -58,6 +59,9 @@ impl FastHasher {
 
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+
+/// (module, start, end) of an expression.
+type RangeKey = (usize, u32, u32);
 
 pub type FuncId = usize;
 pub type ClassId = usize;
@@ -174,7 +178,7 @@ pub struct ModuleInfo {
     pub imports: Vec<usize>,
     pub imports_horovod: Option<ruff_text_size::TextRange>,
     /// Names bound by import statements (as opposed to module-level member aliases).
-    pub import_bound: HashSet<String>,
+    pub import_bound: FastSet<String>,
     /// Top-level import statements binding `tensorflow` or a part of it.
     pub tf_imports: Vec<StmtId>,
     pub stmts: std::ops::Range<StmtId>,
@@ -189,7 +193,7 @@ pub struct Index<'a> {
     pub calls: Vec<CallInfo<'a>>,
     pub refs: Vec<NameRef<'a>>,
     /// Nested functions: (enclosing function, name) → function.
-    local_funcs: FastMap<(FuncId, String), FuncId>,
+    local_funcs: FastMap<FuncId, FastMap<String, FuncId>>,
     /// Kinds of names per scope (flow-insensitive, joined over all bindings).
     pub env: FastMap<Scope, FastMap<String, Kind>>,
     pub returns: FastMap<FuncId, Kind>,
@@ -198,11 +202,18 @@ pub struct Index<'a> {
     /// Receivers (source text) of `.compile(...)` calls, per module: they are models.
     compiled: HashSet<(usize, String)>,
     /// Memo of [`Index::canonical`] by (module, expression range); filled after construction.
-    canon_memo: RefCell<FastMap<(usize, u32, u32), Option<String>>>,
+    canon_memo: RefCell<FastMap<RangeKey, Option<Rc<str>>>>,
     memo_on: bool,
     /// Memo of [`Index::resolve_call`] by (scope, call range); filled once kinds are final.
     call_memo: RefCell<FastMap<(Scope, u32, u32), Option<Callee>>>,
     call_memo_on: bool,
+    /// First segments of the project's module names (`pkg` for `pkg.sub.mod`).
+    project_roots: FastSet<String>,
+    /// Every name that can denote a project function: `def` names and imported aliases of
+    /// project symbols. Other names are skipped quickly when looking for functions used as values.
+    callable_names: FastSet<String>,
+    /// For each call, its callee when that does not depend on value kinds (see `compute_kinds`).
+    static_callees: Vec<Option<Option<Callee>>>,
 }
 
 impl<'a> Index<'a> {
@@ -224,11 +235,38 @@ impl<'a> Index<'a> {
             memo_on: false,
             call_memo: RefCell::new(FastMap::default()),
             call_memo_on: false,
+            project_roots: project
+                .modules
+                .iter()
+                .map(|m| m.name.split('.').next().unwrap_or("").to_owned())
+                .collect(),
+            callable_names: FastSet::default(),
+            static_callees: Vec::new(),
         };
         for m in 0..project.modules.len() {
             idx.collect_module(m);
         }
         idx.memo_on = true;
+        let mut names: FastSet<String> = idx.funcs.iter().map(|f| f.def.name.to_string()).collect();
+        for m in &idx.modules {
+            for (local, q) in &m.aliases {
+                if idx
+                    .project_roots
+                    .contains(q.split('.').next().unwrap_or(""))
+                {
+                    names.insert(local.clone());
+                }
+            }
+        }
+        idx.callable_names = names;
+        idx.static_callees = idx
+            .calls
+            .iter()
+            .map(|c| {
+                (!idx.kind_dependent(c.scope, c.call))
+                    .then(|| idx.resolve_call_uncached(c.scope, c.call))
+            })
+            .collect();
         idx.mark_traced();
         idx.compute_kinds();
         idx.call_memo_on = true;
@@ -251,7 +289,7 @@ impl<'a> Index<'a> {
             classes: HashMap::new(),
             imports: Vec::new(),
             imports_horovod: None,
-            import_bound: HashSet::new(),
+            import_bound: FastSet::default(),
             tf_imports: Vec::new(),
             stmts: self.stmts.len()..self.stmts.len(),
         };
@@ -305,7 +343,9 @@ impl<'a> Index<'a> {
             match cur {
                 Expr::Name(n) => {
                     let head = self.modules[module].aliases.get(n.id.as_str())?;
-                    let mut out = String::with_capacity(head.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>());
+                    let mut out = String::with_capacity(
+                        head.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>(),
+                    );
                     out.push_str(head);
                     for seg in segments.iter().rev() {
                         out.push('.');
@@ -323,19 +363,23 @@ impl<'a> Index<'a> {
     }
 
     /// [`Self::qualify`], canonicalised for TensorFlow lookups.
-    pub fn canonical(&self, module: usize, expr: &Expr) -> Option<String> {
+    pub fn canonical(&self, module: usize, expr: &Expr) -> Option<Rc<str>> {
         if !matches!(expr, Expr::Name(_) | Expr::Attribute(_)) {
             return None;
         }
         if !self.memo_on {
-            return self.qualify(module, expr).map(|q| tf::canonical(&q));
+            return self
+                .qualify(module, expr)
+                .map(|q| Rc::from(tf::canonical(&q)));
         }
         let r = expr.range();
         let key = (module, u32::from(r.start()), u32::from(r.end()));
         if let Some(v) = self.canon_memo.borrow().get(&key) {
             return v.clone();
         }
-        let v = self.qualify(module, expr).map(|q| tf::canonical(&q));
+        let v = self
+            .qualify(module, expr)
+            .map(|q| Rc::from(tf::canonical(&q)));
         self.canon_memo.borrow_mut().insert(key, v.clone());
         v
     }
@@ -410,7 +454,7 @@ impl<'a> Index<'a> {
     fn func_by_name(&self, scope: Scope, name: &str) -> Option<FuncId> {
         let mut f = scope.func;
         while let Some(id) = f {
-            if let Some(&g) = self.local_funcs.get(&(id, name.to_owned())) {
+            if let Some(&g) = self.local_funcs.get(&id).and_then(|names| names.get(name)) {
                 return Some(g);
             }
             f = self.funcs[id].parent;
@@ -449,7 +493,30 @@ impl<'a> Index<'a> {
         v
     }
 
+    /// True if `expr`'s head name is imported from a module outside the project (`tf.x.y`,
+    /// `np.sum`): such a call can never reach project code.
+    fn is_external(&self, scope: Scope, expr: &Expr) -> bool {
+        let mut cur = expr;
+        while let Expr::Attribute(a) = cur {
+            cur = &a.value;
+        }
+        let Expr::Name(head) = cur else { return false };
+        let info = &self.modules[scope.module];
+        if head.id.as_str() == "self" || !info.import_bound.contains(head.id.as_str()) {
+            return false;
+        }
+        match info.aliases.get(head.id.as_str()) {
+            Some(q) => !self
+                .project_roots
+                .contains(q.split('.').next().unwrap_or("")),
+            None => false,
+        }
+    }
+
     fn resolve_call_uncached(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
+        if self.is_external(scope, &call.func) {
+            return None;
+        }
         match &*call.func {
             Expr::Name(n) => {
                 if let Some(f) = self.func_by_name(scope, n.id.as_str()) {
@@ -483,7 +550,22 @@ impl<'a> Index<'a> {
 
     /// The project function a name read (not called) refers to.
     pub fn resolve_ref(&self, r: &NameRef) -> Option<FuncId> {
+        if !self.callable_names.contains(r.name.id.as_str()) {
+            return None;
+        }
         self.func_by_name(r.scope, r.name.id.as_str())
+    }
+
+    /// Can the callee of this call change as value kinds are learnt? Only `obj.method(...)` on a
+    /// plain variable can (it resolves once `obj` is known to be an instance of a project class).
+    fn kind_dependent(&self, scope: Scope, call: &ast::ExprCall) -> bool {
+        match &*call.func {
+            Expr::Attribute(a) => {
+                !self.is_external(scope, &call.func)
+                    && !matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
+            }
+            _ => false,
+        }
     }
 
     /// The kind of value an expression evaluates to.
@@ -571,7 +653,7 @@ impl<'a> Index<'a> {
             if q.starts_with("tensorflow.keras.callbacks.") {
                 return Kind::Callback { rank0: false };
             }
-            match q.as_str() {
+            match &*q {
                 tf::CHECKPOINT => return Kind::Checkpoint,
                 tf::CHECKPOINT_MANAGER => return Kind::CheckpointManager,
                 tf::FILE_WRITER => return Kind::SummaryWriter,
@@ -671,22 +753,26 @@ impl<'a> Index<'a> {
             for s in &self.stmts {
                 let scope = s.scope;
                 let mut bind =
-                    |target: &Expr, k: Kind, env: &mut FastMap<Scope, FastMap<String, Kind>>| match target
-                    {
-                        Expr::Name(n) => {
-                            let e = env.entry(scope).or_default().entry(n.id.to_string())
-                                .or_insert(Kind::Unknown);
-                            *e = e.join(k);
-                        }
-                        Expr::Attribute(a) => {
-                            if let Expr::Name(r) = &*a.value
-                                && r.id.as_str() == "self"
-                                && let Some(c) = self.self_class(scope)
-                            {
-                                attrs.push((c, a.attr.to_string(), k));
+                    |target: &Expr, k: Kind, env: &mut FastMap<Scope, FastMap<String, Kind>>| {
+                        match target {
+                            Expr::Name(n) => {
+                                let e = env
+                                    .entry(scope)
+                                    .or_default()
+                                    .entry(n.id.to_string())
+                                    .or_insert(Kind::Unknown);
+                                *e = e.join(k);
                             }
+                            Expr::Attribute(a) => {
+                                if let Expr::Name(r) = &*a.value
+                                    && r.id.as_str() == "self"
+                                    && let Some(c) = self.self_class(scope)
+                                {
+                                    attrs.push((c, a.attr.to_string(), k));
+                                }
+                            }
+                            _ => {}
                         }
-                        _ => {}
                     };
                 match s.stmt {
                     Stmt::Assign(a) => {
@@ -722,8 +808,12 @@ impl<'a> Index<'a> {
                 }
             }
             // Parameters take the kinds of the arguments at their call sites.
-            for c in &self.calls {
-                let Some(Callee::Func(f)) = self.resolve_call(c.scope, c.call) else {
+            for (ci, c) in self.calls.iter().enumerate() {
+                let callee = match self.static_callees.get(ci) {
+                    Some(Some(known)) => *known,
+                    _ => self.resolve_call_uncached(c.scope, c.call),
+                };
+                let Some(Callee::Func(f)) = callee else {
                     continue;
                 };
                 let def = self.funcs[f].def;
@@ -751,7 +841,10 @@ impl<'a> Index<'a> {
                     }
                     if let Some(p) = params.get(i) {
                         let k = self.kind_of(c.scope, arg);
-                        let e = env.entry(callee_scope).or_default().entry(p.parameter.name.to_string())
+                        let e = env
+                            .entry(callee_scope)
+                            .or_default()
+                            .entry(p.parameter.name.to_string())
                             .or_insert(Kind::Unknown);
                         *e = e.join(k);
                     }
@@ -759,7 +852,10 @@ impl<'a> Index<'a> {
                 for kw in &c.call.arguments.keywords {
                     if let Some(name) = &kw.arg {
                         let k = self.kind_of(c.scope, &kw.value);
-                        let e = env.entry(callee_scope).or_default().entry(name.to_string())
+                        let e = env
+                            .entry(callee_scope)
+                            .or_default()
+                            .entry(name.to_string())
                             .or_insert(Kind::Unknown);
                         *e = e.join(k);
                     }
@@ -772,8 +868,12 @@ impl<'a> Index<'a> {
                 let e = self.classes[c].attrs.entry(a).or_insert(Kind::Unknown);
                 *e = e.join(k);
             }
+            let stable = env == self.env && returns == self.returns;
             self.env = env;
             self.returns = returns;
+            if stable && _round > 0 {
+                break;
+            }
         }
     }
 }
@@ -972,7 +1072,11 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
                             .insert(def.name.to_string(), fid);
                     }
                     (None, Some(p)) => {
-                        self.idx.local_funcs.insert((p, def.name.to_string()), fid);
+                        self.idx
+                            .local_funcs
+                            .entry(p)
+                            .or_default()
+                            .insert(def.name.to_string(), fid);
                     }
                     (None, None) => {
                         if self.class_stack.is_empty() {

@@ -50,6 +50,16 @@ pub struct FileChange {
     /// The new file's bytes, in the file's own encoding.
     #[serde(skip)]
     pub bytes: Vec<u8>,
+    /// The edits that turn `original` into `new_text`.
+    #[serde(skip)]
+    pub edits: Vec<ranklift_python::Edit>,
+}
+
+impl FileChange {
+    /// Unified diff (3 lines of context) of this change, built from the edits.
+    pub fn unified_diff(&self) -> String {
+        ranklift_python::edit::unified_diff(&self.path, &self.original, &self.edits)
+    }
 }
 
 /// Where something was found, for `--explain` and JSON.
@@ -191,19 +201,43 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         .collect();
     // Applying edits and the re-parse guard are independent per file: run them in parallel.
     use rayon::prelude::*;
-    let results: Vec<Result<(FileChange, Vec<Applied>), Diagnostic>> = work
+    type FileResult = Result<(FileChange, Vec<Applied>), Box<Diagnostic>>;
+    let results: Vec<FileResult> = work
         .into_par_iter()
         .map(|(m, st)| {
             let pm = &project.modules[m];
-            let new_text = edit::apply_checked(&pm.parsed.text, &st.edits).map_err(|e| {
-                Diagnostic::file_level(&pm.rel_path, codes::INTERNAL, Severity::Error, format!("internal error: {e}; nothing was written"))
-                    .with_hint("please report this with the input file")
-            })?;
+            let chunks: Vec<ruff_text_size::TextSize> =
+                pm.parsed.suite().iter().map(|s| s.start()).collect();
+            let new_text = edit::apply_checked_chunked(&pm.parsed.text, &st.edits, &chunks)
+                .map_err(|e| {
+                    Box::new(
+                        Diagnostic::file_level(
+                            &pm.rel_path,
+                            codes::INTERNAL,
+                            Severity::Error,
+                            format!("internal error: {e}; nothing was written"),
+                        )
+                        .with_hint("please report this with the input file"),
+                    )
+                })?;
             let bytes = pm.parsed.file.encode(&new_text).map_err(|e| {
-                Diagnostic::file_level(&pm.rel_path, codes::INTERNAL, Severity::Error,
-                    format!("the rewritten file cannot be encoded as the original: {e}"))
+                Box::new(Diagnostic::file_level(
+                    &pm.rel_path,
+                    codes::INTERNAL,
+                    Severity::Error,
+                    format!("the rewritten file cannot be encoded as the original: {e}"),
+                ))
             })?;
-            Ok((FileChange { path: pm.rel_path.clone(), original: pm.parsed.text.to_string(), new_text, bytes }, st.applied))
+            Ok((
+                FileChange {
+                    path: pm.rel_path.clone(),
+                    original: pm.parsed.text.to_string(),
+                    new_text,
+                    bytes,
+                    edits: st.edits,
+                },
+                st.applied,
+            ))
         })
         .collect();
     let mut changes = Vec::new();
@@ -214,7 +248,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
                 changes.push(c);
                 applied.extend(a);
             }
-            Err(d) => diags.push(d),
+            Err(d) => diags.push(*d),
         }
     }
     ranklift_python::diagnostics::sort(&mut diags);

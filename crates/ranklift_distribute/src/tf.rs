@@ -30,9 +30,15 @@ pub fn canonical(qual: &str) -> String {
         q = format!("tensorflow.{q}");
     }
     for (from, to) in [
-        ("tensorflow.keras.optimizers.experimental.", "tensorflow.keras.optimizers."),
+        (
+            "tensorflow.keras.optimizers.experimental.",
+            "tensorflow.keras.optimizers.",
+        ),
         ("tensorflow.keras.models.Model", "tensorflow.keras.Model"),
-        ("tensorflow.keras.models.Sequential", "tensorflow.keras.Sequential"),
+        (
+            "tensorflow.keras.models.Sequential",
+            "tensorflow.keras.Sequential",
+        ),
     ] {
         if q.contains(from) {
             q = q.replace(from, to);

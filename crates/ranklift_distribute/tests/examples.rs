@@ -60,12 +60,14 @@ fn render(o: &Outcome) -> String {
     }
     for c in &o.changes {
         let d = similar::TextDiff::from_lines(&c.original, &c.new_text);
-        s.push_str(&format!(
-            "{}",
-            d.unified_diff()
-                .context_radius(2)
-                .header(&format!("a/{}", c.path), &format!("b/{}", c.path))
-        ));
+        let full = d
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{}", c.path), &format!("b/{}", c.path))
+            .to_string();
+        // The CLI's diff is built from the edits; it must equal a full diff of the two texts.
+        assert_eq!(c.unified_diff(), full, "{}", c.path);
+        s.push_str(&full);
     }
     s
 }

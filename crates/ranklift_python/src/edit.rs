@@ -118,6 +118,77 @@ pub fn apply_checked(src: &str, edits: &[Edit]) -> Result<String, EditError> {
     Ok(out)
 }
 
+/// [`apply`] with a re-parse guard limited to what changed. `chunks` are the byte offsets where the
+/// top-level statements of `src` start (ascending; `src` must parse). At such a boundary Python's
+/// tokenizer is in its initial state — no open bracket, no indentation, not inside a string — so
+/// the edited file parses exactly when every edited chunk (a top-level statement with everything
+/// up to the next one, plus the edits inside it) parses on its own: unedited chunks are the
+/// original text. Edits at a boundary belong to the chunk that starts there.
+pub fn apply_checked_chunked(
+    src: &str,
+    edits: &[Edit],
+    chunks: &[TextSize],
+) -> Result<String, EditError> {
+    let out = apply(src, edits)?;
+    if chunks.is_empty() {
+        crate::parse::parses(&out).map_err(EditError::Unparsable)?;
+        return Ok(out);
+    }
+    // Chunk boundaries: the text before the first statement (comments, blank lines) is chunk 0.
+    // Only statements that begin a line are boundaries (`a; b` shares one chunk).
+    let mut bounds: Vec<usize> = vec![0];
+    bounds.extend(
+        chunks
+            .iter()
+            .map(|c| usize::from(*c))
+            .filter(|&c| c > 0 && src.as_bytes().get(c - 1) == Some(&b'\n')),
+    );
+    bounds.push(src.len());
+    let chunk_of = |off: usize| {
+        bounds
+            .partition_point(|&b| b <= off)
+            .saturating_sub(1)
+            .min(bounds.len() - 2)
+    };
+    let mut dirty: Vec<usize> = edits
+        .iter()
+        .flat_map(|e| {
+            let s = usize::from(e.range.start());
+            let end = usize::from(e.range.end());
+            let first = chunk_of(s);
+            let last = if end > s { chunk_of(end - 1) } else { first };
+            first..=last
+        })
+        .collect();
+    dirty.sort_unstable();
+    dirty.dedup();
+    // Merge runs of adjacent dirty chunks and check each run.
+    let mut i = 0;
+    while i < dirty.len() {
+        let mut j = i;
+        while j + 1 < dirty.len() && dirty[j + 1] == dirty[j] + 1 {
+            j += 1;
+        }
+        let (a, b) = (bounds[dirty[i]], bounds[dirty[j] + 1]);
+        let inside: Vec<Edit> = edits
+            .iter()
+            .filter(|e| {
+                let s = usize::from(e.range.start());
+                s >= a && (s < b || (s == b && b == src.len()))
+            })
+            .map(|e| Edit {
+                range: e.range - TextSize::try_from(a).unwrap_or_default(),
+                text: e.text.clone(),
+                order: e.order,
+            })
+            .collect();
+        let piece = apply(&src[a..b], &inside)?;
+        crate::parse::parses(&piece).map_err(EditError::Unparsable)?;
+        i = j + 1;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,11 +245,227 @@ mod tests {
     }
 
     #[test]
+    fn the_chunked_guard_agrees_with_the_full_guard() {
+        let src = "import a\n\n@d\ndef f():\n    x = (1,\n         2)\n    return x\n\n# c\ny = f(); z = 1\n";
+        let chunks: Vec<TextSize> = ruff_python_parser::parse_module(src)
+            .unwrap()
+            .suite()
+            .iter()
+            .map(ruff_text_size::Ranged::start)
+            .collect();
+        let at = |pat: &str| TextSize::try_from(src.find(pat).unwrap()).unwrap();
+        let cases: Vec<Vec<Edit>> = vec![
+            vec![Edit::insert(at("y ="), "if z:\n    ")],
+            vec![Edit::insert(at("y ="), "if z:\n")],
+            vec![Edit::insert(at("z = 1"), "if z:\n    ")],
+            vec![Edit::insert(at("def"), "if z:\n    ")],
+            vec![Edit::insert(at("@d"), "if z:\n    ")],
+            vec![Edit::insert(at("    return"), "    print(1)\n")],
+            vec![Edit::insert(at("2)"), "(")],
+            vec![Edit::insert(at("def"), "'''")],
+            vec![Edit::insert(TextSize::try_from(src.len()).unwrap(), "(\n")],
+            vec![Edit::replace(
+                TextRange::new(at("import"), at("import") + TextSize::from(6)),
+                "from",
+            )],
+        ];
+        for edits in cases {
+            let full = apply_checked(src, &edits).is_ok();
+            let chunked = apply_checked_chunked(src, &edits, &chunks).is_ok();
+            assert_eq!(full, chunked, "{edits:?}");
+        }
+    }
+
+    #[test]
     fn the_guard_rejects_broken_output() {
         let edits = [Edit::insert(TextSize::new(0), "if x\n")];
         assert!(matches!(
             apply_checked("y = 1\n", &edits),
             Err(EditError::Unparsable(_))
         ));
+    }
+}
+
+/// A unified diff (3 lines of context) of applying `edits` to `src`, computed from the edits
+/// themselves: only the lines around edits are compared, so the cost is proportional to the size
+/// of the change, not of the file. `new` must be `apply(src, edits)`.
+pub fn unified_diff(path: &str, src: &str, edits: &[Edit]) -> String {
+    const CONTEXT: usize = 3;
+    // Windows reach one line further than the context, so that hunks formed inside a window are
+    // the hunks a diff of the whole files would form.
+    const MARGIN: usize = CONTEXT + 1;
+    if edits.is_empty() {
+        return String::new();
+    }
+    let mut starts = vec![0usize];
+    starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+    if starts.len() > 1 && *starts.last().unwrap_or(&0) == src.len() {
+        starts.pop();
+    }
+    let n_lines = starts.len();
+    let line_of = |off: usize| starts.partition_point(|&s| s <= off).saturating_sub(1);
+    let mut order: Vec<&Edit> = edits.iter().collect();
+    order.sort_by_key(|e| (e.range.start(), !e.is_insertion(), e.order));
+    // Clusters of edits whose windows touch: (first line, last line, edits).
+    let mut clusters: Vec<(usize, usize, Vec<&Edit>)> = Vec::new();
+    for e in order {
+        let s = usize::from(e.range.start());
+        let end = usize::from(e.range.end()).max(s);
+        let first = line_of(s);
+        let last = line_of(end.saturating_sub(1).max(s)).max(first);
+        let lo = first.saturating_sub(MARGIN);
+        let hi = (last + MARGIN).min(n_lines.saturating_sub(1));
+        match clusters.last_mut() {
+            Some(c) if lo <= c.1 + 1 => {
+                c.1 = c.1.max(hi);
+                c.2.push(e);
+            }
+            _ => clusters.push((lo, hi, vec![e])),
+        }
+    }
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    let mut delta: isize = 0;
+    for (lo, hi, es) in clusters {
+        let a = starts[lo];
+        let b = if hi + 1 < n_lines {
+            starts[hi + 1]
+        } else {
+            src.len()
+        };
+        let old = &src[a..b];
+        let shifted: Vec<Edit> = es
+            .iter()
+            .map(|e| Edit {
+                range: TextRange::new(
+                    TextSize::try_from(usize::from(e.range.start()) - a).unwrap_or_default(),
+                    TextSize::try_from(usize::from(e.range.end()) - a).unwrap_or_default(),
+                ),
+                text: e.text.clone(),
+                order: e.order,
+            })
+            .collect();
+        let Ok(new) = apply(old, &shifted) else {
+            continue;
+        };
+        let diff = similar::TextDiff::from_lines(old, new.as_str());
+        let new_lo = (lo as isize + delta) as usize;
+        for group in diff.grouped_ops(CONTEXT) {
+            let (Some(first), Some(last)) = (group.first(), group.last()) else {
+                continue;
+            };
+            let old_range = first.old_range().start..last.old_range().end;
+            let new_range = first.new_range().start..last.new_range().end;
+            out.push_str(&format!(
+                "@@ -{} +{} @@\n",
+                hunk_range(lo + old_range.start, old_range.len()),
+                hunk_range(new_lo + new_range.start, new_range.len())
+            ));
+            for op in &group {
+                for change in diff.iter_changes(op) {
+                    let sign = match change.tag() {
+                        similar::ChangeTag::Equal => ' ',
+                        similar::ChangeTag::Delete => '-',
+                        similar::ChangeTag::Insert => '+',
+                    };
+                    out.push(sign);
+                    let v = change.value();
+                    out.push_str(v);
+                    if !v.ends_with('\n') {
+                        out.push_str("\n\\ No newline at end of file\n");
+                    }
+                }
+            }
+        }
+        let old_lines = old.lines().count();
+        let new_lines = new.lines().count();
+        delta += new_lines as isize - old_lines as isize;
+    }
+    out
+}
+
+/// `start,len` of a unified-diff hunk header (1-based; an empty range names the line before it).
+fn hunk_range(start0: usize, len: usize) -> String {
+    match len {
+        0 => format!("{},0", start0),
+        1 => format!("{}", start0 + 1),
+        _ => format!("{},{}", start0 + 1, len),
+    }
+}
+
+#[cfg(test)]
+mod diff_tests {
+    use super::*;
+
+    /// The hunks built from edits must equal a full diff of the two texts (checked with
+    /// `similar` on the whole file, context 3).
+    fn check(src: &str, edits: &[Edit]) {
+        let new = apply(src, edits).unwrap();
+        let ours = unified_diff("f.py", src, edits);
+        let full = similar::TextDiff::from_lines(src, new.as_str())
+            .unified_diff()
+            .context_radius(3)
+            .header("a/f.py", "b/f.py")
+            .to_string();
+        assert_eq!(ours, full);
+    }
+
+    #[test]
+    fn single_edits_at_every_kind_of_place() {
+        let src: String = (0..12).map(|i| format!("line {i}\n")).collect();
+        let at = |l: usize| {
+            TextSize::try_from(src.match_indices('\n').nth(l - 1).map_or(0, |(i, _)| i + 1))
+                .unwrap()
+        };
+        for l in 1..12 {
+            check(&src, &[Edit::insert(at(l), "new\n")]);
+            check(&src, &[Edit::insert(at(l), "    ")]);
+            check(
+                &src,
+                &[
+                    Edit::insert(at(l), "if x:\n    "),
+                    Edit::insert(at(l + 1), "    "),
+                ],
+            );
+            check(
+                &src,
+                &[Edit::delete(TextRange::new(
+                    at(l),
+                    at(l) + TextSize::from(5),
+                ))],
+            );
+            check(&src, &[Edit::insert(at(l) + TextSize::from(4), " x")]);
+        }
+        check(&src, &[Edit::insert(TextSize::from(0), "first\n")]);
+        check(
+            &src,
+            &[Edit::insert(
+                TextSize::try_from(src.len()).unwrap(),
+                "last\n",
+            )],
+        );
+        check("a\nb", &[Edit::insert(TextSize::from(3), "c\n")]);
+    }
+
+    #[test]
+    fn diff_from_edits_matches_a_full_diff() {
+        let src: String = (0..40).map(|i| format!("line {i}\n")).collect();
+        let at = |l: usize| {
+            TextSize::try_from(src.match_indices('\n').nth(l - 1).map_or(0, |(i, _)| i + 1))
+                .unwrap()
+        };
+        let edits = vec![
+            Edit::insert(at(2), "new a\nnew b\n"),
+            Edit::replace(TextRange::new(at(5), at(6)), "changed 5\n"),
+            Edit::delete(TextRange::new(at(20), at(21))),
+            Edit::insert(at(39), "before last\n"),
+        ];
+        let new = apply(&src, &edits).unwrap();
+        let ours = unified_diff("f.py", &src, &edits);
+        let full = similar::TextDiff::from_lines(src.as_str(), new.as_str())
+            .unified_diff()
+            .context_radius(3)
+            .header("a/f.py", "b/f.py")
+            .to_string();
+        assert_eq!(ours, full);
     }
 }

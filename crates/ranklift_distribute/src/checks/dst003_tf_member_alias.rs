@@ -63,6 +63,13 @@ pub fn check(cx: &mut Cx) {
         for s in idx.modules[m].stmts.clone() {
             let info = &idx.stmts[s];
             let Stmt::Assign(a) = info.stmt else { continue };
+            // Literals and arithmetic cannot alias a class.
+            if matches!(
+                &*a.value,
+                Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::BinOp(_)
+            ) {
+                continue;
+            }
             let local_or_cond = info.scope.func.is_some()
                 || info.parent.is_some()
                 || matches!(&*a.value, Expr::If(_));
@@ -102,7 +109,7 @@ fn aliased_member(idx: &Index, m: usize, e: &Expr) -> Option<String> {
                         && rewritten(&q)
                         && self.found.is_none()
                     {
-                        self.found = Some(q);
+                        self.found = Some(q.to_string());
                     }
                 }
                 _ => visitor::walk_expr(self, e),

@@ -20,7 +20,25 @@ use crate::index::{Index, Kind, Scope};
 pub fn check(cx: &mut Cx) {
     let idx = cx.idx;
     let mut found = Vec::new();
-    for m in cx.modules() {
+    // Only modules that create or receive checkpoints can store one.
+    let mut with_ckpt = std::collections::HashSet::new();
+    for c in &idx.calls {
+        if matches!(
+            idx.canonical(c.scope.module, &c.call.func).as_deref(),
+            Some(crate::tf::CHECKPOINT | crate::tf::CHECKPOINT_MANAGER)
+        ) {
+            with_ckpt.insert(c.scope.module);
+        }
+    }
+    for (scope, names) in &idx.env {
+        if names
+            .values()
+            .any(|k| matches!(k, Kind::Checkpoint | Kind::CheckpointManager))
+        {
+            with_ckpt.insert(scope.module);
+        }
+    }
+    for m in cx.modules().into_iter().filter(|m| with_ckpt.contains(m)) {
         for s in idx.modules[m].stmts.clone() {
             let info = &idx.stmts[s];
             let mut v = V {

@@ -24,8 +24,22 @@ type DefKey = (usize, Option<usize>, Option<usize>, String);
 pub fn check(cx: &mut Cx) {
     let idx = cx.idx;
     let reach = cx.reach;
+    if reach.trains.is_empty() {
+        return;
+    }
+    // Only names of training functions matter.
+    let names: std::collections::HashSet<&str> = reach
+        .trains
+        .iter()
+        .map(|&f| idx.funcs[f].def.name.as_str())
+        .collect();
     let mut by_name: HashMap<DefKey, Vec<usize>> = HashMap::new();
-    for (id, f) in idx.funcs.iter().enumerate() {
+    for (id, f) in idx
+        .funcs
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| names.contains(f.def.name.as_str()))
+    {
         by_name
             .entry((f.module, f.parent, f.class, f.def.name.to_string()))
             .or_default()

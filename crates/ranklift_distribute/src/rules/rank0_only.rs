@@ -44,7 +44,7 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
         return Some("print");
     }
     if let Some(q) = idx.canonical(m, &call.func) {
-        if q == tf::TF_PRINT {
+        if &*q == tf::TF_PRINT {
             return Some("tf.print");
         }
         if tf::is_save_function(&q) {
