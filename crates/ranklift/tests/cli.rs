@@ -253,3 +253,34 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Inserted code follows the file's line endings and indentation (CRLF, tabs).
+#[test]
+fn crlf_and_tab_files_keep_their_style() {
+    let d = tmpdir("style");
+    let src = std::fs::read_to_string(examples().join("tape_mlp.py")).unwrap();
+    std::fs::write(d.join("crlf.py"), src.replace('\n', "\r\n")).unwrap();
+    std::fs::write(d.join("tabs.py"), src.replace("    ", "\t")).unwrap();
+    for (name, check) in [
+        (
+            "crlf.py",
+            (|t: &str| !t.replace("\r\n", "").contains('\n')) as fn(&str) -> bool,
+        ),
+        ("tabs.py", |t: &str| {
+            t.contains("\n\tif not hvd_broadcast_done:\n\t\thvd.broadcast_variables(")
+                && !t.contains("\n    ")
+        }),
+    ] {
+        let out = d.join(format!("out_{name}"));
+        let (code, _, err) = run(bin()
+            .args(["distribute"])
+            .arg(d.join(name))
+            .arg("-o")
+            .arg(&out));
+        assert_eq!(code, 0, "{name}: {err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(check(&text), "{name}:\n{text}");
+        // Round trip: the output is recognised as already distributed.
+        assert_eq!(run(bin().args(["distribute", "--check"]).arg(&out)).0, 0);
+    }
+}

@@ -12,7 +12,7 @@ use ruff_python_ast::{Expr, Stmt};
 use ruff_python_codegen::Stylist;
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
-use crate::index::{FuncId, Index, Scope, StmtId};
+use crate::index::{CallInfo, FuncId, Index, Scope, StmtId, StmtInfo};
 use crate::pattern::{Pattern, Reach};
 use crate::tf;
 
@@ -100,6 +100,28 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// Modules whose code is rewritten: the ones the main script reaches.
     pub fn modules(&self) -> Vec<usize> {
         self.reach.modules.iter().copied().collect()
+    }
+
+    /// The calls of reached modules, with their canonical callee names.
+    pub fn reached_calls(
+        &self,
+    ) -> impl Iterator<Item = (&'i CallInfo<'a>, Option<std::rc::Rc<str>>)> + use<'a, 'i> {
+        let idx = self.idx;
+        let reach = self.reach;
+        idx.calls
+            .iter()
+            .filter(move |c| reach.modules.contains(&c.scope.module))
+            .map(move |c| (c, idx.canonical(c.scope.module, &c.call.func)))
+    }
+
+    /// The statements of reached modules, in source order.
+    pub fn reached_stmts(&self) -> impl Iterator<Item = (StmtId, &'i StmtInfo<'a>)> + use<'a, 'i> {
+        let idx = self.idx;
+        self.reach
+            .modules
+            .iter()
+            .flat_map(move |&m| idx.modules[m].stmts.clone())
+            .map(move |s| (s, &idx.stmts[s]))
     }
 
     pub fn src(&self, m: usize) -> &'a str {

@@ -34,12 +34,8 @@ fn rewritten(q: &str) -> bool {
 
 pub fn check(cx: &mut Cx) {
     let idx = cx.idx;
-    for c in &idx.calls {
+    for (c, q) in cx.reached_calls() {
         let m = c.scope.module;
-        if !cx.reach.modules.contains(&m) {
-            continue;
-        }
-        let q = idx.canonical(m, &c.call.func);
         if matches!(
             q.as_deref(),
             Some("tensorflow.keras.optimizers.get" | "tensorflow.keras.optimizers.deserialize")

@@ -44,11 +44,8 @@ const MUTATING: &[&str] = &[
 
 pub fn check(cx: &mut Cx) {
     let idx = cx.idx;
-    for c in &idx.calls {
+    for (c, _) in cx.reached_calls() {
         let m = c.scope.module;
-        if !cx.reach.modules.contains(&m) {
-            continue;
-        }
         if !matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "print")
             || idx.modules[m].aliases.contains_key("print")
         {

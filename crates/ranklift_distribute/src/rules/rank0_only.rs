@@ -80,32 +80,30 @@ fn stmt_call(stmt: &Stmt) -> Option<&ExprCall> {
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
     let mut guarded: Vec<StmtId> = Vec::new();
-    for m in cx.modules() {
-        for s in idx.modules[m].stmts.clone() {
-            let info = &idx.stmts[s];
-            let Some(call) = stmt_call(info.stmt) else {
-                continue;
-            };
-            if let (Stmt::Assign(_), Some(tf::FILE_WRITER)) =
-                (info.stmt, idx.canonical(m, &call.func).as_deref())
-            {
-                let tfn = cx.tf_or_import(m);
-                cx.edit(
-                    m,
-                    RULE,
-                    call.start(),
-                    Edit::insert(
-                        call.end(),
-                        format!(" if hvd.rank() == 0 else {tfn}.summary.create_noop_writer()"),
-                    ),
-                    "summary writer only on rank 0 (a no-op writer elsewhere)",
-                );
-                cx.use_hvd(info.scope);
-                continue;
-            }
-            if is_rank0_call(idx, info.scope, call).is_some() {
-                guarded.push(s);
-            }
+    for (s, info) in cx.reached_stmts() {
+        let m = info.scope.module;
+        let Some(call) = stmt_call(info.stmt) else {
+            continue;
+        };
+        if let (Stmt::Assign(_), Some(tf::FILE_WRITER)) =
+            (info.stmt, idx.canonical(m, &call.func).as_deref())
+        {
+            let tfn = cx.tf_or_import(m);
+            cx.edit(
+                m,
+                RULE,
+                call.start(),
+                Edit::insert(
+                    call.end(),
+                    format!(" if hvd.rank() == 0 else {tfn}.summary.create_noop_writer()"),
+                ),
+                "summary writer only on rank 0 (a no-op writer elsewhere)",
+            );
+            cx.use_hvd(info.scope);
+            continue;
+        }
+        if is_rank0_call(idx, info.scope, call).is_some() {
+            guarded.push(s);
         }
     }
     // Group consecutive siblings.

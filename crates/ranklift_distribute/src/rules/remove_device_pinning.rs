@@ -32,36 +32,34 @@ fn is_cuda_key(e: &Expr) -> bool {
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
     let mut found: Vec<StmtId> = Vec::new();
-    for m in cx.modules() {
-        for s in idx.modules[m].stmts.clone() {
-            let info = &idx.stmts[s];
-            let hit = match info.stmt {
-                Stmt::Assign(a) => a.targets.iter().any(|t| match t {
-                    Expr::Subscript(sub) => {
-                        idx.qualify(m, &sub.value).as_deref() == Some("os.environ")
-                            && is_cuda_key(&sub.slice)
-                    }
-                    _ => false,
-                }),
-                Stmt::Expr(e) => match &*e.value {
-                    Expr::Call(c) => {
-                        let q = idx.canonical(m, &c.func);
-                        matches!(
-                            q.as_deref(),
-                            Some(
-                                "tensorflow.config.set_visible_devices"
-                                    | "tensorflow.config.experimental.set_visible_devices"
-                            )
-                        ) || (q.as_deref() == Some("os.environ.setdefault")
-                            && c.arguments.args.first().is_some_and(is_cuda_key))
-                    }
-                    _ => false,
-                },
+    for (s, info) in cx.reached_stmts() {
+        let m = info.scope.module;
+        let hit = match info.stmt {
+            Stmt::Assign(a) => a.targets.iter().any(|t| match t {
+                Expr::Subscript(sub) => {
+                    idx.qualify(m, &sub.value).as_deref() == Some("os.environ")
+                        && is_cuda_key(&sub.slice)
+                }
                 _ => false,
-            };
-            if hit {
-                found.push(s);
-            }
+            }),
+            Stmt::Expr(e) => match &*e.value {
+                Expr::Call(c) => {
+                    let q = idx.canonical(m, &c.func);
+                    matches!(
+                        q.as_deref(),
+                        Some(
+                            "tensorflow.config.set_visible_devices"
+                                | "tensorflow.config.experimental.set_visible_devices"
+                        )
+                    ) || (q.as_deref() == Some("os.environ.setdefault")
+                        && c.arguments.args.first().is_some_and(is_cuda_key))
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if hit {
+            found.push(s);
         }
     }
     // A body whose every statement is deleted keeps a `pass`.

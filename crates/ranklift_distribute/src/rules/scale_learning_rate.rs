@@ -43,13 +43,8 @@ fn arg<'e>(call: &'e ExprCall, names: &[&str], pos: usize) -> Option<&'e Expr> {
 }
 
 pub fn run(cx: &mut Cx) {
-    let idx = cx.idx;
-    for c in &idx.calls {
-        let m = c.scope.module;
-        if !cx.reach.modules.contains(&m) {
-            continue;
-        }
-        let Some(q) = idx.canonical(m, &c.call.func) else {
+    for (c, q) in cx.reached_calls() {
+        let Some(q) = q else {
             continue;
         };
         if let Some(opt) = tf::optimizer_class(&q) {
