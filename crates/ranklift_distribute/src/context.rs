@@ -418,6 +418,21 @@ impl<'a, 'i> Cx<'a, 'i> {
         }
     }
 
+    /// An expression for `tensorflow.compat.v1` in module `m` (`tf` after `import
+    /// tensorflow.compat.v1 as tf`, else `tf.compat.v1`).
+    pub fn v1_path(&mut self, m: usize) -> String {
+        let mut best: Option<&String> = None;
+        for (local, q) in &self.idx.modules[m].aliases {
+            if q == "tensorflow.compat.v1" && best.is_none_or(|b| local < b) {
+                best = Some(local);
+            }
+        }
+        if let Some(b) = best {
+            return b.clone();
+        }
+        format!("{}.compat.v1", self.tf_or_import(m))
+    }
+
     /// `opt.variables` (TF ≥ 2.11 optimizers) or `opt.variables()` (legacy optimizers, TF < 2.11).
     pub fn optimizer_variables(&self, opt: &str, legacy: bool) -> String {
         if legacy || self.opts.target_tf < (2, 11) {
@@ -435,8 +450,8 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// The Horovod module for this pattern.
     pub fn hvd_module(&self) -> &'static str {
         match self.pattern {
-            Pattern::GradientTape => "horovod.tensorflow",
             Pattern::KerasFit => "horovod.tensorflow.keras",
+            _ => "horovod.tensorflow",
         }
     }
 
@@ -458,7 +473,9 @@ impl<'a, 'i> Cx<'a, 'i> {
         if is_main || st.hvd_at_import {
             lines.push("hvd.init()".into());
         }
-        if is_main {
+        // TF2 pins the GPU with tf.config; TF1 programs pin it through their ConfigProto
+        // (rule `tf1_session_config`), as Horovod's TF1 guide does.
+        if is_main && !self.pattern.is_tf1() {
             let tfn = self.tf_name(m).unwrap_or_else(|| "tf".into());
             let src = self.src(m);
             let (gpus, gpu) = if contains_word(src, "gpus") || contains_word(src, "gpu") {

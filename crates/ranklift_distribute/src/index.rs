@@ -137,6 +137,19 @@ pub enum Kind {
     Instance(ClassId),
     /// A zip iterator (`zip(grads, vars)`), which `apply_gradients` exhausts.
     Zip,
+    /// TF1 (`tf.compat.v1`) objects.
+    Tf1Optimizer,
+    /// The op returned by a TF1 optimizer's `minimize`/`apply_gradients`.
+    TrainOp,
+    Session,
+    MonitoredSession,
+    Estimator,
+    ConfigProto,
+    RunConfig,
+    Saver,
+    FileWriterV1,
+    /// `tf.global_variables_initializer()`.
+    Initializer,
 }
 
 impl Kind {
@@ -163,6 +176,16 @@ impl Kind {
             Kind::Callback { .. } => "callback",
             Kind::Instance(_) => "object",
             Kind::Zip => "zip iterator",
+            Kind::Tf1Optimizer => "TF1 optimizer",
+            Kind::TrainOp => "training op",
+            Kind::Session => "session",
+            Kind::MonitoredSession => "monitored session",
+            Kind::Estimator => "estimator",
+            Kind::ConfigProto => "ConfigProto",
+            Kind::RunConfig => "RunConfig",
+            Kind::Saver => "saver",
+            Kind::FileWriterV1 => "summary FileWriter",
+            Kind::Initializer => "variable initializer",
         }
     }
 }
@@ -638,7 +661,7 @@ impl<'a> Index<'a> {
             if let Some(o) = tf::optimizer_class(&q) {
                 return Kind::Optimizer { legacy: o.legacy };
             }
-            if tf::schedule_class(&q).is_some() {
+            if tf::schedule_class(&q).is_some() || tf::tf1_lr_decay(&q) {
                 return Kind::Schedule;
             }
             if tf::is_dataset_constructor(&q) {
@@ -653,7 +676,20 @@ impl<'a> Index<'a> {
             if q.starts_with("tensorflow.keras.callbacks.") {
                 return Kind::Callback { rank0: false };
             }
+            if tf::tf1_optimizer(&q).is_some() {
+                return Kind::Tf1Optimizer;
+            }
+            if tf::is_global_initializer(&q) {
+                return Kind::Initializer;
+            }
             match &*q {
+                tf::SESSION => return Kind::Session,
+                tf::MONITORED_SESSION => return Kind::MonitoredSession,
+                tf::ESTIMATOR => return Kind::Estimator,
+                tf::CONFIG_PROTO => return Kind::ConfigProto,
+                tf::RUN_CONFIG => return Kind::RunConfig,
+                tf::SAVER => return Kind::Saver,
+                tf::FILE_WRITER_V1 => return Kind::FileWriterV1,
                 tf::CHECKPOINT => return Kind::Checkpoint,
                 tf::CHECKPOINT_MANAGER => return Kind::CheckpointManager,
                 tf::FILE_WRITER => return Kind::SummaryWriter,
@@ -682,6 +718,11 @@ impl<'a> Index<'a> {
             let recv = self.kind_of_depth(scope, &a.value, depth + 1);
             if recv == Kind::Dataset && tf::dataset_method_returns_dataset(a.attr.as_str()) {
                 return Kind::Dataset;
+            }
+            if recv == Kind::Tf1Optimizer
+                && matches!(a.attr.as_str(), "minimize" | "apply_gradients")
+            {
+                return Kind::TrainOp;
             }
         }
         Kind::Unknown
@@ -791,7 +832,8 @@ impl<'a> Index<'a> {
                         for item in &w.items {
                             if let Some(v) = &item.optional_vars {
                                 let k = self.kind_of(scope, &item.context_expr);
-                                if k == Kind::Tape {
+                                if matches!(k, Kind::Tape | Kind::Session | Kind::MonitoredSession)
+                                {
                                     bind(v, k, &mut env);
                                 }
                             }

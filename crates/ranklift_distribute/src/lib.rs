@@ -182,6 +182,16 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             keras_distributed_optimizer::run(&mut cx);
             keras_steps::run(&mut cx);
         }
+        Pattern::Session | Pattern::MonitoredSession | Pattern::Estimator => {
+            tf1_distributed_optimizer::run(&mut cx);
+            tf1_session_config::run(&mut cx);
+            tf1_broadcast::run(&mut cx);
+            tf1_rank0_dirs::run(&mut cx);
+            tf1_steps::run(&mut cx);
+            if pattern == Pattern::Session {
+                shard_training_steps::run(&mut cx);
+            }
+        }
     }
     // Edits to an argument's value come before keywords added after that argument.
     keras_verbose::run(&mut cx);
@@ -307,7 +317,7 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
             continue;
         }
         let r = pattern::reach(idx, m);
-        if r.pattern().is_some() || !r.applies.is_empty() || !r.fits.is_empty() {
+        if !r.patterns().is_empty() {
             found.push((m, guard && top));
         }
     }
@@ -349,35 +359,63 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
             c,
             codes::UNSUPPORTED_PATTERN,
             format!(
-                "unsupported training pattern: {name} (ranklift rewrites TF2 GradientTape and Keras Model.fit programs; seed 001 §3.1 restriction 2)"
+                "unsupported training pattern: {name} (ranklift rewrites TF2 GradientTape and Model.fit, and TF1 Session, MonitoredTrainingSession and custom Estimator programs; seed 001 §3.1 restriction 2)"
             ),
-            "rewrite the training loop with tf.GradientTape and optimizer.apply_gradients, or with Model.fit",
+            "use one of the supported patterns (e.g. a custom `tf.estimator.Estimator` with a `model_fn`)",
         )]);
     }
-    let has_tape_loop = !reach.applies.is_empty();
-    match (has_tape_loop, !reach.fits.is_empty()) {
-        (true, true) => {
-            let mut d = vec![at(reach.fits[0], codes::MIXED_PATTERNS,
-                "this program trains both with Model.fit and with a custom apply_gradients loop; the pattern is ambiguous (seed 001 §3.1 restriction 3)".into(),
-                "distribute one training script at a time; split the two loops into separate scripts")];
-            d.push(at(
-                reach.applies[0],
-                codes::MIXED_PATTERNS,
-                "the custom training loop is here".into(),
-                "see the other DST103 diagnostic",
-            ));
-            Err(d)
-        }
-        (true, false) => Ok(Pattern::GradientTape),
-        (false, true) => Ok(Pattern::KerasFit),
-        (false, false) => {
-            let msg = if reach.tapes.is_empty() {
-                "no training loop found: the main script reaches neither `optimizer.apply_gradients` nor `Model.fit`"
-            } else {
+    let found = reach.patterns();
+    match found.as_slice() {
+        [p] => Ok(*p),
+        [] => {
+            let msg = if !reach.tapes.is_empty() {
                 "a GradientTape is used but no `optimizer.apply_gradients` applies its gradients; ranklift cannot tell where the first step ends to broadcast the initial state"
+            } else if !reach.sessions.is_empty() || !reach.monitored_sessions.is_empty() {
+                "a TF1 session is created but no optimizer's `minimize`/`apply_gradients` builds a training op"
+            } else if !reach.estimators.is_empty() {
+                "an Estimator is created but never trained (`estimator.train(...)`)"
+            } else {
+                "no training loop found: the main script reaches neither `optimizer.apply_gradients`, `Model.fit`, a TF1 training op nor `Estimator.train`"
             };
             Err(vec![Diagnostic::file_level(&pm.rel_path, codes::NO_TRAINING_LOOP, Severity::Error, msg)
-                .with_hint("ranklift distributes programs that train with tf.GradientTape + optimizer.apply_gradients, or with Model.fit")])
+                .with_hint("ranklift distributes TF2 GradientTape and Model.fit programs and TF1 Session, MonitoredTrainingSession and Estimator programs")])
+        }
+        many => {
+            let names: Vec<&str> = many.iter().map(|p| p.describe()).collect();
+            let site = |p: &Pattern| {
+                match p {
+                    Pattern::GradientTape => reach.applies.first(),
+                    Pattern::KerasFit => reach.fits.first(),
+                    Pattern::Estimator => reach.estimator_trains.first(),
+                    Pattern::MonitoredSession => reach.monitored_sessions.first(),
+                    Pattern::Session => reach.sessions.first(),
+                }
+                .copied()
+            };
+            let hint =
+                "distribute one training script at a time; split the loops into separate scripts";
+            let mut out = Vec::new();
+            for (i, p) in many.iter().enumerate() {
+                let msg = if i == 0 {
+                    format!(
+                        "this program trains with several patterns ({}); the pattern is ambiguous (seed 001 §3.1 restriction 3)",
+                        names.join(", ")
+                    )
+                } else {
+                    format!("the {} is here", p.describe())
+                };
+                out.push(match site(p) {
+                    Some(c) => at(c, codes::MIXED_PATTERNS, msg, hint),
+                    None => Diagnostic::file_level(
+                        &pm.rel_path,
+                        codes::MIXED_PATTERNS,
+                        Severity::Error,
+                        msg,
+                    )
+                    .with_hint(hint),
+                });
+            }
+            Err(out)
         }
     }
 }

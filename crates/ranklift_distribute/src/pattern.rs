@@ -21,6 +21,12 @@ pub enum Pattern {
     GradientTape,
     #[serde(rename = "keras-fit")]
     KerasFit,
+    #[serde(rename = "tf1-session")]
+    Session,
+    #[serde(rename = "tf1-monitored-session")]
+    MonitoredSession,
+    #[serde(rename = "tf1-estimator")]
+    Estimator,
 }
 
 impl Pattern {
@@ -28,7 +34,18 @@ impl Pattern {
         match self {
             Pattern::GradientTape => "TF2 GradientTape custom training loop",
             Pattern::KerasFit => "TF2 Keras Model.fit",
+            Pattern::Session => "TF1 Session training loop",
+            Pattern::MonitoredSession => "TF1 MonitoredTrainingSession",
+            Pattern::Estimator => "TF1 Estimator",
         }
+    }
+
+    /// The TensorFlow 1 patterns (seed 000).
+    pub fn is_tf1(self) -> bool {
+        matches!(
+            self,
+            Pattern::Session | Pattern::MonitoredSession | Pattern::Estimator
+        )
     }
 }
 
@@ -47,6 +64,14 @@ pub struct Reach {
     pub fits: Vec<CallId>,
     /// Calls to APIs of patterns ranklift does not rewrite, with the pattern's name.
     pub unsupported: Vec<(CallId, &'static str)>,
+    /// TF1: `tf.Session(...)`, `MonitoredTrainingSession(...)`, `Estimator(...)` constructions,
+    /// `estimator.train(...)` calls, training ops built, and `session.run(...)` of a training op.
+    pub sessions: Vec<CallId>,
+    pub monitored_sessions: Vec<CallId>,
+    pub estimators: Vec<CallId>,
+    pub estimator_trains: Vec<CallId>,
+    pub train_ops: Vec<CallId>,
+    pub session_steps: Vec<CallId>,
 }
 
 impl Reach {
@@ -57,15 +82,24 @@ impl Reach {
         }
     }
 
-    pub fn pattern(&self) -> Option<Pattern> {
-        match (
-            !self.applies.is_empty() || !self.tapes.is_empty(),
-            !self.fits.is_empty(),
-        ) {
-            (true, false) => Some(Pattern::GradientTape),
-            (false, true) => Some(Pattern::KerasFit),
-            _ => None,
+    /// Every pattern whose indicators the reached code contains.
+    pub fn patterns(&self) -> Vec<Pattern> {
+        let mut p = Vec::new();
+        if !self.applies.is_empty() {
+            p.push(Pattern::GradientTape);
         }
+        if !self.fits.is_empty() {
+            p.push(Pattern::KerasFit);
+        }
+        if !self.estimator_trains.is_empty() {
+            p.push(Pattern::Estimator);
+        }
+        if !self.monitored_sessions.is_empty() && !self.train_ops.is_empty() {
+            p.push(Pattern::MonitoredSession);
+        } else if !self.sessions.is_empty() && !self.train_ops.is_empty() {
+            p.push(Pattern::Session);
+        }
+        p
     }
 
     /// True if code in `scope` performs a training step, directly or through a call.
@@ -96,6 +130,12 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         applies: Vec::new(),
         fits: Vec::new(),
         unsupported: Vec::new(),
+        sessions: Vec::new(),
+        monitored_sessions: Vec::new(),
+        estimators: Vec::new(),
+        estimator_trains: Vec::new(),
+        train_ops: Vec::new(),
+        session_steps: Vec::new(),
     };
     // Calls and name references grouped by scope.
     let mut calls_in: FastMap<Scope, Vec<CallId>> = FastMap::default();
@@ -182,7 +222,31 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         if let Some(name) = canon.as_deref().and_then(tf::unsupported_pattern) {
             r.unsupported.push((i, name));
         }
+        match canon.as_deref() {
+            Some(tf::SESSION) => r.sessions.push(i),
+            Some(tf::MONITORED_SESSION) => r.monitored_sessions.push(i),
+            Some(tf::ESTIMATOR) => r.estimators.push(i),
+            _ => {}
+        }
         if let Expr::Attribute(a) = &*c.call.func {
+            let recv = idx.kind_of(c.scope, &a.value);
+            match (a.attr.as_str(), recv) {
+                ("minimize" | "apply_gradients", Kind::Tf1Optimizer) => {
+                    r.train_ops.push(i);
+                    continue;
+                }
+                ("train", Kind::Estimator) => r.estimator_trains.push(i),
+                ("run", Kind::Session | Kind::MonitoredSession)
+                    if c.call
+                        .arguments
+                        .args
+                        .first()
+                        .is_some_and(|f| mentions_train_op(idx, c.scope, f)) =>
+                {
+                    r.session_steps.push(i);
+                }
+                _ => {}
+            }
             match a.attr.as_str() {
                 "apply_gradients" => r.applies.push(i),
                 "fit" | "fit_generator" if idx.is_model_receiver(c.scope, &a.value) => {
@@ -232,6 +296,35 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         }
     }
     r
+}
+
+/// Does a `session.run` fetch mention a training op (`train_op`, `[train_op, loss]`,
+/// `opt.minimize(loss)`)?
+fn mentions_train_op(idx: &Index, scope: Scope, fetches: &Expr) -> bool {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct V<'i, 'a> {
+        idx: &'i Index<'a>,
+        scope: Scope,
+        found: bool,
+    }
+    impl<'e> Visitor<'e> for V<'_, '_> {
+        fn visit_expr(&mut self, e: &'e Expr) {
+            if !self.found
+                && matches!(e, Expr::Name(_) | Expr::Call(_))
+                && self.idx.kind_of(self.scope, e) == Kind::TrainOp
+            {
+                self.found = true;
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut v = V {
+        idx,
+        scope,
+        found: false,
+    };
+    v.visit_expr(fetches);
+    v.found
 }
 
 fn call_func(e: &Expr) -> &Expr {

@@ -18,6 +18,9 @@ pub fn canonical(qual: &str) -> String {
     let mut q = qual.to_owned();
     for (from, to) in [
         ("tensorflow.compat.v2.", "tensorflow."),
+        // TF1 names reached through compat.v1 are canonically `tensorflow.X` (`tf.train.
+        // AdamOptimizer`, `tf.Session` exist only there in TF2, so the names stay unambiguous).
+        ("tensorflow.compat.v1.", "tensorflow."),
         ("tensorflow.python.keras.", "tensorflow.keras."),
         ("tensorflow.optimizers.", "tensorflow.keras.optimizers."),
         ("tensorflow.losses.", "tensorflow.keras.losses."),
@@ -205,24 +208,76 @@ pub fn is_save_function(canon: &str) -> bool {
     )
 }
 
-/// APIs of training patterns ranklift does not rewrite (yet), with a short name for messages.
+// ----- TensorFlow 1 (seed 000; tf.compat.v1) -----------------------------------------------
+
+/// TF1 optimizer classes (`tf.compat.v1.train.*Optimizer`); the learning rate is the
+/// `learning_rate` keyword or the first positional argument of each.
+pub fn tf1_optimizer(canon: &str) -> Option<&'static str> {
+    let rest = canon.strip_prefix("tensorflow.train.")?;
+    [
+        "GradientDescentOptimizer",
+        "AdamOptimizer",
+        "AdagradOptimizer",
+        "AdagradDAOptimizer",
+        "AdadeltaOptimizer",
+        "MomentumOptimizer",
+        "RMSPropOptimizer",
+        "FtrlOptimizer",
+        "ProximalAdagradOptimizer",
+        "ProximalGradientDescentOptimizer",
+    ]
+    .into_iter()
+    .find(|n| *n == rest)
+}
+
+/// TF1 learning-rate decay functions; the learning rate is `learning_rate` or the first argument.
+pub fn tf1_lr_decay(canon: &str) -> bool {
+    matches!(
+        canon,
+        "tensorflow.train.exponential_decay"
+            | "tensorflow.train.inverse_time_decay"
+            | "tensorflow.train.natural_exp_decay"
+            | "tensorflow.train.polynomial_decay"
+            | "tensorflow.train.cosine_decay"
+            | "tensorflow.train.cosine_decay_restarts"
+            | "tensorflow.train.linear_cosine_decay"
+            | "tensorflow.train.noisy_linear_cosine_decay"
+    )
+}
+
+pub const SESSION: &str = "tensorflow.Session";
+pub const MONITORED_SESSION: &str = "tensorflow.train.MonitoredTrainingSession";
+pub const ESTIMATOR: &str = "tensorflow.estimator.Estimator";
+pub const RUN_CONFIG: &str = "tensorflow.estimator.RunConfig";
+pub const CONFIG_PROTO: &str = "tensorflow.ConfigProto";
+pub const STOP_AT_STEP_HOOK: &str = "tensorflow.train.StopAtStepHook";
+pub const SAVER: &str = "tensorflow.train.Saver";
+pub const FILE_WRITER_V1: &str = "tensorflow.summary.FileWriter";
+
+pub fn is_global_initializer(canon: &str) -> bool {
+    matches!(
+        canon,
+        "tensorflow.global_variables_initializer"
+            | "tensorflow.initializers.global_variables"
+            | "tensorflow.initialize_all_variables"
+    )
+}
+
+/// APIs of training patterns ranklift does not rewrite, with a short name for messages.
 pub fn unsupported_pattern(canon: &str) -> Option<&'static str> {
-    let c = canon
-        .strip_prefix("tensorflow.compat.v1.")
-        .map(|r| format!("tensorflow.{r}"));
-    let c = c.as_deref().unwrap_or(canon);
+    let c = canon;
     match c {
-        "tensorflow.Session" | "tensorflow.InteractiveSession" => Some("TF1 Session"),
-        "tensorflow.train.MonitoredTrainingSession" | "tensorflow.train.MonitoredSession" => {
-            Some("TF1 MonitoredTrainingSession")
+        "tensorflow.InteractiveSession" => Some("TF1 InteractiveSession"),
+        "tensorflow.train.MonitoredSession" | "tensorflow.train.SingularMonitoredSession" => {
+            Some("TF1 MonitoredSession (use MonitoredTrainingSession)")
         }
         _ if c.starts_with("tensorflow.estimator.")
-            && c.ends_with(|ch: char| ch.is_ascii_alphabetic())
+            && c != ESTIMATOR
             && (c.ends_with("Estimator")
                 || c.ends_with("Classifier")
                 || c.ends_with("Regressor")) =>
         {
-            Some("Estimator")
+            Some("canned Estimator (its optimizer is built inside TensorFlow)")
         }
         _ if c.starts_with("tensorflow.distribute.") && c.ends_with("Strategy") => {
             Some("tf.distribute strategy")
@@ -256,6 +311,22 @@ mod tests {
     }
 
     #[test]
+    fn tf1_names() {
+        assert_eq!(
+            canonical("tensorflow.compat.v1.train.AdamOptimizer"),
+            "tensorflow.train.AdamOptimizer"
+        );
+        assert_eq!(
+            tf1_optimizer("tensorflow.train.MomentumOptimizer"),
+            Some("MomentumOptimizer")
+        );
+        assert!(tf1_optimizer("tensorflow.train.Saver").is_none());
+        assert!(is_global_initializer(&canonical(
+            "tensorflow.compat.v1.global_variables_initializer"
+        )));
+    }
+
+    #[test]
     fn optimizer_table() {
         let sgd = optimizer_class("tensorflow.keras.optimizers.SGD").unwrap();
         assert_eq!(sgd.default_lr, "0.01");
@@ -277,13 +348,11 @@ mod tests {
     #[test]
     fn unsupported_patterns() {
         assert_eq!(
-            unsupported_pattern("tensorflow.compat.v1.Session"),
-            Some("TF1 Session")
+            unsupported_pattern(&canonical("tensorflow.compat.v1.Session")),
+            None
         );
-        assert_eq!(
-            unsupported_pattern("tensorflow.estimator.DNNClassifier"),
-            Some("Estimator")
-        );
+        assert_eq!(unsupported_pattern(ESTIMATOR), None);
+        assert!(unsupported_pattern("tensorflow.estimator.DNNClassifier").is_some());
         assert_eq!(
             unsupported_pattern("tensorflow.distribute.MirroredStrategy"),
             Some("tf.distribute strategy")

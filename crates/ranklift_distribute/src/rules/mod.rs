@@ -11,3 +11,8 @@ pub mod rank0_only;
 pub mod remove_device_pinning;
 pub mod scale_learning_rate;
 pub mod shard_training_steps;
+pub mod tf1_broadcast;
+pub mod tf1_distributed_optimizer;
+pub mod tf1_rank0_dirs;
+pub mod tf1_session_config;
+pub mod tf1_steps;

@@ -4,7 +4,8 @@
 //! `print(...)`, `tf.print(...)`, `checkpoint.save/write(...)`, `CheckpointManager.save()`,
 //! `model.save(...)`, `model.save_weights(...)`, `model.summary()`, `tf.saved_model.save(...)`,
 //! `tf.keras.models.save_model(...)` — as expression statements or as the value of an assignment
-//! (`path = manager.save()`). Also `tf.summary.create_file_writer(...)`.
+//! (`path = manager.save()`). TF1: `saver.save(sess, path)` and every call on a
+//! `tf.summary.FileWriter`. Also `tf.summary.create_file_writer(...)` and `tf.summary.FileWriter(...)`.
 //!
 //! **Rewrite:** the whole statement goes under `if hvd.rank() == 0:`; consecutive guarded
 //! statements share one `if`. Continuation lines are indented too, except inside triple-quoted
@@ -58,6 +59,8 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
             ("save", Kind::CheckpointManager) => return Some("checkpoint"),
             ("save" | "save_weights", Kind::Model) => return Some("model save"),
             ("summary", Kind::Model) => return Some("model summary"),
+            ("save", Kind::Saver) => return Some("saver"),
+            (_, Kind::FileWriterV1) => return Some("summary writer"),
             _ => {}
         }
     }
@@ -98,6 +101,19 @@ pub fn run(cx: &mut Cx) {
                     format!(" if hvd.rank() == 0 else {tfn}.summary.create_noop_writer()"),
                 ),
                 "summary writer only on rank 0 (a no-op writer elsewhere)",
+            );
+            cx.use_hvd(info.scope);
+            continue;
+        }
+        if let (Stmt::Assign(_), Some(tf::FILE_WRITER_V1)) =
+            (info.stmt, idx.canonical(m, &call.func).as_deref())
+        {
+            cx.edit(
+                m,
+                RULE,
+                call.start(),
+                Edit::insert(call.end(), " if hvd.rank() == 0 else None"),
+                "TF1 summary FileWriter only on rank 0 (its uses are guarded too)",
             );
             cx.use_hvd(info.scope);
             continue;

@@ -47,7 +47,11 @@ pub fn run(cx: &mut Cx) {
         let Some(q) = q else {
             continue;
         };
-        if let Some(opt) = tf::optimizer_class(&q) {
+        if let Some(name) = tf::tf1_optimizer(&q) {
+            scale_tf1(cx, c.scope, c.call, name);
+        } else if tf::tf1_lr_decay(&q) {
+            scale_tf1(cx, c.scope, c.call, "learning-rate decay");
+        } else if let Some(opt) = tf::optimizer_class(&q) {
             scale_optimizer(cx, c.scope, c.call, opt);
         } else if let Some(lr) = tf::schedule_class(&q) {
             scale_schedule(cx, c.scope, c.call, lr);
@@ -173,5 +177,55 @@ fn scale_schedule(cx: &mut Cx, scope: Scope, call: &ExprCall, lr: ScheduleLr) {
         call.start(),
         format!("learning-rate schedule `{name}` scaled by hvd.size()"),
     );
+    cx.use_hvd(scope);
+}
+
+/// TF1 optimizers and decay functions: `learning_rate` or the first positional argument. Only
+/// `AdamOptimizer` and `AdadeltaOptimizer` have a default (0.001).
+fn scale_tf1(cx: &mut Cx, scope: Scope, call: &ExprCall, name: &str) {
+    let m = scope.module;
+    let idx = cx.idx;
+    match arg(call, &["learning_rate"], 0) {
+        Some(lr) => {
+            if idx.kind_of(scope, lr) == Kind::Schedule
+                || matches!(lr, Expr::Call(c) if idx.canonical(m, &c.func).is_some_and(|q| tf::tf1_lr_decay(&q)))
+            {
+                return;
+            }
+            for e in suffix_edits(cx.src(m), lr, SCALE) {
+                cx.edit(m, RULE, lr.start(), e, "");
+            }
+            cx.note(
+                m,
+                RULE,
+                lr.start(),
+                format!(
+                    "learning rate of `{name}` scaled: ({}) * hvd.size()",
+                    cx.text(m, lr)
+                ),
+            );
+        }
+        None => {
+            let default = match name {
+                "AdamOptimizer" | "AdadeltaOptimizer" => "0.001",
+                _ => return,
+            };
+            let text = format!("learning_rate={default} {SCALE}");
+            let text = if call.arguments.keywords.is_empty() {
+                text
+            } else {
+                format!("{text}, ")
+            };
+            cx.edit(
+                m,
+                RULE,
+                call.start(),
+                Edit::insert(call.arguments.start() + TextSize::from(1), text),
+                format!(
+                    "`{name}` had no learning rate: its default {default} scaled by hvd.size()"
+                ),
+            );
+        }
+    }
     cx.use_hvd(scope);
 }

@@ -1,7 +1,8 @@
 //! Rule `shard_training_steps`: each of N processes runs 1/N of the training steps.
 //!
 //! **Trigger:** the innermost loop that drives training — a `for` loop whose body (not a nested
-//! loop's) calls `apply_gradients` or a function that does. Its iterable is looked at:
+//! loop's) calls `apply_gradients` or a function that does, or (TF1) runs a training op with
+//! `session.run(train_op, ...)`. Its iterable is looked at:
 //! `range(n)`; `dataset.take(n)` anywhere in the iterable (`enumerate(ds.take(n))`), on datasets
 //! recognised through method chains (`from_tensor_slices(...).shuffle(...).batch(...)`), variables
 //! and function returns; a variable or a project function whose value is such a `take`.
@@ -37,11 +38,12 @@ pub fn training_loops(cx: &Cx) -> BTreeSet<StmtId> {
     let idx = cx.idx;
     let reach = cx.reach;
     let mut loops = BTreeSet::new();
-    for c in &idx.calls {
+    for (ci, c) in idx.calls.iter().enumerate() {
         if !reach.scope_reached(c.scope) {
             continue;
         }
-        let is_step = matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
+        let is_step = reach.session_steps.contains(&ci)
+            || matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
             || matches!(idx.resolve_call(c.scope, c.call), Some(Callee::Func(f)) if reach.trains.contains(&f));
         if !is_step {
             continue;
