@@ -142,7 +142,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             return Outcome::new(Status::AlreadyDistributed, vec![d]);
         }
     }
-    let main_idx = match pick_main(&idx, main) {
+    let (main_idx, reached) = match pick_main(&idx, main) {
         Ok(m) => m,
         Err(d) => return Outcome::new(Status::CannotDistribute, d),
     };
@@ -155,7 +155,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         o.main = Some(main_path);
         return o;
     }
-    let reach = pattern::reach(&idx, main_idx);
+    let reach = reached.unwrap_or_else(|| pattern::reach(&idx, main_idx));
     let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
     outcome.main = Some(main_path.clone());
     outcome.facts = facts(&idx, &reach);
@@ -283,10 +283,14 @@ fn has_main_guard(suite: &[Stmt]) -> bool {
     })
 }
 
-fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
+/// The main script, and what it reaches when that was computed to choose it.
+fn pick_main(
+    idx: &Index,
+    main: Option<&str>,
+) -> Result<(usize, Option<pattern::Reach>), Vec<Diagnostic>> {
     let project = idx.project;
     if let Some(e) = project.entry {
-        return Ok(e);
+        return Ok((e, None));
     }
     if let Some(name) = main {
         let name = name.trim_start_matches("./");
@@ -294,6 +298,7 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
             .modules
             .iter()
             .position(|m| m.rel_path == name)
+            .map(|m| (m, None))
             .ok_or_else(|| {
                 vec![
                     Diagnostic::file_level(
@@ -309,7 +314,7 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
     let root = project.root.display().to_string();
     // Candidates: scripts (top-level files, or files with a main guard) that import TensorFlow and
     // reach a training loop.
-    let mut found: Vec<(usize, bool)> = Vec::new();
+    let mut found: Vec<(usize, bool, pattern::Reach)> = Vec::new();
     for (m, pm) in project.modules.iter().enumerate() {
         let guard = has_main_guard(pm.parsed.suite());
         let top = !pm.rel_path.contains('/');
@@ -318,19 +323,22 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
         }
         let r = pattern::reach(idx, m);
         if !r.patterns().is_empty() {
-            found.push((m, guard && top));
+            found.push((m, guard && top, r));
         }
     }
     if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
         found.retain(|f| f.1);
     }
     match found.as_slice() {
-        [(m, _)] => Ok(*m),
+        [_] => {
+            let (m, _, r) = found.pop().expect("one candidate");
+            Ok((m, Some(r)))
+        }
         [] => Err(vec![Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error,
             "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`")
             .with_hint("point ranklift at the training script, or check that it trains with GradientTape or Model.fit")]),
         many => {
-            let names: Vec<&str> = many.iter().map(|(m, _)| project.modules[*m].rel_path.as_str()).collect();
+            let names: Vec<&str> = many.iter().map(|(m, _, _)| project.modules[*m].rel_path.as_str()).collect();
             Err(vec![Diagnostic::file_level(&root, codes::AMBIGUOUS_MAIN, Severity::Error,
                 format!("several scripts train a model ({}); which one is the main script is ambiguous (seed 001 §3.1 restriction 1)", names.join(", ")))
                 .with_hint(format!("pass --main {}", names[0]))])
