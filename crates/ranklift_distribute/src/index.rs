@@ -286,8 +286,13 @@ impl<'a> Index<'a> {
             .calls
             .iter()
             .map(|c| {
-                (!idx.kind_dependent(c.scope, c.call))
-                    .then(|| idx.resolve_call_uncached(c.scope, c.call))
+                if idx.is_external(c.scope, &c.call.func) {
+                    Some(None)
+                } else if idx.kind_dependent_local(c.call) {
+                    None
+                } else {
+                    Some(idx.resolve_local(c.scope, c.call))
+                }
             })
             .collect();
         idx.mark_traced();
@@ -540,6 +545,17 @@ impl<'a> Index<'a> {
         if self.is_external(scope, &call.func) {
             return None;
         }
+        self.resolve_local(scope, call)
+    }
+
+    /// `obj.method(...)` on something other than `self`: its callee may change as kinds are learnt
+    /// (the caller has already ruled out calls into external modules).
+    fn kind_dependent_local(&self, call: &ast::ExprCall) -> bool {
+        matches!(&*call.func, Expr::Attribute(a) if !matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self"))
+    }
+
+    /// [`Self::resolve_call`] for a call already known not to go to an external module.
+    fn resolve_local(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
         match &*call.func {
             Expr::Name(n) => {
                 if let Some(f) = self.func_by_name(scope, n.id.as_str()) {
@@ -577,18 +593,6 @@ impl<'a> Index<'a> {
             return None;
         }
         self.func_by_name(r.scope, r.name.id.as_str())
-    }
-
-    /// Can the callee of this call change as value kinds are learnt? Only `obj.method(...)` on a
-    /// plain variable can (it resolves once `obj` is known to be an instance of a project class).
-    fn kind_dependent(&self, scope: Scope, call: &ast::ExprCall) -> bool {
-        match &*call.func {
-            Expr::Attribute(a) => {
-                !self.is_external(scope, &call.func)
-                    && !matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
-            }
-            _ => false,
-        }
     }
 
     /// The kind of value an expression evaluates to.

@@ -14,7 +14,7 @@ pub mod pattern;
 pub mod rules;
 pub mod tf;
 
-use ranklift_python::{Diagnostic, Project, Severity, edit};
+use ranklift_python::{Diagnostic, Project, Severity};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
 use serde::Serialize;
@@ -216,20 +216,20 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         .into_par_iter()
         .map(|(m, st)| {
             let pm = &project.modules[m];
-            let chunks: Vec<ruff_text_size::TextSize> =
-                pm.parsed.suite().iter().map(|s| s.start()).collect();
-            let new_text = edit::apply_checked_chunked(&pm.parsed.text, &st.edits, &chunks)
-                .map_err(|e| {
-                    Box::new(
-                        Diagnostic::file_level(
-                            &pm.rel_path,
-                            codes::INTERNAL,
-                            Severity::Error,
-                            format!("internal error: {e}; nothing was written"),
+            let units = ranklift_python::guard::units(&pm.parsed.text, pm.parsed.parsed.syntax());
+            let new_text =
+                ranklift_python::guard::apply_checked_units(&pm.parsed.text, &st.edits, &units)
+                    .map_err(|e| {
+                        Box::new(
+                            Diagnostic::file_level(
+                                &pm.rel_path,
+                                codes::INTERNAL,
+                                Severity::Error,
+                                format!("internal error: {e}; nothing was written"),
+                            )
+                            .with_hint("please report this with the input file"),
                         )
-                        .with_hint("please report this with the input file"),
-                    )
-                })?;
+                    })?;
             let bytes = pm.parsed.file.encode(&new_text).map_err(|e| {
                 Box::new(Diagnostic::file_level(
                     &pm.rel_path,

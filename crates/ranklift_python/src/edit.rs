@@ -118,77 +118,6 @@ pub fn apply_checked(src: &str, edits: &[Edit]) -> Result<String, EditError> {
     Ok(out)
 }
 
-/// [`apply`] with a re-parse guard limited to what changed. `chunks` are the byte offsets where the
-/// top-level statements of `src` start (ascending; `src` must parse). At such a boundary Python's
-/// tokenizer is in its initial state — no open bracket, no indentation, not inside a string — so
-/// the edited file parses exactly when every edited chunk (a top-level statement with everything
-/// up to the next one, plus the edits inside it) parses on its own: unedited chunks are the
-/// original text. Edits at a boundary belong to the chunk that starts there.
-pub fn apply_checked_chunked(
-    src: &str,
-    edits: &[Edit],
-    chunks: &[TextSize],
-) -> Result<String, EditError> {
-    let out = apply(src, edits)?;
-    if chunks.is_empty() {
-        crate::parse::parses(&out).map_err(EditError::Unparsable)?;
-        return Ok(out);
-    }
-    // Chunk boundaries: the text before the first statement (comments, blank lines) is chunk 0.
-    // Only statements that begin a line are boundaries (`a; b` shares one chunk).
-    let mut bounds: Vec<usize> = vec![0];
-    bounds.extend(
-        chunks
-            .iter()
-            .map(|c| usize::from(*c))
-            .filter(|&c| c > 0 && src.as_bytes().get(c - 1) == Some(&b'\n')),
-    );
-    bounds.push(src.len());
-    let chunk_of = |off: usize| {
-        bounds
-            .partition_point(|&b| b <= off)
-            .saturating_sub(1)
-            .min(bounds.len() - 2)
-    };
-    let mut dirty: Vec<usize> = edits
-        .iter()
-        .flat_map(|e| {
-            let s = usize::from(e.range.start());
-            let end = usize::from(e.range.end());
-            let first = chunk_of(s);
-            let last = if end > s { chunk_of(end - 1) } else { first };
-            first..=last
-        })
-        .collect();
-    dirty.sort_unstable();
-    dirty.dedup();
-    // Merge runs of adjacent dirty chunks and check each run.
-    let mut i = 0;
-    while i < dirty.len() {
-        let mut j = i;
-        while j + 1 < dirty.len() && dirty[j + 1] == dirty[j] + 1 {
-            j += 1;
-        }
-        let (a, b) = (bounds[dirty[i]], bounds[dirty[j] + 1]);
-        let inside: Vec<Edit> = edits
-            .iter()
-            .filter(|e| {
-                let s = usize::from(e.range.start());
-                s >= a && (s < b || (s == b && b == src.len()))
-            })
-            .map(|e| Edit {
-                range: e.range - TextSize::try_from(a).unwrap_or_default(),
-                text: e.text.clone(),
-                order: e.order,
-            })
-            .collect();
-        let piece = apply(&src[a..b], &inside)?;
-        crate::parse::parses(&piece).map_err(EditError::Unparsable)?;
-        i = j + 1;
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,38 +171,6 @@ mod tests {
             Edit::insert(TextSize::new(0), "A"),
         ];
         assert_eq!(apply("xyz", &edits).unwrap(), "AByz");
-    }
-
-    #[test]
-    fn the_chunked_guard_agrees_with_the_full_guard() {
-        let src = "import a\n\n@d\ndef f():\n    x = (1,\n         2)\n    return x\n\n# c\ny = f(); z = 1\n";
-        let chunks: Vec<TextSize> = ruff_python_parser::parse_module(src)
-            .unwrap()
-            .suite()
-            .iter()
-            .map(ruff_text_size::Ranged::start)
-            .collect();
-        let at = |pat: &str| TextSize::try_from(src.find(pat).unwrap()).unwrap();
-        let cases: Vec<Vec<Edit>> = vec![
-            vec![Edit::insert(at("y ="), "if z:\n    ")],
-            vec![Edit::insert(at("y ="), "if z:\n")],
-            vec![Edit::insert(at("z = 1"), "if z:\n    ")],
-            vec![Edit::insert(at("def"), "if z:\n    ")],
-            vec![Edit::insert(at("@d"), "if z:\n    ")],
-            vec![Edit::insert(at("    return"), "    print(1)\n")],
-            vec![Edit::insert(at("2)"), "(")],
-            vec![Edit::insert(at("def"), "'''")],
-            vec![Edit::insert(TextSize::try_from(src.len()).unwrap(), "(\n")],
-            vec![Edit::replace(
-                TextRange::new(at("import"), at("import") + TextSize::from(6)),
-                "from",
-            )],
-        ];
-        for edits in cases {
-            let full = apply_checked(src, &edits).is_ok();
-            let chunked = apply_checked_chunked(src, &edits, &chunks).is_ok();
-            assert_eq!(full, chunked, "{edits:?}");
-        }
     }
 
     #[test]

@@ -16,6 +16,7 @@
 
 pub mod diagnostics;
 pub mod edit;
+pub mod guard;
 pub mod parse;
 pub mod project;
 pub mod source;

@@ -29,13 +29,16 @@ pub fn check(cx: &mut Cx) {
             .collect();
         for s in idx.modules[m].stmts.clone() {
             let stmt = idx.stmts[s].stmt;
-            let targets: Vec<&Expr> = match stmt {
-                Stmt::Assign(a) => a.targets.iter().collect(),
-                Stmt::AnnAssign(a) => vec![&*a.target],
-                Stmt::AugAssign(a) => vec![&*a.target],
-                Stmt::For(f) => vec![&*f.target],
-                _ => vec![],
+            let targets: &[Expr] = match stmt {
+                Stmt::Assign(a) => &a.targets,
+                Stmt::AnnAssign(a) => std::slice::from_ref(&*a.target),
+                Stmt::AugAssign(a) => std::slice::from_ref(&*a.target),
+                Stmt::For(f) => std::slice::from_ref(&*f.target),
+                _ => continue,
             };
+            if tf_names.is_empty() {
+                continue;
+            }
             for t in targets {
                 if let Expr::Name(n) = t
                     && tf_names.iter().any(|x| x == n.id.as_str())

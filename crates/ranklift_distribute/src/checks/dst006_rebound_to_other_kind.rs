@@ -39,6 +39,15 @@ pub fn check(cx: &mut Cx) {
             let Stmt::Assign(a) = info.stmt else { continue };
             for t in &a.targets {
                 if let Expr::Name(n) = t {
+                    // Only names whose joined kind in this scope is tracked can be rebound to
+                    // another kind (a conflicting join would make them unknown, so check those too).
+                    let joined = idx
+                        .env
+                        .get(&info.scope)
+                        .and_then(|names| names.get(n.id.as_str()));
+                    if !matches!(joined, Some(k) if tracked(*k) || *k == Kind::Unknown) {
+                        continue;
+                    }
                     let k = idx.kind_of(info.scope, &a.value);
                     bindings.push((info.scope, n.id.to_string(), k, &a.value, info.stmt));
                     if tracked(k) {
