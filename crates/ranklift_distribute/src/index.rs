@@ -120,7 +120,10 @@ pub struct NameRef<'a> {
 /// What kind of TensorFlow object a value is, as far as the rewrite cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// Nothing known (the lattice's bottom).
     Unknown,
+    /// Bound to values of different kinds (the lattice's top): treated as unknown by the rules.
+    Conflict,
     Optimizer {
         legacy: bool,
     },
@@ -153,18 +156,26 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Flow-insensitive join: unknown is the identity, two different kinds are unknown.
+    /// Flow-insensitive join of a flat lattice: unknown is the identity, conflict absorbs, two
+    /// different kinds conflict. Commutative and associative, so the order in which bindings are
+    /// joined (sequentially or in parallel) does not change the result.
     pub fn join(self, other: Kind) -> Kind {
         match (self, other) {
             (Kind::Unknown, k) | (k, Kind::Unknown) => k,
+            (Kind::Conflict, _) | (_, Kind::Conflict) => Kind::Conflict,
             (a, b) if a == b => a,
-            (Kind::Optimizer { .. }, Kind::Optimizer { .. }) => Kind::Optimizer { legacy: false },
-            _ => Kind::Unknown,
+            (Kind::Optimizer { legacy: a }, Kind::Optimizer { legacy: b }) => Kind::Optimizer { legacy: a && b },
+            _ => Kind::Conflict,
         }
+    }
+
+    /// What rules see: a conflict is as good as unknown.
+    pub fn known(self) -> Kind {
+        if self == Kind::Conflict { Kind::Unknown } else { self }
     }
     pub fn describe(self) -> &'static str {
         match self {
-            Kind::Unknown => "value",
+            Kind::Unknown | Kind::Conflict => "value",
             Kind::Optimizer { .. } => "optimizer",
             Kind::Schedule => "learning-rate schedule",
             Kind::Dataset => "dataset",
@@ -632,7 +643,7 @@ impl<'a> Index<'a> {
                 continue;
             }
             if let Some(&k) = self.classes[c].attrs.get(attr) {
-                return k;
+                return k.known();
             }
             todo.extend(self.base_classes(c));
         }
@@ -645,7 +656,7 @@ impl<'a> Index<'a> {
             if let Some(&k) = self.env.get(&s).and_then(|names| names.get(name))
                 && k != Kind::Unknown
             {
-                return k;
+                return k.known();
             }
             match s.func {
                 Some(f) => {
@@ -708,7 +719,7 @@ impl<'a> Index<'a> {
             return Kind::Zip;
         }
         match self.resolve_call(scope, call) {
-            Some(Callee::Func(f)) => return self.returns.get(&f).copied().unwrap_or(Kind::Unknown),
+            Some(Callee::Func(f)) => return self.returns.get(&f).copied().unwrap_or(Kind::Unknown).known(),
             Some(Callee::Class(c)) => {
                 return if self.is_model_class(c) {
                     Kind::Model
@@ -1195,5 +1206,35 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
             _ => {}
         }
         visitor::walk_expr(self, expr);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kind;
+
+    const ALL: [Kind; 6] = [
+        Kind::Unknown,
+        Kind::Conflict,
+        Kind::Dataset,
+        Kind::Model,
+        Kind::Optimizer { legacy: true },
+        Kind::Optimizer { legacy: false },
+    ];
+
+    /// The join is a semilattice: commutative, associative, idempotent, with Unknown as identity.
+    #[test]
+    fn join_is_a_semilattice() {
+        for a in ALL {
+            assert_eq!(a.join(a), a);
+            assert_eq!(a.join(Kind::Unknown), a);
+            assert_eq!(a.join(Kind::Conflict), Kind::Conflict);
+            for b in ALL {
+                assert_eq!(a.join(b), b.join(a), "{a:?} {b:?}");
+                for c in ALL {
+                    assert_eq!(a.join(b.join(c)), a.join(b).join(c), "{a:?} {b:?} {c:?}");
+                }
+            }
+        }
     }
 }
