@@ -105,7 +105,7 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// The calls of reached modules, with their canonical callee names.
     pub fn reached_calls(
         &self,
-    ) -> impl Iterator<Item = (&'i CallInfo<'a>, Option<std::rc::Rc<str>>)> + use<'a, 'i> {
+    ) -> impl Iterator<Item = (&'i CallInfo<'a>, Option<std::sync::Arc<str>>)> + use<'a, 'i> {
         let idx = self.idx;
         let reach = self.reach;
         idx.calls

@@ -7,10 +7,9 @@
 //! into, and calls are followed through functions, methods (`self.train_step(...)`), instances
 //! of project classes and functions passed as values.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use ranklift_python::Project;
 use ruff_python_ast::visitor::{self, Visitor};
@@ -18,6 +17,108 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::tf;
+
+/// The qualified name of a Name/Attribute chain under `aliases`, built with one allocation.
+fn qualify_in(aliases: &FastMap<String, String>, expr: &Expr) -> Option<String> {
+    let mut segments: Vec<&str> = Vec::new();
+    let mut cur = expr;
+    loop {
+        match cur {
+            Expr::Name(n) => {
+                let head = aliases.get(n.id.as_str())?;
+                let mut out = String::with_capacity(
+                    head.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>(),
+                );
+                out.push_str(head);
+                for seg in segments.iter().rev() {
+                    out.push('.');
+                    out.push_str(seg);
+                }
+                return Some(out);
+            }
+            Expr::Attribute(a) => {
+                segments.push(a.attr.as_str());
+                cur = &a.value;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// What the collector finds in one module, with ids local to it (merged into the index with
+/// offsets), so that modules can be collected in parallel.
+struct Parts<'a> {
+    project: &'a Project,
+    module_info: ModuleInfo,
+    funcs: Vec<FuncInfo<'a>>,
+    classes: Vec<ClassInfo<'a>>,
+    stmts: Vec<StmtInfo<'a>>,
+    calls: Vec<CallInfo<'a>>,
+    refs: Vec<NameRef<'a>>,
+    local_funcs: FastMap<FuncId, FastMap<String, FuncId>>,
+    func_of_stmt: HashMap<StmtId, FuncId>,
+}
+
+fn collect_parts(project: &Project, m: usize) -> Parts<'_> {
+    let mut info = ModuleInfo {
+        aliases: FastMap::default(),
+        funcs: HashMap::new(),
+        classes: HashMap::new(),
+        imports: Vec::new(),
+        imports_horovod: None,
+        import_bound: FastSet::default(),
+        tf_imports: Vec::new(),
+        stmts: 0..0,
+    };
+    let suite: &[Stmt] = project.modules[m].parsed.suite();
+    // Imports anywhere in the module bind names module-wide (a simplification that is exact for
+    // the usual top-of-file imports).
+    collect_imports(project, m, suite, &mut info);
+    let mut parts = Parts {
+        project,
+        module_info: info,
+        funcs: Vec::new(),
+        classes: Vec::new(),
+        stmts: Vec::new(),
+        calls: Vec::new(),
+        refs: Vec::new(),
+        local_funcs: FastMap::default(),
+        func_of_stmt: HashMap::new(),
+    };
+    let mut c = Collector {
+        idx: &mut parts,
+        module: m,
+        func_stack: Vec::new(),
+        class_stack: Vec::new(),
+        stmt_stack: Vec::new(),
+        pending: None,
+    };
+    c.visit_body(suite);
+    parts.module_info.stmts = 0..parts.stmts.len();
+    // Module-level defs are names too.
+    let modname = &project.modules[m].name;
+    let info = &mut parts.module_info;
+    let names: Vec<(String, String)> = info
+        .funcs
+        .keys()
+        .chain(info.classes.keys())
+        .map(|n| (n.clone(), format!("{modname}.{n}")))
+        .collect();
+    for (n, q) in names {
+        info.aliases.entry(n).or_insert(q);
+    }
+    // Module-level aliases of TensorFlow members: `Adam = tf.keras.optimizers.Adam`.
+    for s in suite {
+        if let Stmt::Assign(a) = s
+            && let ([Expr::Name(t)], Expr::Attribute(_)) = (a.targets.as_slice(), &*a.value)
+            && let Some(q) = qualify_in(&info.aliases, &a.value)
+            && tf::canonical(&q).starts_with("tensorflow.")
+        {
+            info.aliases.insert(t.id.to_string(), q);
+        }
+    }
+    parts
+}
 
 /// A small, fast, non-cryptographic hasher for the index's maps (keys are ids and short names
 /// from the program under analysis; SipHash's DoS resistance buys nothing here). The classic
@@ -164,14 +265,20 @@ impl Kind {
             (Kind::Unknown, k) | (k, Kind::Unknown) => k,
             (Kind::Conflict, _) | (_, Kind::Conflict) => Kind::Conflict,
             (a, b) if a == b => a,
-            (Kind::Optimizer { legacy: a }, Kind::Optimizer { legacy: b }) => Kind::Optimizer { legacy: a && b },
+            (Kind::Optimizer { legacy: a }, Kind::Optimizer { legacy: b }) => {
+                Kind::Optimizer { legacy: a && b }
+            }
             _ => Kind::Conflict,
         }
     }
 
     /// What rules see: a conflict is as good as unknown.
     pub fn known(self) -> Kind {
-        if self == Kind::Conflict { Kind::Unknown } else { self }
+        if self == Kind::Conflict {
+            Kind::Unknown
+        } else {
+            self
+        }
     }
     pub fn describe(self) -> &'static str {
         match self {
@@ -235,12 +342,13 @@ pub struct Index<'a> {
     pub func_of_stmt: HashMap<StmtId, FuncId>,
     /// Receivers (source text) of `.compile(...)` calls, per module: they are models.
     compiled: HashSet<(usize, String)>,
-    /// Memo of [`Index::canonical`] by (module, expression range); filled after construction.
-    canon_memo: RefCell<FastMap<RangeKey, Option<Rc<str>>>>,
-    memo_on: bool,
-    /// Memo of [`Index::resolve_call`] by (scope, call range); filled once kinds are final.
-    call_memo: RefCell<FastMap<(Scope, u32, u32), Option<Callee>>>,
-    call_memo_on: bool,
+    /// Calls by (module, range of their callee expression).
+    func_key: FastMap<RangeKey, CallId>,
+    /// Canonical name of each call's callee, filled once aliases are final.
+    call_canon: Vec<Option<Arc<str>>>,
+    /// Each call's callee, filled once kinds are final.
+    callees: Vec<Option<Callee>>,
+    callees_ready: bool,
     /// First segments of the project's module names (`pkg` for `pkg.sub.mod`).
     project_roots: FastSet<String>,
     /// Every name that can denote a project function: `def` names and imported aliases of
@@ -265,10 +373,10 @@ impl<'a> Index<'a> {
             returns: FastMap::default(),
             func_of_stmt: HashMap::new(),
             compiled: HashSet::new(),
-            canon_memo: RefCell::new(FastMap::default()),
-            memo_on: false,
-            call_memo: RefCell::new(FastMap::default()),
-            call_memo_on: false,
+            func_key: FastMap::default(),
+            call_canon: Vec::new(),
+            callees: Vec::new(),
+            callees_ready: false,
             project_roots: project
                 .modules
                 .iter()
@@ -277,10 +385,34 @@ impl<'a> Index<'a> {
             callable_names: FastSet::default(),
             static_callees: Vec::new(),
         };
-        for m in 0..project.modules.len() {
-            idx.collect_module(m);
+        use rayon::prelude::*;
+        let parts: Vec<Parts> = (0..project.modules.len())
+            .into_par_iter()
+            .map(|m| collect_parts(project, m))
+            .collect();
+        for p in parts {
+            idx.merge(p);
         }
-        idx.memo_on = true;
+        idx.func_key = idx
+            .calls
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let r = c.call.func.range();
+                (
+                    (c.scope.module, u32::from(r.start()), u32::from(r.end())),
+                    i,
+                )
+            })
+            .collect();
+        idx.call_canon = idx
+            .calls
+            .par_iter()
+            .map(|c| {
+                idx.canonical_uncached(c.scope.module, &c.call.func)
+                    .map(Arc::from)
+            })
+            .collect();
         let mut names: FastSet<String> = idx.funcs.iter().map(|f| f.def.name.to_string()).collect();
         for m in &idx.modules {
             for (local, q) in &m.aliases {
@@ -295,7 +427,7 @@ impl<'a> Index<'a> {
         idx.callable_names = names;
         idx.static_callees = idx
             .calls
-            .iter()
+            .par_iter()
             .map(|c| {
                 if idx.is_external(c.scope, &c.call.func) {
                     Some(None)
@@ -308,7 +440,12 @@ impl<'a> Index<'a> {
             .collect();
         idx.mark_traced();
         idx.compute_kinds();
-        idx.call_memo_on = true;
+        idx.callees = idx
+            .calls
+            .par_iter()
+            .map(|c| idx.resolve_call_uncached(c.scope, c.call))
+            .collect();
+        idx.callees_ready = true;
         idx
     }
 
@@ -320,107 +457,79 @@ impl<'a> Index<'a> {
         &self.source(module)[node.range()]
     }
 
-    fn collect_module(&mut self, m: usize) {
-        let module = &self.project.modules[m];
-        let mut info = ModuleInfo {
-            aliases: FastMap::default(),
-            funcs: HashMap::new(),
-            classes: HashMap::new(),
-            imports: Vec::new(),
-            imports_horovod: None,
-            import_bound: FastSet::default(),
-            tf_imports: Vec::new(),
-            stmts: self.stmts.len()..self.stmts.len(),
+    /// Append one module's parts, shifting its local ids.
+    fn merge(&mut self, p: Parts<'a>) {
+        let (fo, co, so) = (self.funcs.len(), self.classes.len(), self.stmts.len());
+        let sh = |s: Scope| Scope {
+            module: s.module,
+            func: s.func.map(|f| f + fo),
         };
-        let suite: &'a [Stmt] = self.project.modules[m].parsed.suite();
-        // Imports anywhere in the module bind names module-wide (a simplification that is exact
-        // for the usual top-of-file imports).
-        collect_imports(self.project, m, suite, &mut info);
-        let _ = module;
+        let mut info = p.module_info;
+        info.funcs.values_mut().for_each(|f| *f += fo);
+        info.classes.values_mut().for_each(|c| *c += co);
+        info.tf_imports.iter_mut().for_each(|s| *s += so);
+        info.stmts = info.stmts.start + so..info.stmts.end + so;
         self.modules.push(info);
-        let mut c = Collector {
-            idx: self,
-            module: m,
-            func_stack: Vec::new(),
-            class_stack: Vec::new(),
-            stmt_stack: Vec::new(),
-            pending: None,
-        };
-        c.visit_body(suite);
-        let end = self.stmts.len();
-        self.modules[m].stmts.end = end;
-        // Module-level defs are names too.
-        let modname = self.project.modules[m].name.clone();
-        let names: Vec<(String, String)> = self.modules[m]
-            .funcs
-            .keys()
-            .chain(self.modules[m].classes.keys())
-            .map(|n| (n.clone(), format!("{modname}.{n}")))
-            .collect();
-        for (n, q) in names {
-            self.modules[m].aliases.entry(n).or_insert(q);
+        self.funcs.extend(p.funcs.into_iter().map(|mut f| {
+            f.stmt += so;
+            f.class = f.class.map(|c| c + co);
+            f.parent = f.parent.map(|x| x + fo);
+            f
+        }));
+        self.classes.extend(p.classes.into_iter().map(|mut c| {
+            c.methods.values_mut().for_each(|f| *f += fo);
+            c
+        }));
+        self.stmts.extend(p.stmts.into_iter().map(|mut s| {
+            s.scope = sh(s.scope);
+            s.parent = s.parent.map(|x| x + so);
+            s
+        }));
+        self.calls.extend(p.calls.into_iter().map(|mut c| {
+            c.scope = sh(c.scope);
+            c.stmt += so;
+            c
+        }));
+        self.refs.extend(p.refs.into_iter().map(|mut r| {
+            r.scope = sh(r.scope);
+            r.stmt += so;
+            r
+        }));
+        for (f, names) in p.local_funcs {
+            self.local_funcs.insert(
+                f + fo,
+                names.into_iter().map(|(n, g)| (n, g + fo)).collect(),
+            );
         }
-        // Module-level aliases of TensorFlow members: `Adam = tf.keras.optimizers.Adam`.
-        for s in suite {
-            if let Stmt::Assign(a) = s
-                && let ([Expr::Name(t)], Expr::Attribute(_)) = (a.targets.as_slice(), &*a.value)
-                && let Some(q) = self.qualify(m, &a.value)
-                && tf::canonical(&q).starts_with("tensorflow.")
-            {
-                self.modules[m].aliases.insert(t.id.to_string(), q);
-            }
+        for (s, f) in p.func_of_stmt {
+            self.func_of_stmt.insert(s + so, f + fo);
         }
     }
 
     /// The qualified name an expression refers to, through imports and aliases
     /// (`tf.keras.optimizers.Adam` → `tensorflow.keras.optimizers.Adam`).
     pub fn qualify(&self, module: usize, expr: &Expr) -> Option<String> {
-        // Walk down to the head name, collecting attribute segments (innermost last).
-        let mut segments: Vec<&str> = Vec::new();
-        let mut cur = expr;
-        loop {
-            match cur {
-                Expr::Name(n) => {
-                    let head = self.modules[module].aliases.get(n.id.as_str())?;
-                    let mut out = String::with_capacity(
-                        head.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>(),
-                    );
-                    out.push_str(head);
-                    for seg in segments.iter().rev() {
-                        out.push('.');
-                        out.push_str(seg);
-                    }
-                    return Some(out);
-                }
-                Expr::Attribute(a) => {
-                    segments.push(a.attr.as_str());
-                    cur = &a.value;
-                }
-                _ => return None,
-            }
-        }
+        qualify_in(&self.modules[module].aliases, expr)
     }
 
     /// [`Self::qualify`], canonicalised for TensorFlow lookups.
-    pub fn canonical(&self, module: usize, expr: &Expr) -> Option<Rc<str>> {
+    pub fn canonical(&self, module: usize, expr: &Expr) -> Option<Arc<str>> {
         if !matches!(expr, Expr::Name(_) | Expr::Attribute(_)) {
             return None;
         }
-        if !self.memo_on {
-            return self
-                .qualify(module, expr)
-                .map(|q| Rc::from(tf::canonical(&q)));
-        }
         let r = expr.range();
-        let key = (module, u32::from(r.start()), u32::from(r.end()));
-        if let Some(v) = self.canon_memo.borrow().get(&key) {
+        if let Some(&c) = self
+            .func_key
+            .get(&(module, u32::from(r.start()), u32::from(r.end())))
+            && let Some(v) = self.call_canon.get(c)
+        {
             return v.clone();
         }
-        let v = self
-            .qualify(module, expr)
-            .map(|q| Rc::from(tf::canonical(&q)));
-        self.canon_memo.borrow_mut().insert(key, v.clone());
-        v
+        self.canonical_uncached(module, expr).map(Arc::from)
+    }
+
+    fn canonical_uncached(&self, module: usize, expr: &Expr) -> Option<String> {
+        self.qualify(module, expr).map(|q| tf::canonical(&q))
     }
 
     /// The project symbol a qualified name denotes: a module-level function or class.
@@ -519,17 +628,17 @@ impl<'a> Index<'a> {
 
     /// What a call invokes among the project's own code.
     pub fn resolve_call(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
-        if !self.call_memo_on {
-            return self.resolve_call_uncached(scope, call);
+        if self.callees_ready {
+            let r = call.func.range();
+            if let Some(&c) =
+                self.func_key
+                    .get(&(scope.module, u32::from(r.start()), u32::from(r.end())))
+                && self.calls[c].scope == scope
+            {
+                return self.callees[c];
+            }
         }
-        let r = call.range();
-        let key = (scope, u32::from(r.start()), u32::from(r.end()));
-        if let Some(v) = self.call_memo.borrow().get(&key) {
-            return *v;
-        }
-        let v = self.resolve_call_uncached(scope, call);
-        self.call_memo.borrow_mut().insert(key, v);
-        v
+        self.resolve_call_uncached(scope, call)
     }
 
     /// True if `expr`'s head name is imported from a module outside the project (`tf.x.y`,
@@ -719,7 +828,14 @@ impl<'a> Index<'a> {
             return Kind::Zip;
         }
         match self.resolve_call(scope, call) {
-            Some(Callee::Func(f)) => return self.returns.get(&f).copied().unwrap_or(Kind::Unknown).known(),
+            Some(Callee::Func(f)) => {
+                return self
+                    .returns
+                    .get(&f)
+                    .copied()
+                    .unwrap_or(Kind::Unknown)
+                    .known();
+            }
             Some(Callee::Class(c)) => {
                 return if self.is_model_class(c) {
                     Kind::Model
@@ -802,136 +918,193 @@ impl<'a> Index<'a> {
                 }
             }
         }
-        for _round in 0..3 {
-            let mut env: FastMap<Scope, FastMap<String, Kind>> = FastMap::default();
-            let mut attrs: Vec<(ClassId, String, Kind)> = Vec::new();
-            let mut returns: FastMap<FuncId, Kind> = FastMap::default();
-            for s in &self.stmts {
-                let scope = s.scope;
-                let mut bind =
-                    |target: &Expr, k: Kind, env: &mut FastMap<Scope, FastMap<String, Kind>>| {
-                        match target {
-                            Expr::Name(n) => {
-                                let e = env
-                                    .entry(scope)
-                                    .or_default()
-                                    .entry(n.id.to_string())
-                                    .or_insert(Kind::Unknown);
-                                *e = e.join(k);
-                            }
-                            Expr::Attribute(a) => {
-                                if let Expr::Name(r) = &*a.value
-                                    && r.id.as_str() == "self"
-                                    && let Some(c) = self.self_class(scope)
-                                {
-                                    attrs.push((c, a.attr.to_string(), k));
-                                }
-                            }
-                            _ => {}
-                        }
-                    };
-                match s.stmt {
-                    Stmt::Assign(a) => {
-                        let k = self.kind_of(scope, &a.value);
-                        for t in &a.targets {
-                            bind(t, k, &mut env);
-                        }
-                    }
-                    Stmt::AnnAssign(a) => {
-                        if let Some(v) = &a.value {
-                            let k = self.kind_of(scope, v);
-                            bind(&a.target, k, &mut env);
-                        }
-                    }
-                    Stmt::With(w) => {
-                        for item in &w.items {
-                            if let Some(v) = &item.optional_vars {
-                                let k = self.kind_of(scope, &item.context_expr);
-                                if matches!(k, Kind::Tape | Kind::Session | Kind::MonitoredSession)
-                                {
-                                    bind(v, k, &mut env);
-                                }
-                            }
-                        }
-                    }
-                    Stmt::Return(r) => {
-                        if let (Some(v), Some(f)) = (&r.value, scope.func) {
-                            let k = self.kind_of(scope, v);
-                            let e = returns.entry(f).or_insert(Kind::Unknown);
-                            *e = e.join(k);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            // Parameters take the kinds of the arguments at their call sites.
-            for (ci, c) in self.calls.iter().enumerate() {
-                let callee = match self.static_callees.get(ci) {
-                    Some(Some(known)) => *known,
-                    _ => self.resolve_call_uncached(c.scope, c.call),
-                };
-                let Some(Callee::Func(f)) = callee else {
-                    continue;
-                };
-                let def = self.funcs[f].def;
-                let callee_scope = Scope {
-                    module: self.funcs[f].module,
-                    func: Some(f),
-                };
-                let mut params: Vec<&ast::ParameterWithDefault> = def
-                    .parameters
-                    .posonlyargs
-                    .iter()
-                    .chain(def.parameters.args.iter())
-                    .collect();
-                if self.funcs[f].class.is_some() && !params.is_empty() {
-                    let is_static = def.decorator_list.iter().any(|d| {
-                        matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "staticmethod")
-                    });
-                    if !is_static {
-                        params.remove(0);
-                    }
-                }
-                for (i, arg) in c.call.arguments.args.iter().enumerate() {
-                    if matches!(arg, Expr::Starred(_)) {
-                        break;
-                    }
-                    if let Some(p) = params.get(i) {
-                        let k = self.kind_of(c.scope, arg);
-                        let e = env
-                            .entry(callee_scope)
-                            .or_default()
-                            .entry(p.parameter.name.to_string())
-                            .or_insert(Kind::Unknown);
-                        *e = e.join(k);
-                    }
-                }
-                for kw in &c.call.arguments.keywords {
-                    if let Some(name) = &kw.arg {
-                        let k = self.kind_of(c.scope, &kw.value);
-                        let e = env
-                            .entry(callee_scope)
-                            .or_default()
-                            .entry(name.to_string())
-                            .or_insert(Kind::Unknown);
-                        *e = e.join(k);
-                    }
-                }
-            }
+        use rayon::prelude::*;
+        for round in 0..3 {
+            // Both passes only read the index; their partial results are joined (the join is a
+            // semilattice, so chunking and merge order do not matter).
+            let from_stmts = self
+                .stmts
+                .par_chunks(2048)
+                .map(|chunk| self.kinds_from_stmts(chunk))
+                .reduce(Partial::default, Partial::merge);
+            let from_calls = self
+                .calls
+                .par_iter()
+                .enumerate()
+                .chunks(2048)
+                .map(|chunk| self.kinds_from_calls(&chunk))
+                .reduce(Partial::default, Partial::merge);
+            let Partial {
+                env,
+                attrs,
+                returns,
+            } = from_stmts.merge(from_calls);
             for c in &mut self.classes {
                 c.attrs.clear();
             }
-            for (c, a, k) in attrs {
-                let e = self.classes[c].attrs.entry(a).or_insert(Kind::Unknown);
-                *e = e.join(k);
+            for ((c, a), k) in attrs {
+                self.classes[c].attrs.insert(a, k);
             }
             let stable = env == self.env && returns == self.returns;
             self.env = env;
             self.returns = returns;
-            if stable && _round > 0 {
+            if stable && round > 0 {
                 break;
             }
         }
+    }
+
+    /// Kinds bound by assignments, `with ... as`, and returns.
+    fn kinds_from_stmts(&self, stmts: &[StmtInfo<'a>]) -> Partial {
+        let mut p = Partial::default();
+        for s in stmts {
+            let scope = s.scope;
+            match s.stmt {
+                Stmt::Assign(a) => {
+                    let k = self.kind_of(scope, &a.value);
+                    for t in &a.targets {
+                        self.bind(&mut p, scope, t, k);
+                    }
+                }
+                Stmt::AnnAssign(a) => {
+                    if let Some(v) = &a.value {
+                        let k = self.kind_of(scope, v);
+                        self.bind(&mut p, scope, &a.target, k);
+                    }
+                }
+                Stmt::With(w) => {
+                    for item in &w.items {
+                        if let Some(v) = &item.optional_vars {
+                            let k = self.kind_of(scope, &item.context_expr);
+                            if matches!(k, Kind::Tape | Kind::Session | Kind::MonitoredSession) {
+                                self.bind(&mut p, scope, v, k);
+                            }
+                        }
+                    }
+                }
+                Stmt::Return(r) => {
+                    if let (Some(v), Some(f)) = (&r.value, scope.func) {
+                        let k = self.kind_of(scope, v);
+                        let e = p.returns.entry(f).or_insert(Kind::Unknown);
+                        *e = e.join(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        p
+    }
+
+    fn bind(&self, p: &mut Partial, scope: Scope, target: &Expr, k: Kind) {
+        match target {
+            Expr::Name(n) => {
+                let e = p
+                    .env
+                    .entry(scope)
+                    .or_default()
+                    .entry(n.id.to_string())
+                    .or_insert(Kind::Unknown);
+                *e = e.join(k);
+            }
+            Expr::Attribute(a) => {
+                if let Expr::Name(r) = &*a.value
+                    && r.id.as_str() == "self"
+                    && let Some(c) = self.self_class(scope)
+                {
+                    let e = p
+                        .attrs
+                        .entry((c, a.attr.to_string()))
+                        .or_insert(Kind::Unknown);
+                    *e = e.join(k);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Parameters take the kinds of the arguments at their call sites.
+    fn kinds_from_calls(&self, calls: &[(usize, &CallInfo<'a>)]) -> Partial {
+        let mut p = Partial::default();
+        for &(ci, c) in calls {
+            let callee = match self.static_callees.get(ci) {
+                Some(Some(known)) => *known,
+                _ => self.resolve_call_uncached(c.scope, c.call),
+            };
+            let Some(Callee::Func(f)) = callee else {
+                continue;
+            };
+            let def = self.funcs[f].def;
+            let callee_scope = Scope {
+                module: self.funcs[f].module,
+                func: Some(f),
+            };
+            let mut params: Vec<&ast::ParameterWithDefault> = def
+                .parameters
+                .posonlyargs
+                .iter()
+                .chain(def.parameters.args.iter())
+                .collect();
+            if self.funcs[f].class.is_some() && !params.is_empty() {
+                let is_static = def.decorator_list.iter().any(
+                    |d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "staticmethod"),
+                );
+                if !is_static {
+                    params.remove(0);
+                }
+            }
+            let mut join = |name: String, k: Kind| {
+                let e = p
+                    .env
+                    .entry(callee_scope)
+                    .or_default()
+                    .entry(name)
+                    .or_insert(Kind::Unknown);
+                *e = e.join(k);
+            };
+            for (i, arg) in c.call.arguments.args.iter().enumerate() {
+                if matches!(arg, Expr::Starred(_)) {
+                    break;
+                }
+                if let Some(param) = params.get(i) {
+                    join(param.parameter.name.to_string(), self.kind_of(c.scope, arg));
+                }
+            }
+            for kw in &c.call.arguments.keywords {
+                if let Some(name) = &kw.arg {
+                    join(name.to_string(), self.kind_of(c.scope, &kw.value));
+                }
+            }
+        }
+        p
+    }
+}
+
+/// Kinds learnt in one pass over part of the program.
+#[derive(Default)]
+struct Partial {
+    env: FastMap<Scope, FastMap<String, Kind>>,
+    attrs: FastMap<(ClassId, String), Kind>,
+    returns: FastMap<FuncId, Kind>,
+}
+
+impl Partial {
+    fn merge(mut self, other: Partial) -> Partial {
+        for (scope, names) in other.env {
+            let mine = self.env.entry(scope).or_default();
+            for (n, k) in names {
+                let e = mine.entry(n).or_insert(Kind::Unknown);
+                *e = e.join(k);
+            }
+        }
+        for (key, k) in other.attrs {
+            let e = self.attrs.entry(key).or_insert(Kind::Unknown);
+            *e = e.join(k);
+        }
+        for (f, k) in other.returns {
+            let e = self.returns.entry(f).or_insert(Kind::Unknown);
+            *e = e.join(k);
+        }
+        self
     }
 }
 
@@ -1032,7 +1205,7 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
 }
 
 struct Collector<'a, 'i> {
-    idx: &'i mut Index<'a>,
+    idx: &'i mut Parts<'a>,
     module: usize,
     func_stack: Vec<FuncId>,
     class_stack: Vec<(ClassId, usize)>,
@@ -1084,7 +1257,7 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
                 _ => false,
             };
             if binds_tf {
-                self.idx.modules[self.module].tf_imports.push(id);
+                self.idx.module_info.tf_imports.push(id);
             }
         }
         self.stmt_stack.push(id);
@@ -1137,9 +1310,7 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
                     }
                     (None, None) => {
                         if self.class_stack.is_empty() {
-                            self.idx.modules[self.module]
-                                .funcs
-                                .insert(def.name.to_string(), fid);
+                            self.idx.module_info.funcs.insert(def.name.to_string(), fid);
                         }
                     }
                 }
@@ -1170,7 +1341,8 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
                     attrs: HashMap::new(),
                 });
                 if self.func_stack.is_empty() && self.class_stack.is_empty() {
-                    self.idx.modules[self.module]
+                    self.idx
+                        .module_info
                         .classes
                         .insert(def.name.to_string(), cid);
                 }
