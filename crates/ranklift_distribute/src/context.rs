@@ -198,6 +198,29 @@ impl<'a, 'i> Cx<'a, 'i> {
         }
     }
 
+    /// A diagnostic at `range` of module `m` (for code that only reads the context).
+    pub fn make_diag(
+        &self,
+        m: usize,
+        range: TextRange,
+        code: &'static str,
+        sev: Severity,
+        msg: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Diagnostic {
+        let pm = &self.idx.project.modules[m];
+        Diagnostic::new(
+            &pm.rel_path,
+            &pm.parsed.text,
+            &pm.parsed.index,
+            range,
+            code,
+            sev,
+            msg,
+        )
+        .with_hint(hint)
+    }
+
     pub fn diag(
         &mut self,
         m: usize,

@@ -10,13 +10,13 @@
 //! def main():
 //!     import tensorflow as tf   # DST001
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Stmt;
 use ruff_text_size::Ranged;
 
 use crate::context::Cx;
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     let main = cx.reach.main;
     if !idx.modules[main].tf_imports.is_empty() {
@@ -36,9 +36,9 @@ pub fn check(cx: &mut Cx) {
             _ => false,
         };
         if binds_tf {
-            cx.diag(main, info.stmt.range(), "DST001", Severity::Error,
+            out.push(cx.make_diag(main, info.stmt.range(), "DST001", Severity::Error,
                 "tensorflow is imported inside a function or block of the main script (seed 001 restriction 1)",
-                "move the import to the top of the file, so Horovod can be initialised before TensorFlow is used");
+                "move the import to the top of the file, so Horovod can be initialised before TensorFlow is used"));
             return;
         }
     }

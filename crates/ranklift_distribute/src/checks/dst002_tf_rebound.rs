@@ -9,13 +9,13 @@
 //! import tensorflow as tf
 //! tf = load_backend()   # DST002
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::context::Cx;
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     for m in cx.modules() {
         let tf_names: Vec<String> = idx.modules[m]
@@ -43,9 +43,9 @@ pub fn check(cx: &mut Cx) {
                 if let Expr::Name(n) = t
                     && tf_names.iter().any(|x| x == n.id.as_str())
                 {
-                    cx.diag(m, t.range(), "DST002", Severity::Error,
+                    out.push(cx.make_diag(m, t.range(), "DST002", Severity::Error,
                             format!("`{}` is bound to tensorflow by an import and rebound here (seed 001 restriction 2)", n.id),
-                            "use another name for this value");
+                            "use another name for this value"));
                 }
             }
         }
@@ -61,14 +61,14 @@ pub fn check(cx: &mut Cx) {
         ) || matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "__import__");
         let tf_arg = matches!(c.call.arguments.args.first(), Some(Expr::StringLiteral(s)) if s.value.to_str().split('.').next() == Some("tensorflow"));
         if dynamic && tf_arg {
-            cx.diag(
+            out.push(cx.make_diag(
                 m,
                 c.call.range(),
                 "DST002",
                 Severity::Error,
                 "tensorflow is imported dynamically (seed 001 restriction 2)",
                 "use `import tensorflow as tf`",
-            );
+            ));
         }
     }
 }

@@ -10,7 +10,7 @@
 //! ```python
 //! opt = getattr(tf.keras.optimizers, cfg.optimizer)(cfg.lr)   # DST003
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
@@ -32,7 +32,7 @@ fn rewritten(q: &str) -> bool {
         || q == "tensorflow.keras.optimizers.schedules"
 }
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     for (c, q) in cx.reached_calls() {
         let m = c.scope.module;
@@ -40,9 +40,9 @@ pub fn check(cx: &mut Cx) {
             q.as_deref(),
             Some("tensorflow.keras.optimizers.get" | "tensorflow.keras.optimizers.deserialize")
         ) {
-            cx.diag(m, c.call.range(), "DST003", Severity::Error,
+            out.push(cx.make_diag(m, c.call.range(), "DST003", Severity::Error,
                 "the optimizer class is chosen at run time, so its learning rate cannot be scaled (seed 001 restriction 3)",
-                "create the optimizer by calling its class, e.g. `tf.keras.optimizers.Adam(learning_rate=...)`");
+                "create the optimizer by calling its class, e.g. `tf.keras.optimizers.Adam(learning_rate=...)`"));
         }
         if matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "getattr")
             && let Some(obj) = c.call.arguments.args.first()
@@ -50,9 +50,9 @@ pub fn check(cx: &mut Cx) {
                 .canonical(m, obj)
                 .is_some_and(|q| q.starts_with("tensorflow"))
         {
-            cx.diag(m, c.call.range(), "DST003", Severity::Error,
+            out.push(cx.make_diag(m, c.call.range(), "DST003", Severity::Error,
                         format!("`getattr` on `{}` hides which TensorFlow member is used (seed 001 restriction 3)", cx.text(m, obj)),
-                        "name the class directly, e.g. `tf.keras.optimizers.Adam`");
+                        "name the class directly, e.g. `tf.keras.optimizers.Adam`"));
         }
     }
     for m in cx.modules() {
@@ -73,9 +73,9 @@ pub fn check(cx: &mut Cx) {
                 continue;
             }
             if let Some(member) = aliased_member(idx, m, &a.value) {
-                cx.diag(m, a.range(), "DST003", Severity::Error,
+                out.push(cx.make_diag(m, a.range(), "DST003", Severity::Error,
                     format!("`{member}` is aliased here; ranklift only follows plain module-level aliases (seed 001 restriction 3)"),
-                    "call the class by its TensorFlow name, or alias it once at module level");
+                    "call the class by its TensorFlow name, or alias it once at module level"));
             }
         }
     }

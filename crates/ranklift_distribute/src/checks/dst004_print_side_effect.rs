@@ -9,7 +9,7 @@
 //! ```python
 //! print("loss", train_step(next(batches)))   # DST004: next() consumes a batch only on rank 0
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_text_size::{Ranged, TextRange};
@@ -42,7 +42,7 @@ const MUTATING: &[&str] = &[
     "read",
 ];
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     for (c, _) in cx.reached_calls() {
         let m = c.scope.module;
@@ -64,9 +64,9 @@ pub fn check(cx: &mut Cx) {
             v.visit_expr(&k.value);
         }
         if let Some((range, what)) = v.found {
-            cx.diag(m, range, "DST004", Severity::Error,
+            out.push(cx.make_diag(m, range, "DST004", Severity::Error,
                 format!("this `print` has a side effect ({what}); ranklift runs prints on rank 0 only (seed 001 restriction 4)"),
-                "compute the value in a statement of its own before printing it");
+                "compute the value in a statement of its own before printing it"));
         }
     }
 }

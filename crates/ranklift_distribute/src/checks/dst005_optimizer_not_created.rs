@@ -11,14 +11,14 @@
 //! opt = make_optimizer(config)   # from an installed library
 //! opt.apply_gradients(...)       # DST005 (warning)
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
 use crate::context::Cx;
 use crate::index::Kind;
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     for &a in &cx.reach.applies.clone() {
         let c = &idx.calls[a];
@@ -29,8 +29,8 @@ pub fn check(cx: &mut Cx) {
             continue;
         }
         let m = c.scope.module;
-        cx.diag(m, attr.value.range(), "DST005", Severity::Warning,
+        out.push(cx.make_diag(m, attr.value.range(), "DST005", Severity::Warning,
             format!("ranklift cannot see where the optimizer `{}` is created, so its learning rate is not scaled by `hvd.size()` (seed 001 restriction 5)", cx.text(m, &*attr.value)),
-            "create the optimizer with a TensorFlow optimizer class in this project, or scale its learning rate by `hvd.size()` yourself");
+            "create the optimizer with a TensorFlow optimizer class in this project, or scale its learning rate by `hvd.size()` yourself"));
     }
 }

@@ -14,7 +14,7 @@
 //! ```
 use std::collections::HashMap;
 
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
 
@@ -28,7 +28,7 @@ fn tracked(k: Kind) -> bool {
     )
 }
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     // (scope, name) -> first tracked binding kind
     let mut first: HashMap<(Scope, String), Kind> = HashMap::new();
@@ -72,10 +72,10 @@ pub fn check(cx: &mut Cx) {
         let other_kind = k != Kind::Unknown && tracked(k) && k.describe() != orig.describe();
         if literal || other_kind {
             let m = scope.module;
-            cx.diag(m, stmt.range(), "DST006", Severity::Error,
+            out.push(cx.make_diag(m, stmt.range(), "DST006", Severity::Error,
                 format!("`{name}` holds a {} elsewhere in this scope and is rebound here to {} (seed 001 restriction 6)",
                     orig.describe(), if literal { "a literal".to_owned() } else { format!("a {}", k.describe()) }),
-                "use a separate variable for this value");
+                "use a separate variable for this value"));
         }
     }
 }

@@ -11,7 +11,7 @@
 //! else:
 //!     opt = build_other(args)   # DST007 (warning)
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
 
@@ -30,7 +30,7 @@ fn bindings(body: &[Stmt]) -> Vec<(&str, &Expr, &Stmt)> {
         .collect()
 }
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     for m in cx.modules() {
         for s in idx.modules[m].stmts.clone() {
@@ -54,9 +54,9 @@ pub fn check(cx: &mut Cx) {
                                 && !matches!(v2, Expr::NoneLiteral(_))
                                 && !matches!(idx.kind_of(info.scope, v2), Kind::Optimizer { .. })
                             {
-                                cx.diag(m, st2.range(), "DST007", Severity::Warning,
+                                out.push(cx.make_diag(m, st2.range(), "DST007", Severity::Warning,
                                     format!("`{name}` is an optimizer in another branch, but here ranklift cannot tell what it is; its learning rate is not scaled (seed 001 restriction 7)"),
-                                    "create the optimizer with a TensorFlow optimizer class in every branch");
+                                    "create the optimizer with a TensorFlow optimizer class in every branch"));
                             }
                         }
                     }

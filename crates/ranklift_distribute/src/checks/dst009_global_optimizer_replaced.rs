@@ -14,14 +14,14 @@
 //!     global optimizer
 //!     optimizer = tf.keras.optimizers.SGD(0.1)   # DST009 (warning)
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::context::Cx;
 use crate::index::{Kind, Scope};
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     for m in cx.modules() {
         let module_scope = Scope {
@@ -50,9 +50,9 @@ pub fn check(cx: &mut Cx) {
                             .iter()
                             .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name.as_str()))
                     {
-                        cx.diag(m, a.range(), "DST009", Severity::Warning,
+                        out.push(cx.make_diag(m, a.range(), "DST009", Severity::Warning,
                                 format!("the global optimizer `{name}` is replaced inside `{}` after its initialisation (seed 001 restriction 9)", idx.funcs[f].def.name),
-                                "create the optimizer once at module level, before training starts");
+                                "create the optimizer once at module level, before training starts"));
                     }
                 }
             }

@@ -9,7 +9,7 @@
 //! ```python
 //! state = {"ckpt": tf.train.Checkpoint(model=model)}   # DST010
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_text_size::Ranged;
@@ -17,7 +17,7 @@ use ruff_text_size::Ranged;
 use crate::context::Cx;
 use crate::index::{Index, Kind, Scope};
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     let mut found = Vec::new();
     // Only modules that create or receive checkpoints can store one.
@@ -54,9 +54,9 @@ pub fn check(cx: &mut Cx) {
         }
     }
     for (m, r) in found {
-        cx.diag(m, r, "DST010", Severity::Error,
+        out.push(cx.make_diag(m, r, "DST010", Severity::Error,
             "a checkpoint is stored in a container; saves made through it cannot be limited to rank 0 (seed 001 restriction 10)",
-            "keep the checkpoint in a variable (or an attribute of `self`) and save through that");
+            "keep the checkpoint in a variable (or an attribute of `self`) and save through that"));
     }
 }
 

@@ -8,7 +8,7 @@
 //! ```python
 //! losses = list(map(train_step, batches))   # DST104 (warning)
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
@@ -16,7 +16,7 @@ use crate::context::Cx;
 use crate::index::Callee;
 use crate::tf;
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     let reach = cx.reach;
     for c in &idx.calls {
@@ -49,9 +49,9 @@ pub fn check(cx: &mut Cx) {
                 && reach.trains.contains(&f)
             {
                 let m = c.scope.module;
-                cx.diag(m, a.range(), "DST104", Severity::Warning,
+                out.push(cx.make_diag(m, a.range(), "DST104", Severity::Warning,
                         format!("the training step `{}` is passed to `{}`; ranklift assumes it runs once per batch on every process (seed 001 §3.1 restriction 4)", n.id, cx.text(m, &*c.call.func)),
-                        "call the training step directly from the training loop");
+                        "call the training step directly from the training loop"));
             }
         }
     }

@@ -13,7 +13,7 @@
 //! ```
 use std::collections::HashMap;
 
-use ranklift_python::Severity;
+use ranklift_python::{Diagnostic, Severity};
 use ruff_text_size::Ranged;
 
 use crate::context::Cx;
@@ -21,7 +21,7 @@ use crate::context::Cx;
 /// (module, enclosing function, class, name): where a definition lives.
 type DefKey = (usize, Option<usize>, Option<usize>, String);
 
-pub fn check(cx: &mut Cx) {
+pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     let idx = cx.idx;
     let reach = cx.reach;
     if reach.trains.is_empty() {
@@ -50,9 +50,9 @@ pub fn check(cx: &mut Cx) {
             continue;
         }
         for &f in &ids[1..] {
-            cx.diag(m, idx.funcs[f].def.name.range(), "DST105", Severity::Error,
+            out.push(cx.make_diag(m, idx.funcs[f].def.name.range(), "DST105", Severity::Error,
                 format!("the training function `{name}` is defined more than once (seed 001 §3.1 restriction 5)"),
-                "define the training step once; choose behaviour inside it instead");
+                "define the training step once; choose behaviour inside it instead"));
         }
     }
 }

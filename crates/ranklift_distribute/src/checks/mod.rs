@@ -33,18 +33,35 @@ pub mod dst010_checkpoint_in_container;
 pub mod dst104_step_passed_as_value;
 pub mod dst105_conditional_training_function;
 
+use ranklift_python::Diagnostic;
+
 use crate::context::Cx;
 
+/// Run every check (in parallel: they only read) and record their diagnostics.
 pub fn run(cx: &mut Cx) {
-    dst001_tf_import_not_top_level::check(cx);
-    dst002_tf_rebound::check(cx);
-    dst003_tf_member_alias::check(cx);
-    dst004_print_side_effect::check(cx);
-    dst005_optimizer_not_created::check(cx);
-    dst006_rebound_to_other_kind::check(cx);
-    dst007_conditional_creation::check(cx);
-    dst009_global_optimizer_replaced::check(cx);
-    dst010_checkpoint_in_container::check(cx);
-    dst104_step_passed_as_value::check(cx);
-    dst105_conditional_training_function::check(cx);
+    use rayon::prelude::*;
+    type Check = fn(&Cx, &mut Vec<Diagnostic>);
+    const CHECKS: &[Check] = &[
+        dst001_tf_import_not_top_level::check,
+        dst002_tf_rebound::check,
+        dst003_tf_member_alias::check,
+        dst004_print_side_effect::check,
+        dst005_optimizer_not_created::check,
+        dst006_rebound_to_other_kind::check,
+        dst007_conditional_creation::check,
+        dst009_global_optimizer_replaced::check,
+        dst010_checkpoint_in_container::check,
+        dst104_step_passed_as_value::check,
+        dst105_conditional_training_function::check,
+    ];
+    let shared: &Cx = cx;
+    let found: Vec<Vec<Diagnostic>> = CHECKS
+        .par_iter()
+        .map(|check| {
+            let mut out = Vec::new();
+            check(shared, &mut out);
+            out
+        })
+        .collect();
+    cx.diags.extend(found.into_iter().flatten());
 }
