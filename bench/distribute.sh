@@ -2,6 +2,8 @@
 # Throughput of `ranklift distribute --diff` against parse-only, on one thread and on all cores,
 # measured in one run on a generated TensorFlow project (>= 200 modules, >= 50,000 lines).
 # Target (issue 2): end-to-end >= 40% of parse-only throughput on one thread; near-linear scaling.
+# Wall time on a shared VM varies by +-20% between runs; when valgrind is installed the script also
+# reports the single-thread ratio in instructions (callgrind), which is reproducible.
 #   BENCH_MODULES=N   modules to generate (default 230)
 #   BENCH_RUNS=N      timed runs per configuration; the median is reported (default 7)
 set -euo pipefail
@@ -39,7 +41,19 @@ pn=$(RAYON_NUM_THREADS=$CORES median "$BIN" parse-only "$WORK/proj")
 d1=$(RAYON_NUM_THREADS=1 median "$BIN" distribute "$WORK/proj" --diff)
 dn=$(RAYON_NUM_THREADS=$CORES median "$BIN" distribute "$WORK/proj" --diff)
 
-python3 - "$BYTES" "$LINES" "$FILES" "$CORES" "$p1" "$pn" "$d1" "$dn" <<'PY'
+instructions() {
+  local out; out="$(mktemp)"
+  RAYON_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>&1
+  callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
+  rm -f "$out"
+}
+ip=""; id=""
+if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
+  ip=$(instructions "$BIN" parse-only "$WORK/proj")
+  id=$(instructions "$BIN" distribute "$WORK/proj" --diff)
+fi
+
+python3 - "$BYTES" "$LINES" "$FILES" "$CORES" "$p1" "$pn" "$d1" "$dn" "$ip" "$id" <<'PY'
 import sys
 b, lines, files, cores = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 p1, pn, d1, dn = map(float, sys.argv[5:9])
@@ -54,4 +68,7 @@ row("distribute --diff", d1, dn)
 print(f"end-to-end / parse-only throughput, 1 thread: {p1/d1:.0%} (target >= 40%)")
 print(f"end-to-end / parse-only throughput, {cores} threads: {pn/dn:.0%}")
 print(f"scaling 1 -> {cores} threads: parse-only {p1/pn:.2f}x, distribute {d1/dn:.2f}x")
+if sys.argv[9] and sys.argv[10]:
+    ip, id_ = int(sys.argv[9]), int(sys.argv[10])
+    print(f"instructions, 1 thread: parse-only {ip/1e6:.0f}M, distribute {id_/1e6:.0f}M: ratio {ip/id_:.0%} (target >= 40%)")
 PY

@@ -113,6 +113,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let opts = Options {
         target_tf: args.target_tf,
+        facts: args.explain || args.format == Format::Json,
     };
     let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
     let code = report_and_write(&args, &project, &outcome, dest);

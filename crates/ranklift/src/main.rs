@@ -3,6 +3,11 @@
 
 mod distribute_cmd;
 
+/// mimalloc: the analysis allocates many small maps and strings; measured faster than the system
+/// allocator on bench/distribute.sh (see the closing note of issue 2).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

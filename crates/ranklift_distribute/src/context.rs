@@ -48,11 +48,16 @@ pub struct Options {
     /// The TensorFlow version the output targets: from 2.11 on, a Keras optimizer's `variables`
     /// is a property, before it a method.
     pub target_tf: (u32, u32),
+    /// Collect [`crate::Facts`] (for `--explain` and JSON output).
+    pub facts: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { target_tf: (2, 13) }
+        Options {
+            target_tf: (2, 13),
+            facts: true,
+        }
     }
 }
 

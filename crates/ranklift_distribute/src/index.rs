@@ -192,7 +192,7 @@ pub struct ClassInfo<'a> {
     pub def: &'a ast::StmtClassDef,
     pub bases: Vec<Expr>,
     pub methods: HashMap<String, FuncId>,
-    pub attrs: HashMap<String, Kind>,
+    pub attrs: FastMap<&'a str, Kind>,
 }
 
 pub struct StmtInfo<'a> {
@@ -336,7 +336,7 @@ pub struct Index<'a> {
     /// Nested functions: (enclosing function, name) → function.
     local_funcs: FastMap<FuncId, FastMap<String, FuncId>>,
     /// Kinds of names per scope (flow-insensitive, joined over all bindings).
-    pub env: FastMap<Scope, FastMap<String, Kind>>,
+    pub env: FastMap<Scope, FastMap<&'a str, Kind>>,
     pub returns: FastMap<FuncId, Kind>,
     /// Statement id of a function definition → function.
     pub func_of_stmt: HashMap<StmtId, FuncId>,
@@ -955,7 +955,7 @@ impl<'a> Index<'a> {
     }
 
     /// Kinds bound by assignments, `with ... as`, and returns.
-    fn kinds_from_stmts(&self, stmts: &[StmtInfo<'a>]) -> Partial {
+    fn kinds_from_stmts(&self, stmts: &[StmtInfo<'a>]) -> Partial<'a> {
         let mut p = Partial::default();
         for s in stmts {
             let scope = s.scope;
@@ -995,14 +995,14 @@ impl<'a> Index<'a> {
         p
     }
 
-    fn bind(&self, p: &mut Partial, scope: Scope, target: &Expr, k: Kind) {
+    fn bind(&self, p: &mut Partial<'a>, scope: Scope, target: &'a Expr, k: Kind) {
         match target {
             Expr::Name(n) => {
                 let e = p
                     .env
                     .entry(scope)
                     .or_default()
-                    .entry(n.id.to_string())
+                    .entry(n.id.as_str())
                     .or_insert(Kind::Unknown);
                 *e = e.join(k);
             }
@@ -1011,10 +1011,7 @@ impl<'a> Index<'a> {
                     && r.id.as_str() == "self"
                     && let Some(c) = self.self_class(scope)
                 {
-                    let e = p
-                        .attrs
-                        .entry((c, a.attr.to_string()))
-                        .or_insert(Kind::Unknown);
+                    let e = p.attrs.entry((c, a.attr.as_str())).or_insert(Kind::Unknown);
                     *e = e.join(k);
                 }
             }
@@ -1023,7 +1020,7 @@ impl<'a> Index<'a> {
     }
 
     /// Parameters take the kinds of the arguments at their call sites.
-    fn kinds_from_calls(&self, calls: &[(usize, &CallInfo<'a>)]) -> Partial {
+    fn kinds_from_calls(&self, calls: &[(usize, &CallInfo<'a>)]) -> Partial<'a> {
         let mut p = Partial::default();
         for &(ci, c) in calls {
             let callee = match self.static_callees.get(ci) {
@@ -1052,7 +1049,7 @@ impl<'a> Index<'a> {
                     params.remove(0);
                 }
             }
-            let mut join = |name: String, k: Kind| {
+            let mut join = |name: &'a str, k: Kind| {
                 let e = p
                     .env
                     .entry(callee_scope)
@@ -1066,12 +1063,12 @@ impl<'a> Index<'a> {
                     break;
                 }
                 if let Some(param) = params.get(i) {
-                    join(param.parameter.name.to_string(), self.kind_of(c.scope, arg));
+                    join(param.parameter.name.as_str(), self.kind_of(c.scope, arg));
                 }
             }
             for kw in &c.call.arguments.keywords {
                 if let Some(name) = &kw.arg {
-                    join(name.to_string(), self.kind_of(c.scope, &kw.value));
+                    join(name.as_str(), self.kind_of(c.scope, &kw.value));
                 }
             }
         }
@@ -1081,14 +1078,14 @@ impl<'a> Index<'a> {
 
 /// Kinds learnt in one pass over part of the program.
 #[derive(Default)]
-struct Partial {
-    env: FastMap<Scope, FastMap<String, Kind>>,
-    attrs: FastMap<(ClassId, String), Kind>,
+struct Partial<'a> {
+    env: FastMap<Scope, FastMap<&'a str, Kind>>,
+    attrs: FastMap<(ClassId, &'a str), Kind>,
     returns: FastMap<FuncId, Kind>,
 }
 
-impl Partial {
-    fn merge(mut self, other: Partial) -> Partial {
+impl<'a> Partial<'a> {
+    fn merge(mut self, other: Partial<'a>) -> Partial<'a> {
         for (scope, names) in other.env {
             let mine = self.env.entry(scope).or_default();
             for (n, k) in names {
@@ -1338,7 +1335,7 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
                     def,
                     bases,
                     methods: HashMap::new(),
-                    attrs: HashMap::new(),
+                    attrs: FastMap::default(),
                 });
                 if self.func_stack.is_empty() && self.class_stack.is_empty() {
                     self.idx
@@ -1364,6 +1361,16 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
                         stmt,
                         scope: self.scope(),
                     });
+                }
+                // A called name is a call, not a function used as a value: skip its reference.
+                if matches!(&*call.func, Expr::Name(_)) {
+                    for a in call.arguments.args.iter() {
+                        self.visit_expr(a);
+                    }
+                    for k in call.arguments.keywords.iter() {
+                        self.visit_expr(&k.value);
+                    }
+                    return;
                 }
             }
             Expr::Name(name) if name.ctx.is_load() => {

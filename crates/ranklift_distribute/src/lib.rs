@@ -158,7 +158,9 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
     let reach = reached.unwrap_or_else(|| pattern::reach(&idx, main_idx));
     let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
     outcome.main = Some(main_path.clone());
-    outcome.facts = facts(&idx, &reach);
+    if opts.facts {
+        outcome.facts = facts(&idx, &reach);
+    }
     let pattern = match classify(&idx, &reach, main_idx) {
         Ok(p) => p,
         Err(d) => {
