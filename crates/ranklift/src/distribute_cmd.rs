@@ -47,6 +47,8 @@ pub struct Args {
 enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0 (diagnostics only), for code-scanning tools.
+    Sarif,
 }
 
 fn parse_version(s: &str) -> Result<(u32, u32), String> {
@@ -130,9 +132,16 @@ fn report_and_write(
     dest: Option<Dest>,
 ) -> ExitCode {
     // Report.
-    let json = args.format == Format::Json;
+    let json = args.format != Format::Text;
     let mut stdout = std::io::stdout().lock();
-    if json {
+    if args.format == Format::Sarif {
+        let v = ranklift_python::diagnostics::to_sarif("ranklift distribute", &outcome.diagnostics);
+        let _ = writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
+    } else if json {
         let v = json_report(outcome, args.diff);
         let _ = writeln!(
             stdout,

@@ -284,3 +284,20 @@ fn crlf_and_tab_files_keep_their_style() {
         assert_eq!(run(bin().args(["distribute", "--check"]).arg(&out)).0, 0);
     }
 }
+
+#[test]
+fn sarif_output_locates_violations() {
+    let (code, out, _) = run(bin()
+        .args(["distribute", "--diff", "--format", "sarif"])
+        .arg(examples().join("violations/dst004_print_side_effect.py")));
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let r = &v["runs"][0]["results"][0];
+    assert_eq!(r["ruleId"], "DST004");
+    assert_eq!(r["level"], "error");
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        14
+    );
+}
