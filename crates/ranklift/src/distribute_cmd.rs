@@ -370,6 +370,7 @@ fn explain(o: &Outcome) -> String {
         ("dataset", &f.datasets),
         ("checkpoint", &f.checkpoints),
         ("gradient tape", &f.tapes),
+        ("session/estimator", &f.sessions),
         ("training call", &f.training_calls),
     ] {
         for x in sites {

@@ -541,7 +541,9 @@ impl<'a, 'i> Cx<'a, 'i> {
             text.push_str(l);
             text.push_str(nl);
         }
-        let what = if is_main {
+        let what = if is_main && self.pattern.is_tf1() {
+            format!("import {} as hvd, hvd.init()", self.hvd_module())
+        } else if is_main {
             format!(
                 "import {} as hvd, hvd.init() and GPU pinning by local rank",
                 self.hvd_module()

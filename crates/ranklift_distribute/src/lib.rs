@@ -77,6 +77,8 @@ pub struct Facts {
     pub datasets: Vec<Site>,
     pub checkpoints: Vec<Site>,
     pub tapes: Vec<Site>,
+    /// TF1 sessions, monitored sessions and estimators.
+    pub sessions: Vec<Site>,
     pub training_calls: Vec<Site>,
 }
 
@@ -464,7 +466,9 @@ fn facts(idx: &Index, reach: &pattern::Reach) -> Facts {
         if reach.modules.contains(&c.scope.module)
             && idx
                 .canonical(c.scope.module, &c.call.func)
-                .is_some_and(|q| tf::optimizer_class(&q).is_some())
+                .is_some_and(|q| {
+                    tf::optimizer_class(&q).is_some() || tf::tf1_optimizer(&q).is_some()
+                })
         {
             f.optimizers.push(site(c.scope.module, c.call));
         }
@@ -473,7 +477,22 @@ fn facts(idx: &Index, reach: &pattern::Reach) -> Facts {
         f.tapes
             .push(site(idx.stmts[t].scope.module, &idx.stmts[t].stmt.range()));
     }
-    for &c in reach.applies.iter().chain(reach.fits.iter()) {
+    for &c in reach
+        .sessions
+        .iter()
+        .chain(&reach.monitored_sessions)
+        .chain(&reach.estimators)
+    {
+        f.sessions
+            .push(site(idx.calls[c].scope.module, idx.calls[c].call));
+    }
+    let training = reach
+        .applies
+        .iter()
+        .chain(&reach.fits)
+        .chain(&reach.session_steps)
+        .chain(&reach.estimator_trains);
+    for &c in training {
         f.training_calls
             .push(site(idx.calls[c].scope.module, idx.calls[c].call));
     }
