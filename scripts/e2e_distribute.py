@@ -244,11 +244,11 @@ def main():
         row = check_example(ex, Path(args.bin), Path(args.work) / ex.stem)
         rows.append(row)
         print(f"{row['result']:4} {row['example']} {row['why']}", file=sys.stderr, flush=True)
-    header = f"{'example':28} {'pattern':13} {'1-proc s':>8} {'2-rank s':>8} {'ranks agree':>11} {'np1 vs orig':>11}  result"
+    header = f"{'example':28} {'pattern':22} {'1-proc s':>8} {'2-rank s':>8} {'ranks agree':>11} {'np1 vs orig':>11}  result"
     print(header)
     print("-" * len(header))
     for r in rows:
-        print(f"{r['example']:28} {str(r['pattern']):13} {r['t1']:8.1f} {r['t2']:8.1f} {r['agree']:>11} {r['np1']:>11}  {r['result']}"
+        print(f"{r['example']:28} {str(r['pattern']):22} {r['t1']:8.1f} {r['t2']:8.1f} {r['agree']:>11} {r['np1']:>11}  {r['result']}"
               + (f" ({r['why']})" if r["why"] else ""))
     passed = sum(r["result"] == "PASS" for r in rows)
     failed = sum(r["result"] == "FAIL" for r in rows)
