@@ -301,3 +301,42 @@ fn sarif_output_locates_violations() {
         14
     );
 }
+
+/// `first_batch` is added where a keyword argument can reach it: before `**kwargs`, after `*`
+/// or `/`; the rewrite of each signature is re-parsed by the guard.
+#[test]
+fn first_batch_parameter_fits_every_signature() {
+    let d = tmpdir("sig");
+    let f = d.join("sig.py");
+    let body = "    with tf.GradientTape() as tape:\n        loss = tf.reduce_mean(model(x))\n    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))\n";
+    let mut src = String::from(
+        "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nopt = tf.keras.optimizers.SGD(0.1)\n",
+    );
+    for sig in [
+        "a(x, *, s=1.0, **extra)",
+        "b(*args, **kwargs)",
+        "c(x, /)",
+        "d(x, *rest)",
+        "e(x)",
+    ] {
+        src.push_str(&format!(
+            "@tf.function\ndef {sig}:\n{}",
+            body.replace("model(x)", "model(x if 'x' in dir() else 1.0)")
+        ));
+    }
+    src.push_str(
+        "for i in range(2):\n    a(1.0)\n    b(1.0)\n    c(1.0)\n    d(1.0)\n    e(1.0)\n",
+    );
+    std::fs::write(&f, &src).unwrap();
+    let (code, out, err) = run(bin().args(["distribute", "--diff"]).arg(&f));
+    assert_eq!(code, 0, "{err}");
+    for expected in [
+        "def a(x, *, s=1.0, first_batch=False, **extra):",
+        "def b(*args, first_batch=False, **kwargs):",
+        "def c(x, /, first_batch=False):",
+        "def d(x, *rest, first_batch=False):",
+        "def e(x, first_batch=False):",
+    ] {
+        assert!(out.contains(expected), "{expected} missing from\n{out}");
+    }
+}

@@ -672,8 +672,7 @@ pub fn is_atomic(e: &Expr) -> bool {
 }
 
 /// Insert edits turning `expr` into `(expr) <suffix>` (parentheses only when needed).
-pub fn suffix_edits(src: &str, e: &Expr, suffix: &str) -> Vec<Edit> {
-    let _ = src;
+pub fn suffix_edits(e: &Expr, suffix: &str) -> Vec<Edit> {
     if is_atomic(e) {
         vec![Edit::insert(e.end(), format!(" {suffix}"))]
     } else {

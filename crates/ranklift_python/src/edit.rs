@@ -93,9 +93,6 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, EditError> {
         if a.range.end() > b.range.start() {
             return Err(EditError::Conflict(a.range, b.range));
         }
-        if !a.is_insertion() && !b.is_insertion() && a.range.end() == b.range.start() {
-            // Adjacent replacements are fine.
-        }
     }
     let mut out =
         String::with_capacity(src.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());

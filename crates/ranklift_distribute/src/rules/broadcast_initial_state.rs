@@ -244,9 +244,34 @@ fn first_batch_param(cx: &mut Cx, f: FuncId, done: &mut Vec<FuncId>) -> String {
     let params = &def.parameters;
     let decl = format!("{param}=False");
     let edit = if let Some(kw) = &params.kwarg {
-        // `**kwargs` must stay last.
-        let star = kw.start() - TextSize::from(2);
-        Edit::insert(star, format!("{decl}, "))
+        // `**kwargs` must stay last: insert before its `**` (whether or not the parameter's
+        // range includes it).
+        let src = cx.src(m);
+        let k = usize::from(kw.start());
+        let star = if src[k..].starts_with("**") {
+            k
+        } else {
+            src[..k].rfind("**").unwrap_or(k)
+        };
+        Edit::insert(
+            TextSize::try_from(star).unwrap_or(kw.start()),
+            format!("{decl}, "),
+        )
+    } else if params.args.is_empty()
+        && params.vararg.is_none()
+        && params.kwonlyargs.is_empty()
+        && let Some(last_posonly) = params.posonlyargs.last()
+    {
+        // `def f(a, /)`: the new parameter goes after the `/`, or it would be positional-only.
+        let src = cx.src(m);
+        let from = usize::from(last_posonly.end());
+        let slash = src[from..usize::from(params.end())]
+            .find('/')
+            .map_or(from, |i| from + i + 1);
+        Edit::insert(
+            TextSize::try_from(slash).unwrap_or(last_posonly.end()),
+            format!(", {decl}"),
+        )
     } else if let Some(last) = params.iter().map(|p| p.end()).max() {
         let last = params
             .posonlyargs

@@ -30,7 +30,7 @@ pub fn run(cx: &mut Cx) {
             if matches!(k.value, Expr::NoneLiteral(_)) {
                 continue;
             }
-            for e in suffix_edits(cx.src(m), &k.value, "// hvd.size()") {
+            for e in suffix_edits(&k.value, "// hvd.size()") {
                 cx.edit(m, RULE, k.start(), e, "");
             }
             cx.note(

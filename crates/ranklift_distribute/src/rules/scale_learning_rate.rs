@@ -80,7 +80,7 @@ fn scale_optimizer(cx: &mut Cx, scope: Scope, call: &ExprCall, opt: tf::Optimize
                 );
                 return;
             }
-            for e in suffix_edits(cx.src(m), lr, SCALE) {
+            for e in suffix_edits(lr, SCALE) {
                 cx.edit(m, RULE, lr.start(), e, "");
             }
             let msg = format!(
@@ -134,7 +134,7 @@ fn scale_schedule(cx: &mut Cx, scope: Scope, call: &ExprCall, lr: ScheduleLr) {
                 return;
             }
             for t in targets {
-                for e in suffix_edits(cx.src(m), t, SCALE) {
+                for e in suffix_edits(t, SCALE) {
                     cx.edit(m, RULE, t.start(), e, "");
                 }
             }
@@ -146,14 +146,14 @@ fn scale_schedule(cx: &mut Cx, scope: Scope, call: &ExprCall, lr: ScheduleLr) {
             match values {
                 Expr::List(l) => {
                     for e in &l.elts {
-                        for ed in suffix_edits(cx.src(m), e, SCALE) {
+                        for ed in suffix_edits(e, SCALE) {
                             cx.edit(m, RULE, e.start(), ed, "");
                         }
                     }
                 }
                 Expr::Tuple(t) => {
                     for e in &t.elts {
-                        for ed in suffix_edits(cx.src(m), e, SCALE) {
+                        for ed in suffix_edits(e, SCALE) {
                             cx.edit(m, RULE, e.start(), ed, "");
                         }
                     }
@@ -192,7 +192,7 @@ fn scale_tf1(cx: &mut Cx, scope: Scope, call: &ExprCall, name: &str) {
             {
                 return;
             }
-            for e in suffix_edits(cx.src(m), lr, SCALE) {
+            for e in suffix_edits(lr, SCALE) {
                 cx.edit(m, RULE, lr.start(), e, "");
             }
             cx.note(

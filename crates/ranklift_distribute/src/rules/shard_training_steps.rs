@@ -81,7 +81,7 @@ pub fn run(cx: &mut Cx) {
         {
             if c.arguments.args.len() == 1 && c.arguments.keywords.is_empty() {
                 let n = &c.arguments.args[0];
-                for e in suffix_edits(cx.src(m), n, DIV) {
+                for e in suffix_edits(n, DIV) {
                     cx.edit(m, RULE, n.start(), e, "");
                 }
                 cx.note(
@@ -120,7 +120,7 @@ fn shard_take(cx: &mut Cx, scope: Scope, call: &ExprCall) {
         .map(|k| &k.value)
         .or_else(|| call.arguments.args.first());
     let Some(n) = n else { return };
-    for e in suffix_edits(cx.src(m), n, DIV) {
+    for e in suffix_edits(n, DIV) {
         cx.edit(m, RULE, n.start(), e, "");
     }
     cx.note(

@@ -86,7 +86,7 @@ fn add_hook(cx: &mut Cx, scope: Scope, call: &ExprCall) {
             );
         }
         Some(e) => {
-            for ed in suffix_edits(cx.src(m), e, &format!("+ [{HOOK}]")) {
+            for ed in suffix_edits(e, &format!("+ [{HOOK}]")) {
                 cx.edit(m, RULE, e.start(), ed, "");
             }
             cx.note(m, RULE, call.start(), what);

@@ -58,7 +58,7 @@ pub fn run(cx: &mut Cx) {
             continue;
         }
         let m = scope.module;
-        for e in suffix_edits(cx.src(m), v, "// hvd.size()") {
+        for e in suffix_edits(v, "// hvd.size()") {
             cx.edit(m, RULE, v.start(), e, "");
         }
         cx.note(
