@@ -292,6 +292,28 @@ impl<'a, 'i> Cx<'a, 'i> {
             && (after.is_empty() || after.starts_with('#'))
     }
 
+    /// True if lines can be inserted before or after the line(s) of statement `s` without moving
+    /// code into or out of a block: `s` begins its line, or the line begins with a sibling of `s`
+    /// (`a = 1; opt.apply_gradients(...)`). False for the one-line body of a compound statement
+    /// (`for x in xs: step(x)`), where "after the line" would mean after the loop.
+    pub fn lines_around_ok(&self, s: StmtId) -> bool {
+        let info = &self.idx.stmts[s];
+        let m = info.scope.module;
+        let src = self.src(m);
+        let ls = usize::from(self.line_start(m, info.stmt.start()));
+        let first = ls + (src[ls..].len() - src[ls..].trim_start_matches([' ', '\t']).len());
+        if first == usize::from(info.stmt.start()) {
+            return true;
+        }
+        // The statement that starts the line must be a sibling in the same body.
+        self.idx.modules[m].stmts.clone().any(|o| {
+            let oi = &self.idx.stmts[o];
+            usize::from(oi.stmt.start()) == first
+                && oi.parent == info.parent
+                && oi.body == info.body
+        })
+    }
+
     /// Insert whole lines after a statement, at its indentation.
     pub fn insert_lines_after(
         &mut self,
@@ -333,13 +355,10 @@ impl<'a, 'i> Cx<'a, 'i> {
             text.push_str(nl);
             text.push_str(&indent);
         }
-        self.edit(
-            m,
-            rule,
-            stmt.start(),
-            Edit::insert(stmt.start(), text),
-            message,
-        );
+        // Before the first statement of the line (the statement itself, or a sibling before it).
+        let at =
+            self.line_start(m, stmt.start()) + TextSize::try_from(indent.len()).unwrap_or_default();
+        self.edit(m, rule, stmt.start(), Edit::insert(at, text), message);
     }
 
     /// Indent every line of `range` but the first by one unit, except lines that begin inside a
@@ -568,7 +587,15 @@ impl<'a, 'i> Cx<'a, 'i> {
             let line = format!("global {}", names.join(", "));
             if is_docstring(first) {
                 self.insert_lines_after(m, "broadcast_initial_state", first, &[line], "");
-            } else if self.stmt_alone(m, first) {
+            } else if self.idx.modules[m]
+                .stmts
+                .clone()
+                .find(|&o| {
+                    self.idx.stmts[o].stmt.start() == first.start()
+                        && self.idx.stmts[o].parent == Some(def_stmt)
+                })
+                .is_some_and(|o| self.lines_around_ok(o))
+            {
                 self.insert_lines_before(m, "broadcast_initial_state", first, &[line], "");
             } else {
                 let r = first.range();

@@ -187,3 +187,54 @@ fn comments(src: &str) -> Vec<String> {
         .map(|t| src[t.range()].to_owned())
         .collect()
 }
+
+/// Layout robustness: every example with `; pass` appended to each one-line simple statement
+/// (so rules meet statements that share their line) is still rewritten — never refused, never an
+/// internal error — and, like every output, re-parsed by the guard.
+#[test]
+fn examples_with_semicolon_statements_are_rewritten() {
+    use ruff_python_ast::Stmt;
+    use ruff_python_ast::statement_visitor::{StatementVisitor, walk_stmt};
+    struct Lines(Vec<std::ops::Range<usize>>);
+    impl<'a> StatementVisitor<'a> for Lines {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            let docstring = matches!(s, Stmt::Expr(e) if e.value.is_string_literal_expr());
+            if matches!(s, Stmt::Expr(_) | Stmt::Assign(_) | Stmt::AugAssign(_)) && !docstring {
+                self.0.push(s.range().into());
+            }
+            walk_stmt(self, s);
+        }
+    }
+    let tmp = std::env::temp_dir().join(format!("ranklift-semi-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut n = 0;
+    for p in inputs(&examples_dir()).into_iter().filter(|p| p.is_file()) {
+        let src = std::fs::read_to_string(&p).unwrap();
+        let parsed = ruff_python_parser::parse_module(&src).unwrap();
+        let mut v = Lines(Vec::new());
+        v.visit_body(parsed.suite());
+        let mut out = src.clone();
+        // Back to front, one-line statements not followed by a comment.
+        v.0.sort_by_key(|r| std::cmp::Reverse(r.start));
+        for r in v.0 {
+            let line_end = src[r.end..].find('\n').map_or(src.len(), |i| r.end + i);
+            if src[r.start..r.end].contains('\n') || !src[r.end..line_end].trim().is_empty() {
+                continue;
+            }
+            out.insert_str(r.end, "; pass");
+        }
+        let f = tmp.join(p.file_name().unwrap());
+        std::fs::write(&f, &out).unwrap();
+        let o = distribute(&load(&f), None, &Options::default());
+        assert_eq!(
+            o.status,
+            Status::Rewritten,
+            "{}: {}",
+            f.display(),
+            render(&o)
+        );
+        n += 1;
+    }
+    assert!(n >= 30);
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -83,7 +83,7 @@ pub fn run(cx: &mut Cx) {
                 "call it on a line of its own, e.g. `optimizer.apply_gradients(zip(grads, vars))`, so the initial-state broadcast can follow it");
             continue;
         }
-        if !cx.stmt_alone(m, stmt) {
+        if !cx.lines_around_ok(c.stmt) {
             cx.diag(m, stmt.range(), "DST206", Severity::Error,
                 "`apply_gradients` shares its line with other code; the broadcast cannot be placed after it",
                 "put the call on a line of its own");
@@ -303,7 +303,7 @@ fn first_batch_param(cx: &mut Cx, f: FuncId, done: &mut Vec<FuncId>) -> String {
         let cm = c.scope.module;
         let stmt = idx.stmts[c.stmt].stmt;
         if traced(idx, c.scope.func).is_some()
-            || !cx.stmt_alone(cm, stmt)
+            || !cx.lines_around_ok(c.stmt)
             || !matches!(
                 stmt,
                 Stmt::Expr(_) | Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::AugAssign(_)

@@ -102,7 +102,7 @@ fn after_initializers(cx: &mut Cx) {
         .reached_stmts()
         .map(|(s, i)| (s, i.scope, i.stmt))
         .collect();
-    for (_, scope, stmt) in stmts {
+    for (sid, scope, stmt) in stmts {
         let Stmt::Expr(e) = stmt else { continue };
         let Expr::Call(call) = &*e.value else {
             continue;
@@ -144,7 +144,7 @@ fn after_initializers(cx: &mut Cx) {
             },
             _ => continue,
         };
-        if !cx.stmt_alone(m, stmt) {
+        if !cx.lines_around_ok(sid) {
             cx.diag(m, stmt.range(), "DST206", Severity::Error,
                 "the variable initialisation shares its line with other code; the broadcast cannot be placed after it",
                 "put it on a line of its own");

@@ -215,7 +215,7 @@ fn unverifiable(cx: &mut Cx, scope: Scope, e: &Expr) {
 fn create_config(cx: &mut Cx, scope: Scope, stmt: StmtId) -> Option<String> {
     let m = scope.module;
     let s = cx.idx.stmts[stmt].stmt;
-    if !cx.stmt_alone(m, s) {
+    if !cx.lines_around_ok(stmt) {
         cx.diag(m, s.range(), "DST206", Severity::Error,
             "this statement shares its line with other code; ranklift cannot add the GPU config before it",
             "put the statement on a line of its own");
