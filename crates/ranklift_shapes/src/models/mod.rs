@@ -1,0 +1,14 @@
+//! NumPy shape rules, one file per operation. Each takes shapes (and the operation's static
+//! arguments) and returns an [`crate::Outcome`].
+
+mod axis;
+pub mod broadcast;
+pub mod concatenate;
+pub mod dot;
+pub mod expand_squeeze;
+pub mod matmul;
+pub mod reduce;
+pub mod reshape;
+pub mod transpose;
+
+pub use axis::normalize_axis;
