@@ -549,20 +549,30 @@ impl<'a> Index<'a> {
         self.method(c, name).map(Symbol::Func)
     }
 
-    /// A method of a class or of its project base classes.
-    pub fn method(&self, class: ClassId, name: &str) -> Option<FuncId> {
+    /// The first answer `f` gives for the class or one of its project base classes (depth first,
+    /// each class once).
+    fn in_hierarchy<T>(
+        &self,
+        class: ClassId,
+        f: impl Fn(&ClassInfo<'a>) -> Option<T>,
+    ) -> Option<T> {
         let mut seen = HashSet::new();
         let mut todo = vec![class];
         while let Some(c) = todo.pop() {
             if !seen.insert(c) {
                 continue;
             }
-            if let Some(&f) = self.classes[c].methods.get(name) {
-                return Some(f);
+            if let Some(t) = f(&self.classes[c]) {
+                return Some(t);
             }
             todo.extend(self.base_classes(c));
         }
         None
+    }
+
+    /// A method of a class or of its project base classes.
+    pub fn method(&self, class: ClassId, name: &str) -> Option<FuncId> {
+        self.in_hierarchy(class, |c| c.methods.get(name).copied())
     }
 
     fn base_classes(&self, c: ClassId) -> Vec<ClassId> {
@@ -745,18 +755,8 @@ impl<'a> Index<'a> {
     }
 
     fn attr_kind(&self, class: ClassId, attr: &str) -> Kind {
-        let mut seen = HashSet::new();
-        let mut todo = vec![class];
-        while let Some(c) = todo.pop() {
-            if !seen.insert(c) {
-                continue;
-            }
-            if let Some(&k) = self.classes[c].attrs.get(attr) {
-                return k.known();
-            }
-            todo.extend(self.base_classes(c));
-        }
-        Kind::Unknown
+        self.in_hierarchy(class, |c| c.attrs.get(attr).copied())
+            .map_or(Kind::Unknown, Kind::known)
     }
 
     pub fn name_kind(&self, scope: Scope, name: &str) -> Kind {

@@ -27,13 +27,7 @@ pub fn run(cx: &mut Cx) {
     for (c, q) in cx.reached_calls() {
         if q.as_deref() == Some(tf::STOP_AT_STEP_HOOK) {
             for (kw, pos) in [("num_steps", 0), ("last_step", 1)] {
-                if let Some(v) = c
-                    .call
-                    .arguments
-                    .find_keyword(kw)
-                    .map(|k| &k.value)
-                    .or_else(|| c.call.arguments.args.get(pos))
-                {
+                if let Some(v) = c.call.arguments.find_argument_value(kw, pos) {
                     targets.push((c.scope, v, kw));
                 }
             }
@@ -42,13 +36,7 @@ pub fn run(cx: &mut Cx) {
     for &t in &cx.reach.estimator_trains {
         let c = &idx.calls[t];
         for (kw, pos) in [("steps", 2), ("max_steps", 3)] {
-            if let Some(v) = c
-                .call
-                .arguments
-                .find_keyword(kw)
-                .map(|k| &k.value)
-                .or_else(|| c.call.arguments.args.get(pos))
-            {
+            if let Some(v) = c.call.arguments.find_argument_value(kw, pos) {
                 targets.push((c.scope, v, kw));
             }
         }
