@@ -194,6 +194,14 @@ impl<'a, 'i> Cx<'a, 'i> {
         });
     }
 
+    /// Extend `e` into `e <suffix>` (`lr * hvd.size()`, `n // hvd.size()`), parenthesising `e`
+    /// when it is not an atom.
+    pub fn suffix(&mut self, m: usize, rule: &'static str, e: &Expr, suffix: &str) {
+        for edit in suffix_edits(e, suffix) {
+            self.edit(m, rule, e.start(), edit, "");
+        }
+    }
+
     /// Note that code in `scope` now refers to `hvd`.
     pub fn use_hvd(&mut self, scope: Scope) {
         let st = &mut self.mods[scope.module];
@@ -696,10 +704,11 @@ pub fn is_atomic(e: &Expr) -> bool {
             | Expr::List(_)
             | Expr::Dict(_)
     ) || matches!(e, Expr::Tuple(t) if t.parenthesized)
+        || matches!(e, Expr::StringLiteral(_) | Expr::FString(_))
 }
 
 /// Insert edits turning `expr` into `(expr) <suffix>` (parentheses only when needed).
-pub fn suffix_edits(e: &Expr, suffix: &str) -> Vec<Edit> {
+fn suffix_edits(e: &Expr, suffix: &str) -> Vec<Edit> {
     if is_atomic(e) {
         vec![Edit::insert(e.end(), format!(" {suffix}"))]
     } else {

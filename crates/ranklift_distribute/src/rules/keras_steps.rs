@@ -14,7 +14,7 @@
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
-use crate::context::{Cx, suffix_edits};
+use crate::context::Cx;
 
 const RULE: &str = "keras_steps";
 
@@ -30,9 +30,7 @@ pub fn run(cx: &mut Cx) {
             if matches!(k.value, Expr::NoneLiteral(_)) {
                 continue;
             }
-            for e in suffix_edits(&k.value, "// hvd.size()") {
-                cx.edit(m, RULE, k.start(), e, "");
-            }
+            cx.suffix(m, RULE, &k.value, "// hvd.size()");
             cx.note(
                 m,
                 RULE,

@@ -15,7 +15,7 @@
 use ruff_python_ast::{Expr, Number};
 use ruff_text_size::Ranged;
 
-use crate::context::{Cx, add_keyword_edit, is_atomic};
+use crate::context::{Cx, add_keyword_edit};
 
 const RULE: &str = "keras_verbose";
 
@@ -51,30 +51,13 @@ pub fn run(cx: &mut Cx) {
             }
             Some(v) => {
                 let text = cx.text(m, v).to_owned();
-                if is_atomic(v) || matches!(v, Expr::StringLiteral(_)) {
-                    cx.edit(
-                        m,
-                        RULE,
-                        v.start(),
-                        ranklift_python::Edit::insert(v.end(), " if hvd.rank() == 0 else 0"),
-                        format!("`{}` verbose={text} on rank 0 only", a.attr),
-                    );
-                } else {
-                    cx.edit(
-                        m,
-                        RULE,
-                        v.start(),
-                        ranklift_python::Edit::insert(v.start(), "("),
-                        "",
-                    );
-                    cx.edit(
-                        m,
-                        RULE,
-                        v.start(),
-                        ranklift_python::Edit::insert(v.end(), ") if hvd.rank() == 0 else 0"),
-                        format!("`{}` verbose={text} on rank 0 only", a.attr),
-                    );
-                }
+                cx.suffix(m, RULE, v, "if hvd.rank() == 0 else 0");
+                cx.note(
+                    m,
+                    RULE,
+                    v.start(),
+                    format!("`{}` verbose={text} on rank 0 only", a.attr),
+                );
             }
             None => {
                 cx.edit(

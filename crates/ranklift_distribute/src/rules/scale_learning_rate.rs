@@ -23,7 +23,7 @@ use ranklift_python::{Edit, Severity};
 use ruff_python_ast::{Expr, ExprCall};
 use ruff_text_size::{Ranged, TextSize};
 
-use crate::context::{Cx, suffix_edits};
+use crate::context::Cx;
 use crate::index::{Kind, Scope};
 use crate::tf::{self, ScheduleLr};
 
@@ -80,9 +80,7 @@ fn scale_optimizer(cx: &mut Cx, scope: Scope, call: &ExprCall, opt: tf::Optimize
                 );
                 return;
             }
-            for e in suffix_edits(lr, SCALE) {
-                cx.edit(m, RULE, lr.start(), e, "");
-            }
+            cx.suffix(m, RULE, lr, SCALE);
             let msg = format!(
                 "learning rate of `{}` scaled: ({}) * hvd.size()",
                 opt.name,
@@ -134,9 +132,7 @@ fn scale_schedule(cx: &mut Cx, scope: Scope, call: &ExprCall, lr: ScheduleLr) {
                 return;
             }
             for t in targets {
-                for e in suffix_edits(t, SCALE) {
-                    cx.edit(m, RULE, t.start(), e, "");
-                }
+                cx.suffix(m, RULE, t, SCALE);
             }
         }
         ScheduleLr::Values => {
@@ -146,16 +142,12 @@ fn scale_schedule(cx: &mut Cx, scope: Scope, call: &ExprCall, lr: ScheduleLr) {
             match values {
                 Expr::List(l) => {
                     for e in &l.elts {
-                        for ed in suffix_edits(e, SCALE) {
-                            cx.edit(m, RULE, e.start(), ed, "");
-                        }
+                        cx.suffix(m, RULE, e, SCALE);
                     }
                 }
                 Expr::Tuple(t) => {
                     for e in &t.elts {
-                        for ed in suffix_edits(e, SCALE) {
-                            cx.edit(m, RULE, e.start(), ed, "");
-                        }
+                        cx.suffix(m, RULE, e, SCALE);
                     }
                 }
                 v => {
@@ -192,9 +184,7 @@ fn scale_tf1(cx: &mut Cx, scope: Scope, call: &ExprCall, name: &str) {
             {
                 return;
             }
-            for e in suffix_edits(lr, SCALE) {
-                cx.edit(m, RULE, lr.start(), e, "");
-            }
+            cx.suffix(m, RULE, lr, SCALE);
             cx.note(
                 m,
                 RULE,

@@ -27,7 +27,7 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
-use crate::context::{Cx, suffix_edits};
+use crate::context::Cx;
 use crate::index::{Callee, Index, Kind, Scope, StmtId};
 
 const RULE: &str = "shard_training_steps";
@@ -81,9 +81,7 @@ pub fn run(cx: &mut Cx) {
         {
             if c.arguments.args.len() == 1 && c.arguments.keywords.is_empty() {
                 let n = &c.arguments.args[0];
-                for e in suffix_edits(n, DIV) {
-                    cx.edit(m, RULE, n.start(), e, "");
-                }
+                cx.suffix(m, RULE, n, DIV);
                 cx.note(
                     m,
                     RULE,
@@ -120,9 +118,7 @@ fn shard_take(cx: &mut Cx, scope: Scope, call: &ExprCall) {
         .map(|k| &k.value)
         .or_else(|| call.arguments.args.first());
     let Some(n) = n else { return };
-    for e in suffix_edits(n, DIV) {
-        cx.edit(m, RULE, n.start(), e, "");
-    }
+    cx.suffix(m, RULE, n, DIV);
     cx.note(
         m,
         RULE,

@@ -23,7 +23,7 @@ use ranklift_python::{Edit, Severity};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::{Ranged, TextSize};
 
-use crate::context::{Cx, add_keyword_edit, suffix_edits};
+use crate::context::{Cx, add_keyword_edit};
 use crate::index::{Kind, Scope};
 use crate::pattern::Pattern;
 
@@ -86,9 +86,7 @@ fn add_hook(cx: &mut Cx, scope: Scope, call: &ExprCall) {
             );
         }
         Some(e) => {
-            for ed in suffix_edits(e, &format!("+ [{HOOK}]")) {
-                cx.edit(m, RULE, e.start(), ed, "");
-            }
+            cx.suffix(m, RULE, e, &format!("+ [{HOOK}]"));
             cx.note(m, RULE, call.start(), what);
         }
     }

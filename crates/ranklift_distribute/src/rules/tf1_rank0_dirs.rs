@@ -16,7 +16,7 @@
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
-use crate::context::{Cx, is_atomic};
+use crate::context::Cx;
 
 const RULE: &str = "tf1_rank0_dirs";
 
@@ -48,30 +48,8 @@ pub fn run(cx: &mut Cx) {
             continue;
         }
         let text = cx.text(m, d).to_owned();
-        if is_atomic(d) || matches!(d, Expr::StringLiteral(_) | Expr::FString(_)) {
-            cx.edit(
-                m,
-                RULE,
-                d.start(),
-                ranklift_python::Edit::insert(d.end(), " if hvd.rank() == 0 else None"),
-                format!("`{kw}={text}` on rank 0 only"),
-            );
-        } else {
-            cx.edit(
-                m,
-                RULE,
-                d.start(),
-                ranklift_python::Edit::insert(d.start(), "("),
-                "",
-            );
-            cx.edit(
-                m,
-                RULE,
-                d.start(),
-                ranklift_python::Edit::insert(d.end(), ") if hvd.rank() == 0 else None"),
-                format!("`{kw}={text}` on rank 0 only"),
-            );
-        }
+        cx.suffix(m, RULE, d, "if hvd.rank() == 0 else None");
+        cx.note(m, RULE, d.start(), format!("`{kw}={text}` on rank 0 only"));
         cx.use_hvd(info.scope);
     }
 }

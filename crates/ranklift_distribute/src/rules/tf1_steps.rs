@@ -16,7 +16,7 @@
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
-use crate::context::{Cx, suffix_edits};
+use crate::context::Cx;
 use crate::tf;
 
 const RULE: &str = "tf1_steps";
@@ -46,9 +46,7 @@ pub fn run(cx: &mut Cx) {
             continue;
         }
         let m = scope.module;
-        for e in suffix_edits(v, "// hvd.size()") {
-            cx.edit(m, RULE, v.start(), e, "");
-        }
+        cx.suffix(m, RULE, v, "// hvd.size()");
         cx.note(
             m,
             RULE,
