@@ -2,6 +2,7 @@
 //! exit codes. All analysis lives in the library crates.
 
 mod distribute_cmd;
+mod shapes_cmd;
 
 /// mimalloc: the analysis allocates many small maps and strings; measured faster than the system
 /// allocator on bench/distribute.sh (see the closing note of issue 2).
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Rewrite a single-GPU TensorFlow 2 training program into a Horovod data-parallel program.
     Distribute(distribute_cmd::Args),
+    /// Find tensor-shape errors (NumPy) before the code runs, by abstract interpretation.
+    Shapes(shapes_cmd::Args),
     /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
     #[command(hide = true)]
     ParseOnly { path: std::path::PathBuf },
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Distribute(args) => distribute_cmd::run(args),
+        Command::Shapes(args) => shapes_cmd::run(args),
         Command::ParseOnly { path } => {
             let p = ranklift_python::Project::load_dir(&path, None, &|_, _| {});
             let bytes: usize = p.modules.iter().map(|m| m.parsed.text.len()).sum();

@@ -71,7 +71,7 @@ impl Dim {
     /// A short explanation of why a comparison involving this dimension is undecided.
     pub fn why_unknown(&self) -> Option<String> {
         match self {
-            Dim::Sym(n) => Some(format!("dimension `{n}` unknown")),
+            Dim::Sym(n) => Some(format!("dimension `{}` unknown", sym_name(n))),
             Dim::Unknown => Some("a dimension is unknown".to_owned()),
             Dim::Known(_) => None,
         }
@@ -82,8 +82,14 @@ impl fmt::Display for Dim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Dim::Known(n) => write!(f, "{n}"),
-            Dim::Sym(s) => write!(f, "{s}"),
+            Dim::Sym(s) => write!(f, "{}", sym_name(s)),
             Dim::Unknown => write!(f, "?"),
         }
     }
+}
+
+/// The printed name of a symbol: the interpreter keeps symbols of different definitions apart
+/// with a `#suffix` that users do not need to see.
+fn sym_name(s: &str) -> &str {
+    s.split('#').next().unwrap_or(s)
 }

@@ -1,5 +1,7 @@
-//! The foundation of `ranklift shapes` (issue 5): the abstract domain of array shapes and NumPy's
-//! shape rules, as pure functions.
+//! `ranklift shapes`: finds tensor-shape errors (and a few plain Python errors) before the code
+//! runs, by abstract interpretation.
+//!
+//! Layers, bottom up:
 //!
 //! - [`Dim`]: a dimension — a known size, a *symbolic* size (an unknown `n` that stays `n`, so
 //!   `x.dot(x.T)` is known to be fine), or unknown.
@@ -8,6 +10,10 @@
 //!   returns the result shape and, when the operation fails, a [`ShapeError`] that is either
 //!   *certain* (it fails on every execution reaching it: reported by default) or *possible* (it
 //!   fails for some values of the unknowns: reported with `--possible`, with the reason).
+//!
+//! - [`interp`]: the abstract interpreter (values, state, statements, calls, hints).
+//! - [`numpy`]: the NumPy library model, a table from functions to shape rules.
+//! - [`check`]: files in, diagnostics out; [`codes`]: the code table.
 //!
 //! Messages use NumPy's own wording; `tests/numpy_cases.json` holds NumPy's actual result for every
 //! case the tests check, produced by `tests/gen_numpy_cases.py`.
@@ -22,12 +28,17 @@
 //! | W507 | axis out of bounds (reductions, `expand_dims`, `squeeze`, `concatenate`) |
 //! | W508 | `transpose`: bad or repeated axes |
 //! | W509 | `squeeze`: the axis to squeeze out does not have size one |
+//! (The full code table, with E0xx/W2xx/W3xx codes, is in [`codes`].)
 //!
-//! Architecture invariant: no I/O and no Python syntax here; the interpreter that walks programs
-//! and calls these rules is built on top (issue 5, not yet done).
+//! Architecture invariant: `models` and the domains do no I/O and see no Python syntax; only
+//! `check` reads files.
 
+pub mod check;
+pub mod codes;
 mod dim;
+pub mod interp;
 pub mod models;
+pub mod numpy;
 mod shape;
 
 pub use dim::{Dim, Tri};

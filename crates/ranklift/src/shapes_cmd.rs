@@ -1,0 +1,129 @@
+//! `ranklift shapes`.
+//!
+//! Output (text): one line per finding, `path:LINE:COL: CODE message`, in source order, on
+//! stdout — Pytropos' format (0-based column by default; `--columns 1` for 1-based).
+//! Exit codes: 0 clean, 1 findings, 2 fatal (unreadable file, syntax error, usage).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use ranklift_python::Diagnostic;
+use ranklift_shapes::check::{self, Options};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Python files, or directories to search for `.py` files.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Also report errors that may happen (for some values of what is unknown), with the reason.
+    #[arg(long)]
+    possible: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Column numbering: 0 (Pytropos, the default) or 1.
+    #[arg(long, default_value = "0", value_parser = clap::value_parser!(u8).range(0..=1))]
+    columns: u8,
+    /// Show the source snippet and a hint under each finding (text format).
+    #[arg(long)]
+    hints: bool,
+    /// Interpreter steps per file before the analysis stops with a note (a backstop).
+    #[arg(long, default_value_t = Options::default().fuel)]
+    fuel: u64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    for p in &args.paths {
+        if !p.exists() {
+            eprintln!("error: {}: no such file or directory", p.display());
+            return ExitCode::from(2);
+        }
+    }
+    let files = check::collect_files(&args.paths);
+    let opts = Options {
+        possible: args.possible,
+        fuel: args.fuel,
+    };
+    let results = check::check_files(&files, &opts);
+    let mut fatal = false;
+    let mut findings = false;
+    let mut all: Vec<Diagnostic> = Vec::new();
+    for r in results {
+        if let Some(d) = r.fatal {
+            fatal = true;
+            all.push(d);
+        }
+        findings |= r.findings.iter().any(|d| d.code != check::INCOMPLETE);
+        all.extend(r.findings);
+    }
+    let shift = if args.columns == 0 { 1 } else { 0 };
+    match args.format {
+        Format::Text => {
+            let mut out = String::new();
+            for d in &all {
+                out.push_str(&format!(
+                    "{}:{}:{}: {} {}\n",
+                    d.path,
+                    d.line,
+                    d.column - shift,
+                    d.code,
+                    d.message
+                ));
+                if args.hints {
+                    let rendered = d.render_text();
+                    // The first line repeats the headline.
+                    if let Some((_, rest)) = rendered.split_once('\n') {
+                        out.push_str(rest);
+                    }
+                }
+            }
+            print!("{out}");
+            for d in all.iter().filter(|d| d.code.starts_with("RL")) {
+                if let Some(h) = &d.hint {
+                    eprintln!("{}:{}: help: {h}", d.path, d.line);
+                }
+            }
+        }
+        Format::Json => {
+            let items: Vec<serde_json::Value> = all
+                .iter()
+                .map(|d| {
+                    let mut v = serde_json::to_value(d).unwrap_or_default();
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("column".into(), (d.column - shift).into());
+                        o.insert("end_column".into(), (d.end_column - shift).into());
+                    }
+                    v
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items }))
+                    .unwrap_or_default()
+            );
+        }
+        Format::Sarif => println!(
+            "{}",
+            serde_json::to_string_pretty(&ranklift_python::diagnostics::to_sarif(
+                "ranklift shapes",
+                &all
+            ))
+            .unwrap_or_default()
+        ),
+    }
+    if fatal {
+        ExitCode::from(2)
+    } else if findings {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

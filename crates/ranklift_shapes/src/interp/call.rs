@@ -1,0 +1,687 @@
+//! Calls: user functions (context-sensitive, memoised, recursion cut), classes and methods,
+//! Python builtins, list methods, and the dispatch to the NumPy models.
+
+use std::sync::Arc;
+
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::state::{Binding, Env, Obj, State};
+use super::value::{Addr, Builtin, Int, Seq, Value};
+use super::{Exc, Interp, MAX_CALL_DEPTH, MemoEntry};
+use crate::Certainty;
+
+/// Evaluated call arguments.
+#[derive(Debug, Default, Clone)]
+pub struct Args {
+    pub pos: Vec<Value>,
+    pub kw: Vec<(Arc<str>, Value)>,
+    /// A `*args` or `**kwargs` of unknown contents was passed.
+    pub unknown: bool,
+}
+
+impl Args {
+    /// Argument `i` (positional) or `name` (keyword).
+    pub fn get(&self, i: usize, name: &str) -> Option<&Value> {
+        self.pos
+            .get(i)
+            .or_else(|| self.kw.iter().find(|(k, _)| &**k == name).map(|(_, v)| v))
+    }
+
+    pub fn kw(&self, name: &str) -> Option<&Value> {
+        self.kw.iter().find(|(k, _)| &**k == name).map(|(_, v)| v)
+    }
+}
+
+impl<'a> Interp<'a> {
+    pub(crate) fn eval_call(&mut self, c: &'a ast::ExprCall, st: &mut State) -> Value {
+        let f = self.eval(&c.func, st);
+        if matches!(f, Value::NpFunc(_) | Value::Method(..)) {
+            // Unknown ints used as array sizes get names, so that `zeros((n, 3))` and
+            // `ones((n, 3))` are known to agree.
+            for a in c.arguments.args.iter() {
+                self.name_unknown_ints(a, st);
+            }
+        }
+        let mut args = Args::default();
+        for a in c.arguments.args.iter() {
+            if let Expr::Starred(s) = a {
+                match self.eval(&s.value, st) {
+                    Value::Tuple(Seq::Exact(items)) => args.pos.extend(items.iter().cloned()),
+                    Value::List(addr) => match st.list(addr) {
+                        Some(Seq::Exact(items)) => args.pos.extend(items.iter().cloned()),
+                        _ => args.unknown = true,
+                    },
+                    _ => args.unknown = true,
+                }
+            } else {
+                let v = self.eval(a, st);
+                args.pos.push(v);
+            }
+        }
+        for k in &c.arguments.keywords {
+            let v = self.eval(&k.value, st);
+            match &k.arg {
+                Some(name) => args.kw.push((name.as_str().into(), v)),
+                None => args.unknown = true,
+            }
+        }
+        self.call_value(&f, args, c.range(), st)
+    }
+
+    /// Give an unknown int held by a variable a name of its own (see [`Self::bind`]).
+    fn name_unknown_ints(&mut self, e: &'a Expr, st: &mut State) {
+        match e {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                let current = st
+                    .locals
+                    .as_ref()
+                    .and_then(|l| l.get(name))
+                    .or_else(|| st.globals.get(name))
+                    .map(|b| b.value.clone());
+                if let Some(Value::Top | Value::Int(Int::Range(..))) = current {
+                    let in_locals = st.locals.as_ref().is_some_and(|l| l.contains_key(name));
+                    let sym = Value::Int(Int::Sym(self.fresh_sym(name)));
+                    let b = Binding {
+                        value: sym,
+                        maybe_unbound: false,
+                    };
+                    if in_locals {
+                        if let Some(l) = &mut st.locals {
+                            Arc::make_mut(l).insert(name.into(), b);
+                        }
+                    } else {
+                        Arc::make_mut(&mut st.globals).insert(name.into(), b);
+                    }
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|x| self.name_unknown_ints(x, st)),
+            Expr::List(t) => t.elts.iter().for_each(|x| self.name_unknown_ints(x, st)),
+            _ => {}
+        }
+    }
+
+    pub(crate) fn call_value(
+        &mut self,
+        f: &Value,
+        args: Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        match f {
+            Value::Func(id) => self.call_function(*id, None, args, range, st),
+            Value::Class(c) => self.instantiate(*c, args, range, st),
+            Value::NpFunc(name) => self.call_numpy(name, &args, range, st),
+            Value::Builtin(b) => self.call_builtin(*b, &args, range, st),
+            Value::Method(recv, name) => self.call_method(recv, name, args, range, st),
+            Value::Int(_)
+            | Value::Float(_)
+            | Value::Bool(_)
+            | Value::None
+            | Value::Str(_)
+            | Value::List(_)
+            | Value::Tuple(_)
+            | Value::Array(_) => {
+                let ty = f.type_name().unwrap_or("object");
+                self.report(
+                    range,
+                    "E016",
+                    Exc::Type,
+                    format!("'{ty}' object is not callable"),
+                    Certainty::Certain,
+                );
+                Value::Top
+            }
+            _ => Value::Top,
+        }
+    }
+
+    fn call_method(
+        &mut self,
+        recv: &Value,
+        name: &Arc<str>,
+        args: Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        if let Some(rest) = name.strip_prefix("<func ") {
+            let id: u32 = rest.trim_end_matches('>').parse().unwrap_or(0);
+            return self.call_function(id, Some(recv.clone()), args, range, st);
+        }
+        match (recv, &**name) {
+            (Value::Func(id), "<static>") => self.call_function(*id, None, args, range, st),
+            (Value::Func(_), _) => Value::Top,
+            (Value::Array(_), _) => self.call_array_method(recv, name, &args, range, st),
+            (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
+            (Value::Tuple(_), "index" | "count") => Value::Int(Int::Range(Some(0), None)),
+            (Value::Str(_), "split" | "splitlines" | "rsplit") => self.alloc_list(
+                Seq::Summary(Box::new(Value::Str(None)), Int::Range(Some(0), None)),
+                range.start(),
+                st,
+            ),
+            (Value::Str(_), "find" | "rfind" | "index" | "rindex" | "count") => {
+                Value::Int(Int::ANY)
+            }
+            (Value::Str(_), "startswith" | "endswith" | "isdigit" | "isalpha") => Value::Bool(None),
+            (Value::Str(_), _) => Value::Str(None),
+            _ => Value::Top,
+        }
+    }
+
+    fn call_list_method(
+        &mut self,
+        addr: Addr,
+        name: &str,
+        args: &Args,
+        _range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let Some(seq) = st.list(addr) else {
+            return Value::Top;
+        };
+        let grow = |seq: &Seq, items: &[Value]| -> Seq {
+            match seq {
+                Seq::Exact(v) if v.len() + items.len() <= 4096 => {
+                    Seq::Exact(v.iter().chain(items.iter()).cloned().collect())
+                }
+                _ => {
+                    let elem = items.iter().fold(seq.element(), |a, b| a.join(b));
+                    let elem = if matches!(seq, Seq::Exact(v) if v.is_empty()) {
+                        items
+                            .iter()
+                            .skip(1)
+                            .fold(items.first().cloned().unwrap_or(Value::Top), |a, b| {
+                                a.join(b)
+                            })
+                    } else {
+                        elem
+                    };
+                    let len = match seq.len().constant() {
+                        Some(n) => Int::Const(n + items.len() as i64),
+                        None => Int::Range(Some(0), None),
+                    };
+                    Seq::Summary(Box::new(elem), len)
+                }
+            }
+        };
+        let (new, ret) = match name {
+            "append" => (
+                Some(grow(
+                    &seq,
+                    &[args.get(0, "object").cloned().unwrap_or(Value::Top)],
+                )),
+                Value::None,
+            ),
+            "insert" => (
+                Some(
+                    match grow(
+                        &seq,
+                        &[args.get(1, "object").cloned().unwrap_or(Value::Top)],
+                    ) {
+                        Seq::Exact(v) => Seq::Summary(
+                            Box::new(Seq::Exact(v.clone()).element()),
+                            Int::Const(v.len() as i64),
+                        ),
+                        s => s,
+                    },
+                ),
+                Value::None,
+            ),
+            "extend" => {
+                let items = match args.get(0, "iterable") {
+                    Some(Value::Tuple(Seq::Exact(v))) => Some(v.to_vec()),
+                    Some(Value::List(a)) => match st.list(*a) {
+                        Some(Seq::Exact(v)) => Some(v.to_vec()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match items {
+                    Some(items) => (Some(grow(&seq, &items)), Value::None),
+                    None => (
+                        Some(Seq::Summary(
+                            Box::new(Value::Top),
+                            Int::Range(Some(0), None),
+                        )),
+                        Value::None,
+                    ),
+                }
+            }
+            "pop" => {
+                let elem = seq.element();
+                let new = match &seq {
+                    Seq::Exact(v) if !v.is_empty() && args.pos.is_empty() => {
+                        let last = v[v.len() - 1].clone();
+                        (Some(Seq::Exact(v[..v.len() - 1].to_vec().into())), last)
+                    }
+                    _ => (
+                        Some(Seq::Summary(
+                            Box::new(elem.clone()),
+                            Int::Range(Some(0), None),
+                        )),
+                        elem,
+                    ),
+                };
+                (new.0, new.1)
+            }
+            "remove" => (
+                Some(Seq::Summary(
+                    Box::new(seq.element()),
+                    Int::Range(Some(0), None),
+                )),
+                Value::None,
+            ),
+            "clear" => (Some(Seq::empty()), Value::None),
+            "sort" | "reverse" => (
+                Some(Seq::Summary(Box::new(seq.element()), seq.len())),
+                Value::None,
+            ),
+            "copy" => {
+                let v = self.alloc_list(seq.clone(), _range.start(), st);
+                (None, v)
+            }
+            "index" | "count" => (None, Value::Int(Int::Range(Some(0), None))),
+            _ => (None, Value::Top),
+        };
+        if let Some(new) = new
+            && let Some(Obj::List(s)) = Arc::make_mut(&mut st.heap).get_mut(&addr)
+        {
+            *s = new;
+        }
+        ret
+    }
+
+    fn instantiate(&mut self, c: u32, args: Args, range: TextRange, st: &mut State) -> Value {
+        let addr = Addr {
+            module: self.cur_module,
+            site: u32::from(range.start()),
+            call: self.call_site,
+        };
+        Arc::make_mut(&mut st.heap).insert(
+            addr,
+            Obj::Instance {
+                class: c,
+                attrs: Env::default(),
+            },
+        );
+        let obj = Value::Instance(addr);
+        if let Some(Value::Func(init)) = self.class_attr(c, "__init__", 0) {
+            self.call_function(init, Some(obj.clone()), args, range, st);
+        }
+        obj
+    }
+
+    /// Call user function `id` (with `this` as its first argument for a method).
+    pub(crate) fn call_function(
+        &mut self,
+        id: u32,
+        this: Option<Value>,
+        args: Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        if self.stack.len() >= MAX_CALL_DEPTH || self.stack.contains(&id) || self.out_of_fuel {
+            return Value::Top;
+        }
+        if !self.tick() {
+            return Value::Top;
+        }
+        let def = self.funcs[id as usize].def;
+        let module = self.funcs[id as usize].module;
+        let mut pos: Vec<Value> = this.into_iter().collect();
+        pos.extend(args.pos.iter().cloned());
+        let params: Vec<&'a ast::ParameterWithDefault> = def
+            .parameters
+            .posonlyargs
+            .iter()
+            .chain(def.parameters.args.iter())
+            .collect();
+        let mut values: Vec<Value> = Vec::with_capacity(params.len() + 4);
+        let mut env = Env::default();
+        for (i, p) in params.iter().enumerate() {
+            let name = p.parameter.name.as_str();
+            let v = pos
+                .get(i)
+                .cloned()
+                .or_else(|| args.kw(name).cloned())
+                .or_else(|| self.funcs[id as usize].defaults.get(i).cloned().flatten())
+                .unwrap_or(Value::Top);
+            let v = if args.unknown && i >= pos.len() {
+                Value::Top
+            } else {
+                v
+            };
+            values.push(v);
+        }
+        if let Some(va) = &def.parameters.vararg {
+            let extra: Vec<Value> = pos.iter().skip(params.len()).cloned().collect();
+            let v = if args.unknown {
+                Value::Tuple(Seq::Summary(
+                    Box::new(Value::Top),
+                    Int::Range(Some(0), None),
+                ))
+            } else {
+                Value::Tuple(Seq::Exact(extra.into()))
+            };
+            env.insert(va.name.as_str().into(), bound(v));
+        }
+        for (i, p) in def.parameters.kwonlyargs.iter().enumerate() {
+            let name = p.parameter.name.as_str();
+            let v = args
+                .kw(name)
+                .cloned()
+                .or_else(|| {
+                    self.funcs[id as usize]
+                        .kw_defaults
+                        .get(i)
+                        .cloned()
+                        .flatten()
+                })
+                .unwrap_or(Value::Top);
+            env.insert(name.into(), bound(v));
+        }
+        if let Some(kw) = &def.parameters.kwarg {
+            env.insert(kw.name.as_str().into(), bound(Value::Top));
+        }
+        // Hints on parameters refine unknown arguments.
+        let mut hinted = Vec::with_capacity(values.len());
+        for (p, v) in params.iter().zip(values) {
+            let v = match &p.parameter.annotation {
+                Some(h) => self.param_hint(h, v, module, st),
+                None => v,
+            };
+            hinted.push(v);
+        }
+        for (p, v) in params.iter().zip(hinted.iter()) {
+            env.insert(p.parameter.name.as_str().into(), bound(v.clone()));
+        }
+        let globals = if module == self.cur_module {
+            st.globals.clone()
+        } else {
+            match &self.modules[module as usize].status {
+                super::ModStatus::Done(g) => g.clone(),
+                _ => Arc::new(Env::default()),
+            }
+        };
+        // Memo: the same function on the same arguments in the same globals and heap.
+        let key = (id, hinted);
+        if let Some(entries) = self.memo.get(&key) {
+            for e in entries {
+                if Arc::ptr_eq(&e.globals_in, &globals) && Arc::ptr_eq(&e.heap_in, &st.heap) {
+                    let (ret, g, h) = (e.ret.clone(), e.globals_out.clone(), e.heap_out.clone());
+                    if module == self.cur_module {
+                        st.globals = g;
+                    }
+                    st.heap = h;
+                    return ret;
+                }
+            }
+        }
+        let frame = State {
+            globals: globals.clone(),
+            locals: Some(Arc::new(env)),
+            heap: st.heap.clone(),
+        };
+        let heap_in = st.heap.clone();
+        self.funcs[id as usize].analysed = true;
+        self.stack.push(id);
+        let saved = (self.cur_module, self.cur_func, self.call_site);
+        self.cur_module = module;
+        self.cur_func = Some(id);
+        self.call_site = u32::from(range.start());
+        let out = self.exec_block(&def.body, frame);
+        (self.cur_module, self.cur_func, self.call_site) = saved;
+        self.stack.pop();
+        let (ret, end) = match (out.returns, out.normal) {
+            (Some((s, v)), Some(n)) => (v.join(&Value::None), Some(s.join(&n))),
+            (Some((s, v)), None) => (v, Some(s)),
+            (None, Some(n)) => (Value::None, Some(n)),
+            (None, None) => (Value::Top, None),
+        };
+        let scope = &self.funcs[id as usize].scope;
+        let ret = if scope.generator || def.is_async {
+            Value::Top
+        } else {
+            ret
+        };
+        if let Some(end) = end {
+            if module == self.cur_module {
+                st.globals = end.globals.clone();
+            }
+            st.heap = end.heap.clone();
+            let entries = self.memo.entry(key).or_default();
+            if entries.len() < 4 {
+                entries.push(MemoEntry {
+                    globals_in: globals,
+                    heap_in,
+                    ret: ret.clone(),
+                    globals_out: end.globals,
+                    heap_out: end.heap,
+                });
+            }
+        }
+        ret
+    }
+
+    /// Analyse a function nobody called, with unknown (or hinted) arguments.
+    pub(crate) fn analyse_uncalled(&mut self, id: u32, mut st: State) {
+        let this = self.funcs[id as usize].class.map(|_| Value::Top);
+        let args = Args {
+            unknown: true,
+            ..Args::default()
+        };
+        let range = self.funcs[id as usize].def.range();
+        self.call_function(id, this, args, range, &mut st);
+        self.funcs[id as usize].analysed = true;
+    }
+
+    fn call_builtin(&mut self, b: Builtin, args: &Args, range: TextRange, st: &mut State) -> Value {
+        let a0 = args.pos.first();
+        match b {
+            Builtin::Len => match a0 {
+                Some(v) => {
+                    let n = self.iteration_len(v, st);
+                    match v {
+                        Value::Str(Some(s)) => Value::int(s.chars().count() as i64),
+                        Value::Int(_) | Value::Float(_) | Value::None | Value::Bool(_) => {
+                            self.report(
+                                range,
+                                "E009",
+                                Exc::Type,
+                                format!(
+                                    "object of type '{}' has no len()",
+                                    v.type_name().unwrap_or("object")
+                                ),
+                                Certainty::Certain,
+                            );
+                            Value::Top
+                        }
+                        _ => Value::Int(n),
+                    }
+                }
+                None => Value::Int(Int::Range(Some(0), None)),
+            },
+            Builtin::Range => {
+                let int = |v: Option<&Value>| v.and_then(Value::as_int).unwrap_or(Int::ANY);
+                let (start, stop, step) = match args.pos.len() {
+                    1 => (Int::Const(0), int(a0), Int::Const(1)),
+                    2 => (int(a0), int(args.pos.get(1)), Int::Const(1)),
+                    _ => (int(a0), int(args.pos.get(1)), int(args.pos.get(2))),
+                };
+                Value::Range(Box::new((start, stop, step)))
+            }
+            Builtin::Int => match a0 {
+                Some(Value::Int(i)) => Value::Int(i.clone()),
+                Some(Value::Bool(Some(b))) => Value::int(i64::from(*b)),
+                Some(Value::Float(Some(f))) => {
+                    let f = f64::from_bits(*f).trunc();
+                    if f.abs() < 9.0e15 {
+                        Value::int(f as i64)
+                    } else {
+                        Value::Int(Int::ANY)
+                    }
+                }
+                Some(Value::Str(Some(s))) => match s.trim().parse::<i64>() {
+                    Ok(i) => Value::int(i),
+                    Err(_) => Value::Int(Int::ANY),
+                },
+                None => Value::int(0),
+                _ => Value::Int(Int::ANY),
+            },
+            Builtin::Float => match a0.and_then(Value::as_f64) {
+                Some(f) => Value::float(f),
+                None => Value::Float(None),
+            },
+            Builtin::Bool => Value::Bool(a0.map_or(Some(false), Value::truth)),
+            Builtin::Str => Value::Str(None),
+            Builtin::List | Builtin::Sorted | Builtin::Reversed => {
+                let seq = match a0 {
+                    None => Seq::empty(),
+                    Some(v) => {
+                        let seq = self.as_seq(v, st);
+                        if b == Builtin::List {
+                            seq
+                        } else {
+                            Seq::Summary(Box::new(seq.element()), seq.len())
+                        }
+                    }
+                };
+                self.alloc_list(seq, range.start(), st)
+            }
+            Builtin::Tuple => match a0 {
+                None => Value::Tuple(Seq::empty()),
+                Some(v) => Value::Tuple(self.as_seq(v, st)),
+            },
+            Builtin::Min | Builtin::Max => {
+                let items: Vec<Value> = if args.pos.len() == 1 {
+                    let seq = self.as_seq(&args.pos[0], st);
+                    match seq {
+                        Seq::Exact(v) => v.to_vec(),
+                        s => vec![s.element()],
+                    }
+                } else {
+                    args.pos.clone()
+                };
+                let consts: Option<Vec<i64>> = items
+                    .iter()
+                    .map(|v| v.as_int().and_then(|i| i.constant()))
+                    .collect();
+                match consts {
+                    Some(c) if !c.is_empty() => Value::int(if b == Builtin::Min {
+                        *c.iter().min().unwrap_or(&0)
+                    } else {
+                        *c.iter().max().unwrap_or(&0)
+                    }),
+                    _ => items
+                        .iter()
+                        .skip(1)
+                        .fold(items.first().cloned().unwrap_or(Value::Top), |a, b| {
+                            a.join(b)
+                        }),
+                }
+            }
+            Builtin::Abs => match a0 {
+                Some(Value::Int(i)) => match i.constant() {
+                    Some(c) => Value::int(c.abs()),
+                    None => Value::Int(Int::Range(Some(0), None)),
+                },
+                Some(Value::Float(f)) => Value::Float(f.map(|b| f64::from_bits(b).abs().to_bits())),
+                Some(Value::Array(s)) => Value::Array(s.clone()),
+                _ => Value::Top,
+            },
+            Builtin::Sum => match a0 {
+                Some(v) => match self.as_seq(v, st).element() {
+                    Value::Array(s) => Value::Array(s),
+                    Value::Int(_) => Value::Int(Int::ANY),
+                    Value::Float(_) => Value::Float(None),
+                    _ => Value::Top,
+                },
+                None => Value::Top,
+            },
+            Builtin::Enumerate => match a0 {
+                Some(v) => {
+                    let seq = self.as_seq(v, st);
+                    Value::Tuple(match seq {
+                        Seq::Exact(items) => Seq::Exact(
+                            items
+                                .iter()
+                                .enumerate()
+                                .map(|(i, x)| {
+                                    Value::Tuple(Seq::Exact(
+                                        vec![Value::int(i as i64), x.clone()].into(),
+                                    ))
+                                })
+                                .collect(),
+                        ),
+                        Seq::Summary(e, n) => Seq::Summary(
+                            Box::new(Value::Tuple(Seq::Exact(
+                                vec![Value::Int(Int::Range(Some(0), None)), *e].into(),
+                            ))),
+                            n,
+                        ),
+                    })
+                }
+                None => Value::Top,
+            },
+            Builtin::Zip => {
+                let seqs: Vec<Seq> = args.pos.iter().map(|v| self.as_seq(v, st)).collect();
+                let exact: Option<Vec<&Arc<[Value]>>> = seqs
+                    .iter()
+                    .map(|s| match s {
+                        Seq::Exact(v) => Some(v),
+                        _ => None,
+                    })
+                    .collect();
+                Value::Tuple(match exact {
+                    Some(v) if !v.is_empty() => {
+                        let n = v.iter().map(|x| x.len()).min().unwrap_or(0);
+                        Seq::Exact(
+                            (0..n)
+                                .map(|i| {
+                                    Value::Tuple(Seq::Exact(
+                                        v.iter().map(|x| x[i].clone()).collect(),
+                                    ))
+                                })
+                                .collect(),
+                        )
+                    }
+                    _ => Seq::Summary(
+                        Box::new(Value::Tuple(Seq::Exact(
+                            seqs.iter().map(Seq::element).collect(),
+                        ))),
+                        Int::Range(Some(0), None),
+                    ),
+                })
+            }
+            Builtin::Isinstance => Value::Bool(None),
+            Builtin::Print => Value::None,
+            Builtin::NdArray | Builtin::Annotated | Builtin::Other => Value::Top,
+        }
+    }
+
+    /// The elements of an iterable as a sequence.
+    pub(crate) fn as_seq(&mut self, v: &Value, st: &State) -> Seq {
+        match v {
+            Value::Tuple(s) => s.clone(),
+            Value::List(a) => st.list(*a).unwrap_or(Seq::Summary(
+                Box::new(Value::Top),
+                Int::Range(Some(0), None),
+            )),
+            _ => {
+                let len = self.iteration_len(v, st);
+                match self.iteration(v, st) {
+                    super::stmt::Iteration::Items(items) => Seq::Exact(items.into()),
+                    super::stmt::Iteration::Summary(e) => Seq::Summary(Box::new(e), len),
+                }
+            }
+        }
+    }
+}
+
+fn bound(v: Value) -> Binding {
+    Binding {
+        value: v,
+        maybe_unbound: false,
+    }
+}

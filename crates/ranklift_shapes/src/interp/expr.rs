@@ -1,0 +1,601 @@
+//! Expressions: names, literals, operators, attributes, displays and comprehensions.
+
+use std::sync::{Arc, LazyLock};
+
+use ruff_python_ast::{self as ast, Expr, Number};
+use ruff_text_size::TextRange;
+
+use super::state::{Obj, State};
+use super::value::{Builtin, Int, ModRef, Seq, Value};
+use super::{Exc, Interp};
+use crate::{Certainty, Dim, Shape};
+
+/// Python 3.11's builtin names (`data/python_builtins.txt`, recorded from CPython).
+static BUILTINS: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("../../data/python_builtins.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect()
+});
+
+/// The attributes of Python's plain types (`data/python_types.txt`, recorded from CPython).
+static TYPE_ATTRS: LazyLock<std::collections::HashSet<(&'static str, &'static str)>> =
+    LazyLock::new(|| {
+        include_str!("../../data/python_types.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once(' '))
+            .collect()
+    });
+
+fn builtin(name: &str) -> Option<Value> {
+    let b = match name {
+        "len" => Builtin::Len,
+        "range" => Builtin::Range,
+        "int" => Builtin::Int,
+        "float" => Builtin::Float,
+        "bool" => Builtin::Bool,
+        "str" => Builtin::Str,
+        "list" => Builtin::List,
+        "tuple" => Builtin::Tuple,
+        "min" => Builtin::Min,
+        "max" => Builtin::Max,
+        "abs" => Builtin::Abs,
+        "sum" => Builtin::Sum,
+        "enumerate" => Builtin::Enumerate,
+        "zip" => Builtin::Zip,
+        "isinstance" => Builtin::Isinstance,
+        "print" => Builtin::Print,
+        "reversed" => Builtin::Reversed,
+        "sorted" => Builtin::Sorted,
+        "None" => return Some(Value::None),
+        "True" => return Some(Value::Bool(Some(true))),
+        "False" => return Some(Value::Bool(Some(false))),
+        "Ellipsis" => return Some(Value::Ellipsis),
+        n if BUILTINS.contains(n) => Builtin::Other,
+        _ => return None,
+    };
+    Some(Value::Builtin(b))
+}
+
+impl<'a> Interp<'a> {
+    pub(crate) fn eval(&mut self, e: &'a Expr, st: &mut State) -> Value {
+        match e {
+            Expr::Name(n) => self.lookup(n.id.as_str(), n.range, st),
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => i.as_i64().map_or(Value::Int(Int::ANY), Value::int),
+                Number::Float(f) => Value::float(*f),
+                Number::Complex { .. } => Value::Top,
+            },
+            Expr::StringLiteral(s) => {
+                let text = s.value.to_str();
+                Value::Str((text.len() <= 4096).then(|| text.into()))
+            }
+            Expr::FString(_) | Expr::TString(_) => Value::Str(None),
+            Expr::BytesLiteral(_) => Value::Top,
+            Expr::BooleanLiteral(b) => Value::Bool(Some(b.value)),
+            Expr::NoneLiteral(_) => Value::None,
+            Expr::EllipsisLiteral(_) => Value::Ellipsis,
+            Expr::BoolOp(b) => {
+                let and = b.op == ast::BoolOp::And;
+                let mut result: Option<Value> = None;
+                for (i, x) in b.values.iter().enumerate() {
+                    let v = self.eval(x, st);
+                    let last = i + 1 == b.values.len();
+                    match v.truth() {
+                        // `a and b`: a falsy `a` is the result; `a or b`: a truthy one.
+                        Some(t) if t != and && !last => {
+                            return match result {
+                                Some(r) => r.join(&v),
+                                None => v,
+                            };
+                        }
+                        Some(_) if !last => {}
+                        _ if last => {
+                            return match result {
+                                Some(r) => r.join(&v),
+                                None => v,
+                            };
+                        }
+                        _ => {
+                            result = Some(match result {
+                                Some(r) => r.join(&v),
+                                None => v,
+                            });
+                        }
+                    }
+                }
+                result.unwrap_or(Value::Top)
+            }
+            Expr::Named(n) => {
+                let v = self.eval(&n.value, st);
+                self.assign(&n.target, v.clone(), st);
+                v
+            }
+            Expr::BinOp(b) => {
+                let l = self.eval(&b.left, st);
+                let r = self.eval(&b.right, st);
+                self.binop(b.op, &l, &r, b.range, st)
+            }
+            Expr::UnaryOp(u) => {
+                let v = self.eval(&u.operand, st);
+                self.unary(u.op, &v)
+            }
+            Expr::Lambda(_) => Value::Top,
+            Expr::If(i) => {
+                let c = self.eval(&i.test, st);
+                match c.truth() {
+                    Some(true) => self.eval(&i.body, st),
+                    Some(false) => self.eval(&i.orelse, st),
+                    None => {
+                        let mut s2 = st.clone();
+                        let a = self.eval(&i.body, st);
+                        let b = self.eval(&i.orelse, &mut s2);
+                        *st = st.join(&s2);
+                        a.join(&b)
+                    }
+                }
+            }
+            Expr::Dict(d) => {
+                for item in &d.items {
+                    if let Some(k) = &item.key {
+                        self.eval(k, st);
+                    }
+                    self.eval(&item.value, st);
+                }
+                Value::Top
+            }
+            Expr::Set(s) => {
+                for x in &s.elts {
+                    self.eval(x, st);
+                }
+                Value::Top
+            }
+            Expr::ListComp(c) => {
+                let seq = self.comprehension(&c.generators, &c.elt, st);
+                self.alloc_list(seq, c.range.start(), st)
+            }
+            Expr::SetComp(c) => {
+                self.comprehension(&c.generators, &c.elt, st);
+                Value::Top
+            }
+            Expr::Generator(c) => {
+                // A generator consumed by `tuple(...)`, `sum(...)`, `np.array(list(...))`: its
+                // elements as a tuple summary.
+                let seq = self.comprehension(&c.generators, &c.elt, st);
+                Value::Tuple(seq)
+            }
+            Expr::DictComp(c) => {
+                self.comprehension(&c.generators, &c.value, st);
+                Value::Top
+            }
+            Expr::Await(a) => {
+                self.eval(&a.value, st);
+                Value::Top
+            }
+            Expr::Yield(y) => {
+                if let Some(v) = &y.value {
+                    self.eval(v, st);
+                }
+                Value::Top
+            }
+            Expr::YieldFrom(y) => {
+                self.eval(&y.value, st);
+                Value::Top
+            }
+            Expr::Compare(c) => {
+                let mut left = self.eval(&c.left, st);
+                let mut result: Option<Value> = None;
+                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                    let r = self.eval(right, st);
+                    let v = self.compare(*op, &left, &r, c.range, st);
+                    result = Some(match result {
+                        None => v,
+                        Some(prev) => match (prev.truth(), v.truth()) {
+                            (Some(false), _) => return prev,
+                            (Some(true), _) => v,
+                            (None, Some(false)) => Value::Bool(Some(false)),
+                            _ => Value::Bool(None),
+                        },
+                    });
+                    left = r;
+                }
+                result.unwrap_or(Value::Top)
+            }
+            Expr::Call(c) => self.eval_call(c, st),
+            Expr::Attribute(a) => {
+                let v = self.eval(&a.value, st);
+                self.attribute_of(&v, a.attr.as_str(), a.range, st)
+            }
+            Expr::Subscript(s) => {
+                let obj = self.eval(&s.value, st);
+                let idx = self.eval(&s.slice, st);
+                self.get_item(&obj, &idx, s.range, st)
+            }
+            Expr::Starred(s) => {
+                self.eval(&s.value, st);
+                Value::Top
+            }
+            Expr::List(l) => {
+                let seq = self.display(&l.elts, st);
+                self.alloc_list(seq, l.range.start(), st)
+            }
+            Expr::Tuple(t) => Value::Tuple(self.display(&t.elts, st)),
+            Expr::Slice(s) => {
+                let mut part = |x: &'a Option<Box<Expr>>, st: &mut State| {
+                    x.as_ref().map(|e| match self.eval(e, st) {
+                        Value::None => None,
+                        v => Some(v.as_int().unwrap_or(Int::ANY)),
+                    })
+                };
+                let lo = part(&s.lower, st).flatten();
+                let hi = part(&s.upper, st).flatten();
+                let step = part(&s.step, st).flatten();
+                Value::Slice(Box::new([lo, hi, step]))
+            }
+            Expr::IpyEscapeCommand(_) => Value::Top,
+        }
+    }
+
+    /// The elements of a list or tuple display, spreading `*x`.
+    fn display(&mut self, elts: &'a [Expr], st: &mut State) -> Seq {
+        let mut items = Vec::with_capacity(elts.len());
+        let mut exact = true;
+        let mut extra = Value::Top;
+        let mut first_extra = true;
+        for x in elts {
+            if let Expr::Starred(s) = x {
+                let v = self.eval(&s.value, st);
+                match &v {
+                    Value::Tuple(Seq::Exact(v)) => items.extend(v.iter().cloned()),
+                    Value::List(a) => match st.list(*a) {
+                        Some(Seq::Exact(v)) => items.extend(v.iter().cloned()),
+                        other => {
+                            exact = false;
+                            let e = other.map_or(Value::Top, |s| s.element());
+                            extra = if first_extra { e } else { extra.join(&e) };
+                            first_extra = false;
+                        }
+                    },
+                    _ => {
+                        exact = false;
+                        extra = Value::Top;
+                        first_extra = false;
+                    }
+                }
+            } else {
+                items.push(self.eval(x, st));
+            }
+        }
+        if exact {
+            Seq::Exact(items.into())
+        } else {
+            let elem = items.iter().fold(extra, |a, b| a.join(b));
+            Seq::Summary(Box::new(elem), Int::Range(Some(items.len() as i64), None))
+        }
+    }
+
+    /// A comprehension's elements: exact when there is one `for` over known items and no `if`,
+    /// otherwise the join of the element over one symbolic pass.
+    fn comprehension(
+        &mut self,
+        gens: &'a [ast::Comprehension],
+        elt: &'a Expr,
+        st: &mut State,
+    ) -> Seq {
+        let mut inner = st.clone();
+        // Comprehension variables live in their own scope: run in a copy whose heap changes
+        // are kept.
+        let result = if let [g] = gens
+            && g.ifs.is_empty()
+        {
+            let it = self.eval(&g.iter, &mut inner);
+            match self.iteration_items(&it, &inner) {
+                Some(items) => {
+                    let mut out = Vec::with_capacity(items.len());
+                    for item in items {
+                        let mut s = inner.clone();
+                        self.assign(&g.target, item, &mut s);
+                        out.push(self.eval(elt, &mut s));
+                        inner.heap = s.heap;
+                    }
+                    Seq::Exact(out.into())
+                }
+                None => {
+                    let elem = self.iteration_element(&it, &inner);
+                    let len = self.iteration_len(&it, &inner);
+                    self.assign(&g.target, elem, &mut inner);
+                    let v = self.eval(elt, &mut inner);
+                    Seq::Summary(Box::new(v), len)
+                }
+            }
+        } else {
+            for g in gens {
+                let it = self.eval(&g.iter, &mut inner);
+                let elem = self.iteration_element(&it, &inner);
+                self.assign(&g.target, elem, &mut inner);
+                for cond in &g.ifs {
+                    self.eval(cond, &mut inner);
+                }
+            }
+            let v = self.eval(elt, &mut inner);
+            Seq::Summary(Box::new(v), Int::Range(Some(0), None))
+        };
+        st.heap = inner.heap;
+        result
+    }
+
+    fn iteration_items(&mut self, it: &Value, st: &State) -> Option<Vec<Value>> {
+        match self.iteration(it, st) {
+            super::stmt::Iteration::Items(v) => Some(v),
+            super::stmt::Iteration::Summary(_) => None,
+        }
+    }
+
+    fn iteration_element(&mut self, it: &Value, st: &State) -> Value {
+        match self.iteration(it, st) {
+            super::stmt::Iteration::Items(v) => v
+                .iter()
+                .skip(1)
+                .fold(v.first().cloned().unwrap_or(Value::Top), |a, b| a.join(b)),
+            super::stmt::Iteration::Summary(e) => e,
+        }
+    }
+
+    pub(crate) fn iteration_len(&mut self, it: &Value, st: &State) -> Int {
+        match it {
+            Value::Range(r) => match (r.0.constant(), r.1.constant(), r.2.constant()) {
+                (Some(a), Some(b), Some(c)) if c != 0 => {
+                    Int::Const(super::stmt::range_len(a, b, c))
+                }
+                // range(n): n elements.
+                (Some(0), _, Some(1)) => r.1.clone(),
+                _ => Int::Range(Some(0), None),
+            },
+            Value::Tuple(s) => s.len(),
+            Value::List(a) => st.list(*a).map_or(Int::Range(Some(0), None), |s| s.len()),
+            Value::Array(s) => match s.dims() {
+                Some(d) if !d.is_empty() => Int::from_dim(&d[0]),
+                _ => Int::Range(Some(0), None),
+            },
+            _ => Int::Range(Some(0), None),
+        }
+    }
+
+    /// Read a variable.
+    pub(crate) fn lookup(&mut self, name: &str, range: TextRange, st: &mut State) -> Value {
+        if let Some(f) = self.cur_func {
+            let scope = self.funcs[f as usize].scope.clone();
+            if scope.locals.contains(name) {
+                let b = st.locals.as_ref().and_then(|l| l.get(name)).cloned();
+                return match b {
+                    Some(b) => {
+                        if b.maybe_unbound {
+                            self.report(
+                                range,
+                                "W201",
+                                Exc::Name,
+                                format!(
+                                    "local variable '{name}' may be used before it is assigned"
+                                ),
+                                Certainty::Possible("it is assigned on some paths only".to_owned()),
+                            );
+                        }
+                        b.value
+                    }
+                    None => {
+                        self.report(
+                            range,
+                            "W201",
+                            Exc::Name,
+                            format!("cannot access local variable '{name}' where it is not associated with a value"),
+                            Certainty::Certain,
+                        );
+                        Value::Top
+                    }
+                };
+            }
+            if !scope.globals.contains(name)
+                && let Some(c) = &self.funcs[f as usize].closure
+                && let Some(b) = c.get(name)
+            {
+                return b.value.clone();
+            }
+        } else if let Some(l) = &st.locals
+            && let Some(b) = l.get(name)
+        {
+            // A class body.
+            return b.value.clone();
+        }
+        if let Some(b) = st.globals.get(name) {
+            if b.maybe_unbound && builtin(name).is_none() {
+                self.report(
+                    range,
+                    "W201",
+                    Exc::Name,
+                    format!("name '{name}' may be undefined"),
+                    Certainty::Possible("it is assigned on some paths only".to_owned()),
+                );
+            }
+            return b.value.clone();
+        }
+        if let Some(v) = builtin(name) {
+            return v;
+        }
+        if name.starts_with("__") && name.ends_with("__") {
+            return Value::Top;
+        }
+        if !self.module_scopes[self.cur_module as usize].star_import {
+            self.report(
+                range,
+                "W201",
+                Exc::Name,
+                format!("name '{name}' is not defined"),
+                Certainty::Certain,
+            );
+        }
+        Value::Top
+    }
+
+    /// `obj.attr` (reads).
+    pub(crate) fn attribute_of(
+        &mut self,
+        obj: &Value,
+        attr: &str,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let missing = |this: &mut Self, owner: String| {
+            this.report(
+                range,
+                "E011",
+                Exc::Attribute,
+                format!("{owner} has no attribute '{attr}'"),
+                Certainty::Certain,
+            );
+            Value::Top
+        };
+        match obj {
+            Value::Module(ModRef::Numpy(m)) => match crate::numpy::module_attr(m, attr) {
+                Some(v) => v,
+                None => missing(self, format!("module '{m}'")),
+            },
+            Value::Module(ModRef::Hints) => match attr {
+                "NdArray" => Value::Builtin(Builtin::NdArray),
+                _ => Value::Top,
+            },
+            Value::Module(ModRef::Typing) => match attr {
+                "Annotated" => Value::Builtin(Builtin::Annotated),
+                _ => Value::Top,
+            },
+            Value::Module(ModRef::User(m)) => {
+                let g = match &self.modules[*m as usize].status {
+                    super::ModStatus::Done(g) => g.get(attr).map(|b| b.value.clone()),
+                    _ => None,
+                };
+                match g {
+                    Some(v) => v,
+                    None => {
+                        let sub = format!("{}.{attr}", self.modules[*m as usize].src.name);
+                        if self.modules.iter().any(|x| x.src.name == sub) {
+                            self.module_value(&sub)
+                        } else {
+                            Value::Top
+                        }
+                    }
+                }
+            }
+            Value::Array(s) => match attr {
+                "shape" => shape_tuple(s),
+                "ndim" => match s.rank() {
+                    Some(r) => Value::int(r as i64),
+                    None => Value::Int(Int::Range(Some(0), Some(64))),
+                },
+                "size" => match s.size() {
+                    Some(n) => Value::int(n as i64),
+                    None => match s.dims() {
+                        Some([d]) => Value::Int(Int::from_dim(d)),
+                        _ => Value::Int(Int::Range(Some(0), None)),
+                    },
+                },
+                "T" => Value::Array(crate::models::transpose::transpose(s, None).shape),
+                "real" | "imag" => Value::Array(s.clone()),
+                "dtype" | "flat" | "strides" | "itemsize" | "nbytes" | "data" | "flags"
+                | "base" | "ctypes" => Value::Top,
+                _ if crate::numpy::ndarray_has(attr) => {
+                    Value::Method(Box::new(obj.clone()), attr.into())
+                }
+                _ => missing(self, "'numpy.ndarray' object".to_owned()),
+            },
+            Value::Instance(addr) => {
+                let (class, own) = match st.heap.get(addr) {
+                    Some(Obj::Instance { class, attrs }) => {
+                        (Some(*class), attrs.get(attr).map(|b| b.value.clone()))
+                    }
+                    _ => (None, None),
+                };
+                if let Some(v) = own {
+                    return v;
+                }
+                let Some(class) = class else {
+                    return Value::Top;
+                };
+                match self.class_attr(class, attr, 0) {
+                    Some(Value::Func(f)) => Value::Method(Box::new(obj.clone()), func_key(f)),
+                    Some(Value::Method(inner, kind)) if &*kind == "<property>" => {
+                        if let Value::Func(f) = *inner {
+                            let args = super::call::Args::default();
+                            self.call_function(f, Some(obj.clone()), args, range, st)
+                        } else {
+                            Value::Top
+                        }
+                    }
+                    Some(Value::Method(inner, kind)) if &*kind == "<static>" => *inner,
+                    Some(v) => v,
+                    None => Value::Top,
+                }
+            }
+            Value::Class(c) => match self.class_attr(*c, attr, 0) {
+                Some(Value::Method(inner, kind)) if &*kind == "<static>" => *inner,
+                Some(v) => v,
+                None => Value::Top,
+            },
+            Value::List(_)
+            | Value::Tuple(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::None
+            | Value::Bool(_)
+            | Value::Str(_) => {
+                let ty = obj.type_name().unwrap_or("object");
+                if TYPE_ATTRS.contains(&(ty, attr)) {
+                    match (obj, attr) {
+                        (Value::Int(_) | Value::Float(_) | Value::Bool(_), "real") => obj.clone(),
+                        (Value::Int(_) | Value::Bool(_), "imag") => Value::int(0),
+                        _ => Value::Method(Box::new(obj.clone()), attr.into()),
+                    }
+                } else {
+                    missing(self, format!("'{ty}' object"))
+                }
+            }
+            _ => Value::Top,
+        }
+    }
+
+    /// Look an attribute up on a class and its bases (depth-first, like a simple MRO).
+    pub(crate) fn class_attr(&self, class: u32, attr: &str, depth: usize) -> Option<Value> {
+        if depth > 16 {
+            return None;
+        }
+        let c = &self.classes[class as usize];
+        if let Some(b) = c.attrs.get(attr) {
+            return Some(b.value.clone());
+        }
+        for base in &c.bases {
+            if let Value::Class(b) = base
+                && let Some(v) = self.class_attr(*b, attr, depth + 1)
+            {
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+/// The method-name encoding of a user function bound to an instance.
+pub(crate) fn func_key(f: u32) -> Arc<str> {
+    format!("<func {f}>").into()
+}
+
+/// `x.shape` as a tuple of ints.
+pub(crate) fn shape_tuple(s: &Shape) -> Value {
+    match s.dims() {
+        Some(d) => Value::Tuple(Seq::Exact(
+            d.iter().map(|d| Value::Int(Int::from_dim(d))).collect(),
+        )),
+        None => Value::Tuple(Seq::Summary(
+            Box::new(Value::Int(Int::from_dim(&Dim::Unknown))),
+            Int::Range(Some(0), Some(64)),
+        )),
+    }
+}

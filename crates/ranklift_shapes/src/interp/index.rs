@@ -1,0 +1,384 @@
+//! Subscripts: array indexing (ints, slices, `None`, `...`) with NumPy's bounds checks (W510),
+//! assignment into arrays (W502: the value must broadcast into the selection), and list / tuple
+//! indexing (E017) and non-subscriptable values (E015).
+
+use std::sync::Arc;
+
+use ruff_text_size::TextRange;
+
+use super::state::{Obj, State};
+use super::value::{Int, Seq, Value};
+use super::{Exc, Interp};
+use crate::{Certainty, Dim, Outcome, Shape};
+
+/// One entry of an array index.
+enum Item {
+    Int(Int),
+    Slice([Option<Int>; 3]),
+    NewAxis,
+    Ellipsis,
+    /// Advanced indexing or something unknown: the result's shape is not tracked.
+    Other,
+}
+
+fn items(idx: &Value) -> Vec<Item> {
+    let one = |v: &Value| match v {
+        Value::Int(i) => Item::Int(i.clone()),
+        Value::Slice(s) => Item::Slice((**s).clone()),
+        Value::None => Item::NewAxis,
+        Value::Ellipsis => Item::Ellipsis,
+        _ => Item::Other,
+    };
+    match idx {
+        Value::Tuple(Seq::Exact(v)) => v.iter().map(one).collect(),
+        Value::Tuple(_) => vec![Item::Other],
+        v => vec![one(v)],
+    }
+}
+
+/// `len(range(n)[slice])`, with Python's clamping rules; `None` when not all is known.
+fn slice_len(s: &[Option<Int>; 3], n: i64) -> Option<i64> {
+    let c = |x: &Option<Int>| -> Option<Option<i64>> {
+        match x {
+            None => Some(None),
+            Some(i) => i.constant().map(Some),
+        }
+    };
+    let (lo, hi, step) = (c(&s[0])?, c(&s[1])?, c(&s[2])?);
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    if step > 0 {
+        let clamp = |x: i64| if x < 0 { (x + n).max(0) } else { x.min(n) };
+        let start = lo.map_or(0, clamp);
+        let stop = hi.map_or(n, clamp);
+        Some(if stop > start {
+            (stop - start - 1) / step + 1
+        } else {
+            0
+        })
+    } else {
+        let clamp = |x: i64| if x < 0 { (x + n).max(-1) } else { x.min(n - 1) };
+        let start = lo.map_or(n - 1, clamp);
+        let stop = hi.map_or(-1, clamp);
+        Some(if start > stop {
+            (start - stop - 1) / (-step) + 1
+        } else {
+            0
+        })
+    }
+}
+
+/// The shape of `a[idx]`.
+fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
+    let items = items(idx);
+    if items.iter().any(|i| matches!(i, Item::Other)) {
+        return Outcome::ok(Shape::AnyRank);
+    }
+    let Some(dims) = shape.dims() else {
+        return Outcome::ok(Shape::AnyRank);
+    };
+    let consumed = items
+        .iter()
+        .filter(|i| matches!(i, Item::Int(_) | Item::Slice(_)))
+        .count();
+    let ellipses = items.iter().filter(|i| matches!(i, Item::Ellipsis)).count();
+    if ellipses > 1 {
+        return Outcome::certain(
+            "W510",
+            "an index can only have a single ellipsis ('...')".to_owned(),
+        );
+    }
+    if consumed > dims.len() {
+        return Outcome::certain(
+            "W510",
+            format!(
+                "too many indices for array: array is {}-dimensional, but {consumed} were indexed",
+                dims.len()
+            ),
+        );
+    }
+    let mut out = Vec::with_capacity(dims.len() + 2);
+    let mut axis = 0usize;
+    for item in &items {
+        match item {
+            Item::Int(i) => {
+                let d = &dims[axis];
+                if let (Some(i), Dim::Known(n)) = (i.constant(), d) {
+                    let n = *n as i64;
+                    if i >= n || i < -n {
+                        return Outcome::certain(
+                            "W510",
+                            format!("index {i} is out of bounds for axis {axis} with size {n}"),
+                        );
+                    }
+                }
+                axis += 1;
+            }
+            Item::Slice(s) => {
+                let d = &dims[axis];
+                let full = s.iter().all(Option::is_none);
+                out.push(match d {
+                    _ if full => d.clone(),
+                    Dim::Known(n) => {
+                        slice_len(s, *n as i64).map_or(Dim::Unknown, |k| Dim::Known(k as u64))
+                    }
+                    _ => Dim::Unknown,
+                });
+                axis += 1;
+            }
+            Item::NewAxis => out.push(Dim::Known(1)),
+            Item::Ellipsis => {
+                let take = dims.len() - consumed;
+                out.extend(dims[axis..axis + take].iter().cloned());
+                axis += take;
+            }
+            Item::Other => unreachable!("returned above"),
+        }
+    }
+    out.extend(dims[axis..].iter().cloned());
+    Outcome::ok(Shape::Known(out))
+}
+
+impl<'a> Interp<'a> {
+    pub(crate) fn get_item(
+        &mut self,
+        obj: &Value,
+        idx: &Value,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        match obj {
+            Value::Array(s) => {
+                let o = index_shape(s, idx);
+                let o = match o.shape.rank() {
+                    // A full integer index gives a scalar.
+                    Some(0) if o.error.is_none() => return Value::Float(None),
+                    _ => o,
+                };
+                self.outcome(range, o)
+            }
+            Value::Tuple(seq) => self.seq_item(seq, idx, "tuple", range, st, false),
+            Value::List(a) => match st.list(*a) {
+                Some(seq) => self.seq_item(&seq, idx, "list", range, st, true),
+                None => Value::Top,
+            },
+            Value::Str(_) => Value::Str(None),
+            Value::Range(_) => match idx {
+                Value::Slice(_) => Value::Top,
+                _ => Value::Int(Int::ANY),
+            },
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None | Value::Func(_) => {
+                let ty = obj.type_name().unwrap_or("object");
+                self.report(
+                    range,
+                    "E015",
+                    Exc::Type,
+                    format!("'{ty}' object is not subscriptable"),
+                    Certainty::Certain,
+                );
+                Value::Top
+            }
+            _ => Value::Top,
+        }
+    }
+
+    fn seq_item(
+        &mut self,
+        seq: &Seq,
+        idx: &Value,
+        ty: &str,
+        range: TextRange,
+        st: &mut State,
+        list: bool,
+    ) -> Value {
+        match idx {
+            Value::Int(_) | Value::Bool(_) => {
+                let i = match idx {
+                    Value::Int(i) => i.clone(),
+                    _ => idx.as_int().unwrap_or(Int::ANY),
+                };
+                match (seq, i.constant()) {
+                    (Seq::Exact(v), Some(c)) => {
+                        let n = v.len() as i64;
+                        if c >= n || c < -n {
+                            self.report(
+                                range,
+                                "E017",
+                                Exc::Index,
+                                format!("{ty} index out of range"),
+                                Certainty::Certain,
+                            );
+                            Value::Top
+                        } else {
+                            v[(if c < 0 { c + n } else { c }) as usize].clone()
+                        }
+                    }
+                    _ => seq.element(),
+                }
+            }
+            Value::Slice(s) => {
+                let sliced = match seq {
+                    Seq::Exact(v) => match slice_bounds(s, v.len() as i64) {
+                        Some(idx) => Seq::Exact(idx.into_iter().map(|i| v[i].clone()).collect()),
+                        None => Seq::Summary(Box::new(seq.element()), Int::Range(Some(0), None)),
+                    },
+                    Seq::Summary(e, _) => Seq::Summary(e.clone(), Int::Range(Some(0), None)),
+                };
+                if list {
+                    self.alloc_list(sliced, range.start(), st)
+                } else {
+                    Value::Tuple(sliced)
+                }
+            }
+            Value::Float(_) | Value::Str(_) | Value::None | Value::Tuple(_) | Value::List(_) => {
+                let t = idx.type_name().unwrap_or("object");
+                self.report(
+                    range,
+                    "E017",
+                    Exc::Type,
+                    format!("{ty} indices must be integers or slices, not {t}"),
+                    Certainty::Certain,
+                );
+                Value::Top
+            }
+            _ => seq.element(),
+        }
+    }
+
+    pub(crate) fn set_item(
+        &mut self,
+        obj: &Value,
+        idx: &Value,
+        v: Value,
+        range: TextRange,
+        st: &mut State,
+    ) {
+        match obj {
+            Value::Array(s) => {
+                let target = index_shape(s, idx);
+                if target.error.is_some() {
+                    self.outcome(range, target);
+                    return;
+                }
+                let heap = |a| st.list(a);
+                if let Some(value) = v.array_shape(&heap) {
+                    self.check_setitem(&value, &target.shape, range);
+                }
+            }
+            Value::List(a) => {
+                let Some(seq) = st.list(*a) else { return };
+                let new = match (&seq, idx.as_int().and_then(|i| i.constant())) {
+                    (Seq::Exact(items), Some(c)) => {
+                        let n = items.len() as i64;
+                        if c >= n || c < -n {
+                            self.report(
+                                range,
+                                "E017",
+                                Exc::Index,
+                                "list assignment index out of range".to_owned(),
+                                Certainty::Certain,
+                            );
+                            return;
+                        }
+                        let mut items = items.to_vec();
+                        items[(if c < 0 { c + n } else { c }) as usize] = v;
+                        Seq::Exact(items.into())
+                    }
+                    _ => Seq::Summary(Box::new(seq.element().join(&v)), Int::Range(Some(0), None)),
+                };
+                if let Some(Obj::List(s)) = Arc::make_mut(&mut st.heap).get_mut(a) {
+                    *s = new;
+                }
+            }
+            Value::Tuple(_) | Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::None => {
+                let ty = obj.type_name().unwrap_or("object");
+                self.report(
+                    range,
+                    "E017",
+                    Exc::Type,
+                    format!("'{ty}' object does not support item assignment"),
+                    Certainty::Certain,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// `a[idx] = value`: the value must broadcast to the selection's shape.
+    fn check_setitem(&mut self, value: &Shape, target: &Shape, range: TextRange) {
+        let (Some(v), Some(t)) = (value.dims(), target.dims()) else {
+            return;
+        };
+        // Leading ones of the value are dropped first.
+        let mut v = v;
+        while v.len() > t.len() && v[0] == Dim::Known(1) {
+            v = &v[1..];
+        }
+        let message = || {
+            format!(
+                "could not broadcast input array from shape {} into shape {}",
+                value, target
+            )
+        };
+        if v.len() > t.len() {
+            if v.iter().all(|d| d.known().is_some()) {
+                self.report(range, "W502", Exc::Value, message(), Certainty::Certain);
+            }
+            return;
+        }
+        for (dv, dt) in v.iter().rev().zip(t.iter().rev()) {
+            match (dv.is_one(), dv.same(dt)) {
+                (crate::Tri::Yes, _) | (_, crate::Tri::Yes) => {}
+                (crate::Tri::No, crate::Tri::No) => {
+                    self.report(range, "W502", Exc::Value, message(), Certainty::Certain);
+                    return;
+                }
+                _ => {
+                    let reason = dv
+                        .why_unknown()
+                        .or_else(|| dt.why_unknown())
+                        .unwrap_or_default();
+                    self.report(
+                        range,
+                        "W502",
+                        Exc::Value,
+                        message(),
+                        Certainty::Possible(reason),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The indices `range(n)[slice]` selects, when every bound is known.
+fn slice_bounds(s: &[Option<Int>; 3], n: i64) -> Option<Vec<usize>> {
+    let len = slice_len(s, n)?;
+    let step = match &s[2] {
+        None => 1,
+        Some(i) => i.constant()?,
+    };
+    let first = match &s[0] {
+        None => {
+            if step > 0 {
+                0
+            } else {
+                n - 1
+            }
+        }
+        Some(i) => {
+            let c = i.constant()?;
+            if step > 0 {
+                if c < 0 { (c + n).max(0) } else { c.min(n) }
+            } else if c < 0 {
+                c + n
+            } else {
+                c.min(n - 1)
+            }
+        }
+    };
+    Some((0..len).map(|k| (first + k * step) as usize).collect())
+}

@@ -1,0 +1,351 @@
+//! The abstract interpreter: runs a Python program over abstract values and reports the
+//! operations that fail.
+//!
+//! - [`value`]: abstract values (ints as constants / symbols / intervals, shapes, sequences, ...).
+//! - [`state`]: variables and the heap, shared copy-on-write, with join and widening.
+//! - `stmt`: statements — branches (both sides run and join unless the condition is known),
+//!   loops (exact unrolling of short known loops, otherwise a fixpoint with widening), `try`,
+//!   functions and classes.
+//! - `expr`: expressions, Python's operators and builtins, subscripts.
+//! - `call`: user functions (context-sensitive, memoised, recursion cut), classes and methods.
+//! - `hints`: `NdArray[2, 3]` and `Annotated[np.ndarray, "n 3"]` hints.
+//! - [`crate::numpy`]: the library models.
+//!
+//! Termination: every loop either unrolls a known, bounded number of times or iterates to a
+//! fixpoint with widening; recursion is cut; and a global fuel counter stops the analysis of a
+//! file that still takes too long (the findings so far are kept, a note says so).
+
+pub(crate) mod call;
+mod expr;
+pub mod hints;
+mod index;
+mod ops;
+mod scope;
+pub mod state;
+mod stmt;
+pub mod value;
+
+use std::sync::Arc;
+
+use ruff_python_ast::Stmt;
+use ruff_text_size::TextRange;
+
+use crate::Certainty;
+pub(crate) use expr::shape_tuple;
+use state::{FxMap, State};
+use value::Value;
+
+/// Analysis options.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Statements and calls the analysis of one entry file may execute before it stops.
+    pub fuel: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { fuel: 2_000_000 }
+    }
+}
+
+/// One module of the program.
+pub struct SourceModule<'a> {
+    /// Dotted module name (`pkg.mod`); the entry file runs as `__main__`.
+    pub name: String,
+    pub suite: &'a [Stmt],
+    /// Whether its findings are reported (modules given on the command line).
+    pub report: bool,
+}
+
+/// A finding: a failing operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub module: u32,
+    pub range: TextRange,
+    pub code: &'static str,
+    /// `ExceptionClass: message`, as CPython / NumPy print it.
+    pub message: String,
+    pub certainty: Certainty,
+}
+
+/// The exception class a finding raises, for `try`/`except` suppression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exc {
+    Value,
+    Type,
+    ZeroDivision,
+    Attribute,
+    Index,
+    Name,
+    /// NumPy's `AxisError` (a `ValueError` and an `IndexError`).
+    Axis,
+    /// Not an exception: a rejected or malformed hint.
+    Hint,
+}
+
+impl Exc {
+    pub fn name(self) -> &'static str {
+        match self {
+            Exc::Value => "ValueError",
+            Exc::Type => "TypeError",
+            Exc::ZeroDivision => "ZeroDivisionError",
+            Exc::Attribute => "AttributeError",
+            Exc::Index => "IndexError",
+            Exc::Name => "NameError",
+            Exc::Axis => "AxisError",
+            Exc::Hint => "",
+        }
+    }
+
+    /// Does `except <name>` catch it?
+    fn caught_by(self, name: &str) -> bool {
+        let own: &[&str] = match self {
+            Exc::Value => &["ValueError"],
+            Exc::Type => &["TypeError"],
+            Exc::ZeroDivision => &["ZeroDivisionError", "ArithmeticError"],
+            Exc::Attribute => &["AttributeError"],
+            Exc::Index => &["IndexError", "LookupError"],
+            Exc::Name => &["NameError"],
+            Exc::Axis => &["AxisError", "ValueError", "IndexError", "LookupError"],
+            Exc::Hint => &[],
+        };
+        self != Exc::Hint && (own.contains(&name) || matches!(name, "Exception" | "BaseException"))
+    }
+}
+
+/// What the handlers of an enclosing `try` catch.
+#[derive(Debug, Clone)]
+enum Catch {
+    All,
+    Names(Vec<String>),
+}
+
+pub(crate) struct FuncDef<'a> {
+    pub module: u32,
+    pub def: &'a ruff_python_ast::StmtFunctionDef,
+    pub defaults: Vec<Option<Value>>,
+    pub kw_defaults: Vec<Option<Value>>,
+    /// The enclosing function's variables (joined over every definition-time state).
+    pub closure: Option<Arc<state::Env>>,
+    pub scope: Arc<scope::Scope>,
+    pub class: Option<u32>,
+    pub analysed: bool,
+}
+
+pub(crate) struct ClassDef<'a> {
+    #[allow(dead_code)]
+    pub module: u32,
+    pub def: &'a ruff_python_ast::StmtClassDef,
+    pub attrs: state::Env,
+    pub bases: Vec<Value>,
+}
+
+enum ModStatus {
+    NotRun,
+    Running,
+    Done(Arc<state::Env>),
+}
+
+struct ModInfo<'a> {
+    src: SourceModule<'a>,
+    status: ModStatus,
+}
+
+type MemoKey = (u32, Vec<Value>);
+
+struct MemoEntry {
+    globals_in: Arc<state::Env>,
+    heap_in: Arc<state::Heap>,
+    ret: Value,
+    globals_out: Arc<state::Env>,
+    heap_out: Arc<state::Heap>,
+}
+
+/// The interpreter.
+pub struct Interp<'a> {
+    modules: Vec<ModInfo<'a>>,
+    funcs: Vec<FuncDef<'a>>,
+    func_index: FxMap<(u32, u32), u32>,
+    classes: Vec<ClassDef<'a>>,
+    class_index: FxMap<(u32, u32), u32>,
+    findings: FxMap<(u32, u32, &'static str), Finding>,
+    fuel: u64,
+    pub out_of_fuel: bool,
+    /// The module whose code is running.
+    cur_module: u32,
+    /// The function whose body is running (`None` at module level).
+    cur_func: Option<u32>,
+    stack: Vec<u32>,
+    /// Offset of the innermost call site (the call-string component of heap addresses).
+    call_site: u32,
+    catches: Vec<Catch>,
+    memo: FxMap<MemoKey, Vec<MemoEntry>>,
+    module_scopes: Vec<Arc<scope::Scope>>,
+    sym_counter: u32,
+    /// Depth of class bodies being run (methods defined there capture no closure).
+    class_body: u32,
+}
+
+/// Nested calls deeper than this return an unknown value.
+const MAX_CALL_DEPTH: usize = 48;
+/// Known `for` loops up to this many iterations are unrolled exactly.
+const MAX_UNROLL: i64 = 64;
+/// Passes of a loop body before widening.
+const JOIN_PASSES: usize = 2;
+
+impl<'a> Interp<'a> {
+    pub fn new(modules: Vec<SourceModule<'a>>, config: &Config) -> Interp<'a> {
+        let module_scopes = modules
+            .iter()
+            .map(|m| Arc::new(scope::Scope::of_module(m.suite)))
+            .collect();
+        Interp {
+            modules: modules
+                .into_iter()
+                .map(|src| ModInfo {
+                    src,
+                    status: ModStatus::NotRun,
+                })
+                .collect(),
+            funcs: Vec::new(),
+            func_index: FxMap::default(),
+            classes: Vec::new(),
+            class_index: FxMap::default(),
+            findings: FxMap::default(),
+            fuel: config.fuel,
+            out_of_fuel: false,
+            cur_module: 0,
+            cur_func: None,
+            stack: Vec::new(),
+            call_site: 0,
+            catches: Vec::new(),
+            memo: FxMap::default(),
+            module_scopes,
+            sym_counter: 0,
+            class_body: 0,
+        }
+    }
+
+    /// Run module `entry` as `__main__`, then every function and method it never called (with
+    /// unknown arguments, or their hints), and return the findings in source order.
+    pub fn run(mut self, entry: u32) -> (Vec<Finding>, bool) {
+        let globals = self.run_module(entry);
+        // Functions never called: analyse them with unknown (or hinted) arguments.
+        let mut i = 0;
+        while i < self.funcs.len() && !self.out_of_fuel {
+            if !self.funcs[i].analysed {
+                let module = self.funcs[i].module;
+                let g = match &self.modules[module as usize].status {
+                    ModStatus::Done(g) => g.clone(),
+                    _ => globals.clone(),
+                };
+                let mut st = State::new();
+                st.globals = g;
+                self.analyse_uncalled(i as u32, st);
+            }
+            i += 1;
+        }
+        let mut out: Vec<Finding> = self
+            .findings
+            .into_values()
+            .filter(|f| self.modules[f.module as usize].src.report)
+            .collect();
+        out.sort_by_key(|f| (f.module, f.range.start(), f.code));
+        (out, self.out_of_fuel)
+    }
+
+    fn run_module(&mut self, m: u32) -> Arc<state::Env> {
+        self.modules[m as usize].status = ModStatus::Running;
+        let saved = (self.cur_module, self.cur_func.take());
+        self.cur_module = m;
+        let mut st = State::new();
+        let name: Arc<str> = if m == 0 {
+            "__main__".into()
+        } else {
+            self.modules[m as usize].src.name.as_str().into()
+        };
+        Arc::make_mut(&mut st.globals).insert(
+            "__name__".into(),
+            state::Binding {
+                value: Value::Str(Some(name)),
+                maybe_unbound: false,
+            },
+        );
+        let suite = self.modules[m as usize].src.suite;
+        let out = self.exec_block(suite, st);
+        let globals = out
+            .normal
+            .map(|s| s.globals)
+            .unwrap_or_else(|| Arc::new(state::Env::default()));
+        self.modules[m as usize].status = ModStatus::Done(globals.clone());
+        self.cur_module = saved.0;
+        self.cur_func = saved.1;
+        globals
+    }
+
+    /// Spend one unit of fuel; false when the budget is exhausted.
+    fn tick(&mut self) -> bool {
+        if self.fuel == 0 {
+            self.out_of_fuel = true;
+            return false;
+        }
+        self.fuel -= 1;
+        true
+    }
+
+    fn fresh_sym(&mut self, base: &str) -> Arc<str> {
+        self.sym_counter += 1;
+        // The suffix after `#` keeps symbols from different definitions apart; it is not printed.
+        format!("{base}#{}", self.sym_counter).into()
+    }
+
+    /// Record a finding at `range` unless an enclosing `try` catches it or the same site
+    /// already has it (a certain finding replaces a possible one).
+    pub(crate) fn report(
+        &mut self,
+        range: TextRange,
+        code: &'static str,
+        exc: Exc,
+        message: String,
+        certainty: Certainty,
+    ) {
+        if self.catches.iter().any(|c| match c {
+            Catch::All => true,
+            Catch::Names(n) => n.iter().any(|n| exc.caught_by(n)),
+        }) {
+            return;
+        }
+        let key = (self.cur_module, u32::from(range.start()), code);
+        let finding = Finding {
+            module: self.cur_module,
+            range,
+            code,
+            message: if exc == Exc::Hint {
+                message
+            } else {
+                format!("{}: {message}", exc.name())
+            },
+            certainty,
+        };
+        match self.findings.get(&key) {
+            Some(old) if old.certainty == Certainty::Certain => {}
+            Some(_) if finding.certainty != Certainty::Certain => {}
+            _ => {
+                self.findings.insert(key, finding);
+            }
+        }
+    }
+
+    /// Report a model's error (if any) and return its result shape as a value.
+    pub(crate) fn outcome(&mut self, range: TextRange, o: crate::Outcome) -> Value {
+        if let Some(e) = o.error {
+            let exc = match e.code {
+                "W510" => Exc::Index,
+                "W507" => Exc::Axis,
+                _ => Exc::Value,
+            };
+            self.report(range, e.code, exc, e.message, e.certainty);
+        }
+        Value::Array(o.shape)
+    }
+}

@@ -1,0 +1,499 @@
+//! Python's operators over abstract values: arithmetic with constant folding, division by zero
+//! (E001), unsupported operand types (E009) with CPython's own messages, array broadcasting
+//! (W502) and `@` (W504).
+
+use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+use ruff_text_size::TextRange;
+
+use super::state::State;
+use super::value::{Int, Seq, Value};
+use super::{Exc, Interp};
+use crate::Certainty;
+use crate::models::{broadcast::broadcast, matmul::matmul};
+
+fn symbol(op: Operator) -> &'static str {
+    match op {
+        Operator::Add => "+",
+        Operator::Sub => "-",
+        Operator::Mult => "*",
+        Operator::MatMult => "@",
+        Operator::Div => "/",
+        Operator::Mod => "%",
+        Operator::Pow => "** or pow()",
+        Operator::LShift => "<<",
+        Operator::RShift => ">>",
+        Operator::BitOr => "|",
+        Operator::BitXor => "^",
+        Operator::BitAnd => "&",
+        Operator::FloorDiv => "//",
+    }
+}
+
+/// Types whose binary operators CPython resolves among themselves (no user `__radd__` can
+/// rescue an operation between two of them): the only ones E009 is reported for.
+fn plain(v: &Value) -> Option<&'static str> {
+    match v {
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None | Value::Str(_) => {
+            v.type_name()
+        }
+        Value::List(_) | Value::Tuple(_) => v.type_name(),
+        _ => None,
+    }
+}
+
+fn is_number(v: &Value) -> bool {
+    matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+}
+
+impl<'a> Interp<'a> {
+    pub(crate) fn binop(
+        &mut self,
+        op: Operator,
+        l: &Value,
+        r: &Value,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        // Arrays (and anything NumPy converts to an array, next to an array).
+        if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
+            let heap = |a| st.list(a);
+            let (Some(a), Some(b)) = (l.array_shape(&heap), r.array_shape(&heap)) else {
+                return Value::Top;
+            };
+            let outcome = if op == Operator::MatMult {
+                matmul(&a, &b)
+            } else {
+                broadcast(&a, &b)
+            };
+            return self.outcome(range, outcome);
+        }
+        if matches!(l, Value::Top) || matches!(r, Value::Top) {
+            return Value::Top;
+        }
+        if is_number(l) && is_number(r) {
+            return self.arith(op, l, r, range);
+        }
+        match (op, l, r) {
+            (Operator::Add, Value::Str(a), Value::Str(b)) => {
+                return Value::Str(match (a, b) {
+                    (Some(a), Some(b)) if a.len() + b.len() < 4096 => {
+                        Some(format!("{a}{b}").into())
+                    }
+                    _ => None,
+                });
+            }
+            (Operator::Mod, Value::Str(_), _) => return Value::Str(None),
+            (Operator::Add, Value::Tuple(a), Value::Tuple(b)) => {
+                return Value::Tuple(concat(a, b));
+            }
+            (Operator::Add, Value::List(a), Value::List(b)) => {
+                let (Some(a), Some(b)) = (st.list(*a), st.list(*b)) else {
+                    return Value::Top;
+                };
+                return self.alloc_list(concat(&a, &b), range.start(), st);
+            }
+            (Operator::Mult, Value::Str(_), Value::Int(_) | Value::Bool(_))
+            | (Operator::Mult, Value::Int(_) | Value::Bool(_), Value::Str(_)) => {
+                return Value::Str(None);
+            }
+            (Operator::Mult, Value::Tuple(s), n) | (Operator::Mult, n, Value::Tuple(s))
+                if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+            {
+                return Value::Tuple(repeat(s, n));
+            }
+            (Operator::Mult, Value::List(a), n) | (Operator::Mult, n, Value::List(a))
+                if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+            {
+                let Some(s) = st.list(*a) else {
+                    return Value::Top;
+                };
+                return self.alloc_list(repeat(&s, n), range.start(), st);
+            }
+            _ => {}
+        }
+        // Both operand types known and plain: CPython raises TypeError.
+        if let (Some(a), Some(b)) = (plain(l), plain(r)) {
+            let message = match (op, l) {
+                (Operator::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                    format!("can only concatenate {a} (not \"{b}\") to {a}")
+                }
+                (Operator::Mult, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                    format!("can't multiply sequence by non-int of type '{b}'")
+                }
+                (Operator::Mult, _)
+                    if matches!(r, Value::Str(_) | Value::List(_) | Value::Tuple(_)) =>
+                {
+                    format!("can't multiply sequence by non-int of type '{a}'")
+                }
+                _ => format!(
+                    "unsupported operand type(s) for {}: '{a}' and '{b}'",
+                    symbol(op)
+                ),
+            };
+            self.report(range, "E009", Exc::Type, message, Certainty::Certain);
+        }
+        Value::Top
+    }
+
+    /// Arithmetic between Python numbers, folding constants.
+    fn arith(&mut self, op: Operator, l: &Value, r: &Value, range: TextRange) -> Value {
+        let float = matches!(l, Value::Float(_)) || matches!(r, Value::Float(_));
+        // Division by zero.
+        if matches!(op, Operator::Div | Operator::FloorDiv | Operator::Mod) {
+            let zero = match r {
+                Value::Float(Some(b)) => Some(f64::from_bits(*b) == 0.0),
+                _ => r.as_int().and_then(|i| i.constant()).map(|c| c == 0),
+            };
+            if zero == Some(true) {
+                let message = match (op, float) {
+                    (Operator::Div, false) => "division by zero",
+                    (Operator::Div, true) => "float division by zero",
+                    (Operator::FloorDiv, false) => "integer division or modulo by zero",
+                    (Operator::FloorDiv, true) => "float floor division by zero",
+                    (Operator::Mod, false) => "integer modulo by zero",
+                    _ => "float modulo",
+                };
+                self.report(
+                    range,
+                    "E001",
+                    Exc::ZeroDivision,
+                    message.to_owned(),
+                    Certainty::Certain,
+                );
+                return Value::Top;
+            }
+            if zero.is_none()
+                && let Some(i) = r.as_int()
+                && contains_zero(&i)
+            {
+                let message = match (op, float) {
+                    (Operator::Div, false) => "division by zero",
+                    (Operator::Div, true) => "float division by zero",
+                    (Operator::FloorDiv, _) => "integer division or modulo by zero",
+                    _ => "integer modulo by zero",
+                };
+                self.report(
+                    range,
+                    "E001",
+                    Exc::ZeroDivision,
+                    message.to_owned(),
+                    Certainty::Possible("the divisor may be zero".to_owned()),
+                );
+            }
+        }
+        if op == Operator::Pow && l.as_f64() == Some(0.0) && r.as_f64().is_some_and(|x| x < 0.0) {
+            self.report(
+                range,
+                "E001",
+                Exc::ZeroDivision,
+                "0.0 cannot be raised to a negative power".to_owned(),
+                Certainty::Certain,
+            );
+            return Value::Top;
+        }
+        if float || op == Operator::Div {
+            let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
+                return Value::Float(None);
+            };
+            let v = match op {
+                Operator::Add => a + b,
+                Operator::Sub => a - b,
+                Operator::Mult => a * b,
+                Operator::Div => a / b,
+                Operator::FloorDiv => (a / b).floor(),
+                Operator::Mod => a - b * (a / b).floor(),
+                Operator::Pow => a.powf(b),
+                _ => return Value::Top,
+            };
+            return if v.is_finite() {
+                Value::float(v)
+            } else {
+                Value::Float(None)
+            };
+        }
+        let (Some(a), Some(b)) = (l.as_int(), r.as_int()) else {
+            return Value::Top;
+        };
+        let (Some(x), Some(y)) = (a.constant(), b.constant()) else {
+            // Identities that keep a symbol: n + 0, n * 1.
+            return match (op, &a, b.constant()) {
+                (Operator::Add | Operator::Sub, Int::Sym(_), Some(0)) => Value::Int(a),
+                (Operator::Mult | Operator::FloorDiv, Int::Sym(_), Some(1)) => Value::Int(a),
+                _ => Value::Int(interval(op, &a, &b)),
+            };
+        };
+        let v = match op {
+            Operator::Add => x.checked_add(y),
+            Operator::Sub => x.checked_sub(y),
+            Operator::Mult => x.checked_mul(y),
+            Operator::FloorDiv => floor_div(x, y),
+            Operator::Mod => floor_div(x, y)
+                .and_then(|q| q.checked_mul(y))
+                .map(|p| x - p),
+            Operator::Pow if y >= 0 => u32::try_from(y).ok().and_then(|e| x.checked_pow(e)),
+            Operator::Pow => return Value::Float(None),
+            Operator::LShift if (0..63).contains(&y) => {
+                x.checked_shl(y as u32).filter(|v| v >> y == x)
+            }
+            Operator::RShift if y >= 0 => Some(x >> y.min(63)),
+            Operator::BitAnd => Some(x & y),
+            Operator::BitOr => Some(x | y),
+            Operator::BitXor => Some(x ^ y),
+            _ => None,
+        };
+        match v {
+            Some(v) => Value::int(v),
+            None => Value::Int(Int::ANY),
+        }
+    }
+
+    pub(crate) fn unary(&mut self, op: UnaryOp, v: &Value) -> Value {
+        match (op, v) {
+            (UnaryOp::Not, v) => Value::Bool(v.truth().map(|b| !b)),
+            (_, Value::Array(s)) => Value::Array(s.clone()),
+            (UnaryOp::USub, Value::Int(i)) => Value::Int(match i.constant() {
+                Some(c) => c.checked_neg().map_or(Int::ANY, Int::Const),
+                None => Int::ANY,
+            }),
+            (UnaryOp::USub, Value::Float(f)) => {
+                Value::Float(f.map(|b| (-f64::from_bits(b)).to_bits()))
+            }
+            (UnaryOp::USub | UnaryOp::UAdd | UnaryOp::Invert, Value::Bool(b)) => {
+                let i = b.map(i64::from);
+                Value::Int(match (op, i) {
+                    (UnaryOp::USub, Some(i)) => Int::Const(-i),
+                    (UnaryOp::UAdd, Some(i)) => Int::Const(i),
+                    (UnaryOp::Invert, Some(i)) => Int::Const(!i),
+                    _ => Int::ANY,
+                })
+            }
+            (UnaryOp::UAdd, Value::Int(_) | Value::Float(_)) => v.clone(),
+            (UnaryOp::Invert, Value::Int(i)) => Value::Int(match i.constant() {
+                Some(c) => Int::Const(!c),
+                None => Int::ANY,
+            }),
+            _ => Value::Top,
+        }
+    }
+
+    /// One comparison `l op r`.
+    pub(crate) fn compare(
+        &mut self,
+        op: CmpOp,
+        l: &Value,
+        r: &Value,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
+            if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+                return Value::Bool(match (l, r) {
+                    (Value::Array(_), Value::None) | (Value::None, Value::Array(_)) => {
+                        Some(op == CmpOp::IsNot)
+                    }
+                    _ => None,
+                });
+            }
+            if matches!(op, CmpOp::In | CmpOp::NotIn) {
+                return Value::Bool(None);
+            }
+            let heap = |a| st.list(a);
+            return match (l.array_shape(&heap), r.array_shape(&heap)) {
+                (Some(a), Some(b)) => {
+                    let o = broadcast(&a, &b);
+                    self.outcome(range, o)
+                }
+                _ => Value::Top,
+            };
+        }
+        match op {
+            CmpOp::Is | CmpOp::IsNot => {
+                let same = match (l, r) {
+                    (Value::None, Value::None) => Some(true),
+                    (Value::None, x) | (x, Value::None) => match x {
+                        Value::Top => None,
+                        Value::Instance(_) => Some(false),
+                        _ => x.type_name().map(|_| false),
+                    },
+                    (Value::Bool(Some(a)), Value::Bool(Some(b))) => Some(a == b),
+                    _ => None,
+                };
+                Value::Bool(same.map(|s| s == (op == CmpOp::Is)))
+            }
+            CmpOp::Eq | CmpOp::NotEq => {
+                let eq = match (l, r) {
+                    (Value::Str(Some(a)), Value::Str(Some(b))) => Some(a == b),
+                    (Value::Str(_), x) | (x, Value::Str(_)) if is_number(x) => Some(false),
+                    (Value::None, Value::None) => Some(true),
+                    (Value::None, x) | (x, Value::None) if is_number(x) => Some(false),
+                    (Value::Tuple(Seq::Exact(a)), Value::Tuple(Seq::Exact(b)))
+                        if a.len() != b.len() =>
+                    {
+                        Some(false)
+                    }
+                    (Value::Tuple(Seq::Exact(a)), Value::Tuple(Seq::Exact(b))) => {
+                        let mut all = Some(true);
+                        for (x, y) in a.iter().zip(b.iter()) {
+                            match self.compare(CmpOp::Eq, x, y, range, st).truth() {
+                                Some(true) => {}
+                                Some(false) => {
+                                    all = Some(false);
+                                    break;
+                                }
+                                None => all = None,
+                            }
+                        }
+                        all
+                    }
+                    _ if is_number(l) && is_number(r) => match (l.as_f64(), r.as_f64()) {
+                        (Some(a), Some(b)) => Some(a == b),
+                        _ => match (l.as_int(), r.as_int()) {
+                            (Some(Int::Sym(a)), Some(Int::Sym(b))) if a == b => Some(true),
+                            (Some(a), Some(b)) => disjoint(&a, &b).then_some(false),
+                            _ => None,
+                        },
+                    },
+                    _ => None,
+                };
+                Value::Bool(eq.map(|e| e == (op == CmpOp::Eq)))
+            }
+            CmpOp::In | CmpOp::NotIn => Value::Bool(None),
+            CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE => {
+                if is_number(l) && is_number(r) {
+                    if let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) {
+                        return Value::Bool(Some(match op {
+                            CmpOp::Lt => a < b,
+                            CmpOp::LtE => a <= b,
+                            CmpOp::Gt => a > b,
+                            _ => a >= b,
+                        }));
+                    }
+                    if let (Some(a), Some(b)) = (l.as_int(), r.as_int()) {
+                        return Value::Bool(order(op, &a, &b));
+                    }
+                    return Value::Bool(None);
+                }
+                let comparable = matches!(
+                    (l, r),
+                    (Value::Str(_), Value::Str(_))
+                        | (Value::List(_), Value::List(_))
+                        | (Value::Tuple(_), Value::Tuple(_))
+                );
+                if !comparable && let (Some(a), Some(b)) = (plain(l), plain(r)) {
+                    let sym = match op {
+                        CmpOp::Lt => "<",
+                        CmpOp::LtE => "<=",
+                        CmpOp::Gt => ">",
+                        _ => ">=",
+                    };
+                    self.report(
+                        range,
+                        "E009",
+                        Exc::Type,
+                        format!("'{sym}' not supported between instances of '{a}' and '{b}'"),
+                        Certainty::Certain,
+                    );
+                    return Value::Top;
+                }
+                Value::Bool(None)
+            }
+        }
+    }
+}
+
+fn contains_zero(i: &Int) -> bool {
+    match i {
+        Int::Const(c) => *c == 0,
+        Int::Sym(_) => false,
+        Int::Range(lo, hi) => {
+            lo.is_none_or(|l| l <= 0) && hi.is_none_or(|h| h >= 0) && (lo.is_some() || hi.is_some())
+        }
+    }
+}
+
+fn bounds(i: &Int) -> (Option<i64>, Option<i64>) {
+    match i {
+        Int::Const(c) => (Some(*c), Some(*c)),
+        Int::Sym(_) => (None, None),
+        Int::Range(a, b) => (*a, *b),
+    }
+}
+
+fn disjoint(a: &Int, b: &Int) -> bool {
+    let (a0, a1) = bounds(a);
+    let (b0, b1) = bounds(b);
+    matches!((a1, b0), (Some(x), Some(y)) if x < y)
+        || matches!((b1, a0), (Some(x), Some(y)) if x < y)
+}
+
+/// `a < b` etc. decided from intervals when they do not overlap.
+fn order(op: CmpOp, a: &Int, b: &Int) -> Option<bool> {
+    let (a0, a1) = bounds(a);
+    let (b0, b1) = bounds(b);
+    let lt = |x: Option<i64>, y: Option<i64>| matches!((x, y), (Some(x), Some(y)) if x < y);
+    let le = |x: Option<i64>, y: Option<i64>| matches!((x, y), (Some(x), Some(y)) if x <= y);
+    match op {
+        CmpOp::Lt if lt(a1, b0) => Some(true),
+        CmpOp::Lt if le(b1, a0) => Some(false),
+        CmpOp::LtE if le(a1, b0) => Some(true),
+        CmpOp::LtE if lt(b1, a0) => Some(false),
+        CmpOp::Gt => order(CmpOp::Lt, b, a),
+        CmpOp::GtE => order(CmpOp::LtE, b, a),
+        _ => None,
+    }
+}
+
+/// Interval arithmetic for `+ - *` on non-constant ints (anything else: unknown).
+fn interval(op: Operator, a: &Int, b: &Int) -> Int {
+    let (a0, a1) = bounds(a);
+    let (b0, b1) = bounds(b);
+    let add = |x: Option<i64>, y: Option<i64>| x.zip(y).and_then(|(x, y)| x.checked_add(y));
+    match op {
+        Operator::Add => Int::Range(add(a0, b0), add(a1, b1)),
+        Operator::Sub => Int::Range(
+            a0.zip(b1).and_then(|(x, y)| x.checked_sub(y)),
+            a1.zip(b0).and_then(|(x, y)| x.checked_sub(y)),
+        ),
+        Operator::Mult if a0.is_some_and(|x| x >= 0) && b0.is_some_and(|x| x >= 0) => Int::Range(
+            a0.zip(b0).and_then(|(x, y)| x.checked_mul(y)),
+            a1.zip(b1).and_then(|(x, y)| x.checked_mul(y)),
+        ),
+        _ => Int::ANY,
+    }
+}
+
+fn concat(a: &Seq, b: &Seq) -> Seq {
+    match (a, b) {
+        (Seq::Exact(x), Seq::Exact(y)) => Seq::Exact(x.iter().chain(y.iter()).cloned().collect()),
+        _ => Seq::Summary(
+            Box::new(a.join(b).element()),
+            match (a.len().constant(), b.len().constant()) {
+                (Some(x), Some(y)) => Int::Const(x + y),
+                _ => Int::Range(Some(0), None),
+            },
+        ),
+    }
+}
+
+fn repeat(s: &Seq, n: &Value) -> Seq {
+    match (s, n.as_int().and_then(|i| i.constant())) {
+        (Seq::Exact(x), Some(k)) if (x.len() as i64) * k.max(0) <= 4096 => Seq::Exact(
+            x.iter()
+                .cloned()
+                .cycle()
+                .take(x.len() * k.max(0) as usize)
+                .collect(),
+        ),
+        _ => Seq::Summary(Box::new(s.element()), Int::Range(Some(0), None)),
+    }
+}
+
+/// Python's `//` on ints (rounds toward negative infinity).
+fn floor_div(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}

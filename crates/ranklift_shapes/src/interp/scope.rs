@@ -1,0 +1,194 @@
+//! Which names a function binds (its locals), which it declares `global` / `nonlocal`, and
+//! whether a module star-imports from somewhere unknown (which turns off undefined-name checks).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+
+#[derive(Debug, Default)]
+pub struct Scope {
+    pub locals: HashSet<Arc<str>>,
+    pub globals: HashSet<Arc<str>>,
+    pub nonlocals: HashSet<Arc<str>>,
+    pub star_import: bool,
+    /// The body yields: calling it makes a generator.
+    pub generator: bool,
+}
+
+impl Scope {
+    pub fn of_module(body: &[Stmt]) -> Scope {
+        let mut c = Collector::default();
+        c.visit_body(body);
+        c.scope
+    }
+
+    pub fn of_function(def: &ast::StmtFunctionDef) -> Scope {
+        let mut c = Collector::default();
+        for p in def.parameters.iter() {
+            c.scope.locals.insert(p.name().as_str().into());
+        }
+        c.visit_body(&def.body);
+        for g in c
+            .scope
+            .globals
+            .clone()
+            .iter()
+            .chain(c.scope.nonlocals.clone().iter())
+        {
+            c.scope.locals.remove(g);
+        }
+        c.scope
+    }
+}
+
+#[derive(Default)]
+struct Collector {
+    scope: Scope,
+}
+
+impl Collector {
+    fn bind_target(&mut self, e: &Expr) {
+        match e {
+            Expr::Name(n) => {
+                self.scope.locals.insert(n.id.as_str().into());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|x| self.bind_target(x)),
+            Expr::List(t) => t.elts.iter().for_each(|x| self.bind_target(x)),
+            Expr::Starred(s) => self.bind_target(&s.value),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Collector {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                self.scope.locals.insert(f.name.as_str().into());
+                for d in &f.decorator_list {
+                    self.visit_expr(&d.expression);
+                }
+                return;
+            }
+            Stmt::ClassDef(c) => {
+                self.scope.locals.insert(c.name.as_str().into());
+                return;
+            }
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| self.bind_target(t)),
+            Stmt::AugAssign(a) => self.bind_target(&a.target),
+            Stmt::AnnAssign(a) => self.bind_target(&a.target),
+            Stmt::For(f) => self.bind_target(&f.target),
+            Stmt::With(w) => {
+                for item in &w.items {
+                    if let Some(v) = &item.optional_vars {
+                        self.bind_target(v);
+                    }
+                }
+            }
+            Stmt::Delete(d) => d.targets.iter().for_each(|t| self.bind_target(t)),
+            Stmt::Try(t) => {
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    if let Some(n) = &h.name {
+                        self.scope.locals.insert(n.as_str().into());
+                    }
+                }
+            }
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    let name = match &a.asname {
+                        Some(n) => n.as_str(),
+                        None => a.name.as_str().split('.').next().unwrap_or_default(),
+                    };
+                    self.scope.locals.insert(name.into());
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for a in &i.names {
+                    if a.name.as_str() == "*" {
+                        self.scope.star_import = true;
+                    } else {
+                        let n = a.asname.as_ref().unwrap_or(&a.name);
+                        self.scope.locals.insert(n.as_str().into());
+                    }
+                }
+            }
+            Stmt::Global(g) => {
+                for n in &g.names {
+                    self.scope.globals.insert(n.as_str().into());
+                }
+            }
+            Stmt::Nonlocal(g) => {
+                for n in &g.names {
+                    self.scope.nonlocals.insert(n.as_str().into());
+                }
+            }
+            Stmt::Match(m) => {
+                for case in &m.cases {
+                    let mut names = Vec::new();
+                    pattern_names(&case.pattern, &mut names);
+                    self.scope.locals.extend(names);
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Named(n) => {
+                self.bind_target(&n.target);
+                self.visit_expr(&n.value);
+            }
+            // New scopes: only the walrus targets inside comprehensions leak (handled above).
+            Expr::Lambda(_) => {}
+            Expr::Yield(_) | Expr::YieldFrom(_) => {
+                self.scope.generator = true;
+                visitor::walk_expr(self, expr);
+            }
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
+
+/// The names a `match` pattern binds.
+pub fn pattern_names(p: &ast::Pattern, out: &mut Vec<Arc<str>>) {
+    use ast::Pattern as P;
+    match p {
+        P::MatchAs(a) => {
+            if let Some(n) = &a.name {
+                out.push(n.as_str().into());
+            }
+            if let Some(p) = &a.pattern {
+                pattern_names(p, out);
+            }
+        }
+        P::MatchStar(s) => {
+            if let Some(n) = &s.name {
+                out.push(n.as_str().into());
+            }
+        }
+        P::MatchSequence(s) => s.patterns.iter().for_each(|p| pattern_names(p, out)),
+        P::MatchOr(s) => s.patterns.iter().for_each(|p| pattern_names(p, out)),
+        P::MatchMapping(m) => {
+            m.patterns.iter().for_each(|p| pattern_names(p, out));
+            if let Some(r) = &m.rest {
+                out.push(r.as_str().into());
+            }
+        }
+        P::MatchClass(c) => {
+            c.arguments
+                .patterns
+                .iter()
+                .for_each(|p| pattern_names(p, out));
+            c.arguments
+                .keywords
+                .iter()
+                .for_each(|k| pattern_names(&k.pattern, out));
+        }
+        P::MatchValue(_) | P::MatchSingleton(_) => {}
+    }
+}

@@ -1,0 +1,183 @@
+//! The abstract state: variables (module globals and the current function's locals) and a heap
+//! of mutable objects (lists, instances) that tracks aliasing.
+//!
+//! Globals and the heap are shared copy-on-write (`Arc`), so a branch inside a function copies
+//! only its locals until it writes a global or an object; joining two states whose parts are the
+//! same allocation is free. This is the cure for Pytropos' "very, very costly" store copies.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+use super::value::{Addr, Seq, Value};
+
+/// FxHash: names and addresses are short keys; SipHash's DoS resistance buys nothing here.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A variable's binding. `maybe_unbound`: unbound on some path reaching here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    pub value: Value,
+    pub maybe_unbound: bool,
+}
+
+pub type Env = FxMap<Arc<str>, Binding>;
+
+/// A heap object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Obj {
+    List(Seq),
+    Instance { class: u32, attrs: Env },
+}
+
+pub type Heap = FxMap<Addr, Obj>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    pub globals: Arc<Env>,
+    /// The current function's locals (`None` at module level).
+    pub locals: Option<Arc<Env>>,
+    pub heap: Arc<Heap>,
+}
+
+impl State {
+    pub fn new() -> State {
+        State {
+            globals: Arc::new(Env::default()),
+            locals: None,
+            heap: Arc::new(Heap::default()),
+        }
+    }
+
+    pub fn list(&self, a: Addr) -> Option<Seq> {
+        match self.heap.get(&a) {
+            Some(Obj::List(s)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn join(&self, other: &State) -> State {
+        self.combine(other, false)
+    }
+
+    pub fn widen(&self, new: &State) -> State {
+        self.combine(new, true)
+    }
+
+    fn combine(&self, other: &State, widen: bool) -> State {
+        let locals = match (&self.locals, &other.locals) {
+            (Some(a), Some(b)) => Some(combine_env(a, b, widen)),
+            (a, _) => a.clone(),
+        };
+        State {
+            globals: combine_env(&self.globals, &other.globals, widen),
+            locals,
+            heap: combine_heap(&self.heap, &other.heap, widen),
+        }
+    }
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::new()
+    }
+}
+
+fn combine_value(a: &Value, b: &Value, widen: bool) -> Value {
+    if widen { a.widen(b) } else { a.join(b) }
+}
+
+pub fn combine_env(a: &Arc<Env>, b: &Arc<Env>, widen: bool) -> Arc<Env> {
+    if Arc::ptr_eq(a, b) || a == b {
+        return a.clone();
+    }
+    let mut out = Env::with_capacity_and_hasher(a.len().max(b.len()), Default::default());
+    for (k, x) in a.iter() {
+        let binding = match b.get(k) {
+            Some(y) => Binding {
+                value: combine_value(&x.value, &y.value, widen),
+                maybe_unbound: x.maybe_unbound || y.maybe_unbound,
+            },
+            None => Binding {
+                value: x.value.clone(),
+                maybe_unbound: true,
+            },
+        };
+        out.insert(k.clone(), binding);
+    }
+    for (k, y) in b.iter() {
+        if !a.contains_key(k) {
+            out.insert(
+                k.clone(),
+                Binding {
+                    value: y.value.clone(),
+                    maybe_unbound: true,
+                },
+            );
+        }
+    }
+    Arc::new(out)
+}
+
+fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
+    if Arc::ptr_eq(a, b) || a == b {
+        return a.clone();
+    }
+    let mut out = (**a).clone();
+    for (k, y) in b.iter() {
+        match out.get_mut(k) {
+            Some(x) => {
+                let joined = match (&*x, y) {
+                    (Obj::List(p), Obj::List(q)) => {
+                        Obj::List(if widen { p.widen(q, 0) } else { p.join(q) })
+                    }
+                    (
+                        Obj::Instance { class: c, attrs: p },
+                        Obj::Instance { class: d, attrs: q },
+                    ) if c == d => {
+                        let p = Arc::new(p.clone());
+                        let q = Arc::new(q.clone());
+                        Obj::Instance {
+                            class: *c,
+                            attrs: (*combine_env(&p, &q, widen)).clone(),
+                        }
+                    }
+                    _ => Obj::List(Seq::Summary(Box::new(Value::Top), super::value::Int::ANY)),
+                };
+                *x = joined;
+            }
+            None => {
+                out.insert(*k, y.clone());
+            }
+        }
+    }
+    Arc::new(out)
+}

@@ -1,0 +1,969 @@
+//! Statements.
+
+use std::sync::Arc;
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use super::state::{Binding, Obj, State};
+use super::value::{Addr, Int, ModRef, Seq, Value};
+use super::{Catch, Interp, JOIN_PASSES, MAX_UNROLL};
+
+/// Where control goes after a block: on to the next statement, or out by `break`, `continue`,
+/// `return` or an exception. Each is the join of every state that leaves that way.
+#[derive(Default)]
+pub(crate) struct Out {
+    pub normal: Option<State>,
+    pub breaks: Option<State>,
+    pub continues: Option<State>,
+    pub returns: Option<(State, Value)>,
+    pub raises: Option<State>,
+}
+
+pub(crate) fn join_opt(a: Option<State>, b: Option<State>) -> Option<State> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.join(&b)),
+        (a, b) => a.or(b),
+    }
+}
+
+impl Out {
+    fn normal(st: State) -> Out {
+        Out {
+            normal: Some(st),
+            ..Out::default()
+        }
+    }
+
+    /// Take over the abrupt exits of `other` (not its normal exit).
+    fn absorb(&mut self, other: &mut Out) {
+        self.breaks = join_opt(self.breaks.take(), other.breaks.take());
+        self.continues = join_opt(self.continues.take(), other.continues.take());
+        self.raises = join_opt(self.raises.take(), other.raises.take());
+        self.returns = match (self.returns.take(), other.returns.take()) {
+            (Some((s1, v1)), Some((s2, v2))) => Some((s1.join(&s2), v1.join(&v2))),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// How a `for` loop iterates: over known items one by one, or over a summary element.
+pub(crate) enum Iteration {
+    Items(Vec<Value>),
+    Summary(Value),
+}
+
+impl<'a> Interp<'a> {
+    pub(crate) fn exec_block(&mut self, body: &'a [Stmt], st: State) -> Out {
+        let mut out = Out::default();
+        let mut cur = Some(st);
+        for s in body {
+            let Some(state) = cur.take() else { break };
+            if !self.tick() {
+                cur = Some(state);
+                break;
+            }
+            let mut r = self.exec_stmt(s, state);
+            cur = r.normal.take();
+            out.absorb(&mut r);
+        }
+        out.normal = cur;
+        out
+    }
+
+    fn exec_stmt(&mut self, stmt: &'a Stmt, mut st: State) -> Out {
+        match stmt {
+            Stmt::Expr(e) => {
+                self.eval(&e.value, &mut st);
+                Out::normal(st)
+            }
+            Stmt::Assign(a) => {
+                let v = self.eval(&a.value, &mut st);
+                for t in &a.targets {
+                    self.assign(t, v.clone(), &mut st);
+                }
+                Out::normal(st)
+            }
+            Stmt::AugAssign(a) => {
+                self.aug_assign(a, &mut st);
+                Out::normal(st)
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let v = self.eval(value, &mut st);
+                    let v = self.apply_hint(&a.annotation, v, a.range(), &mut st);
+                    self.assign(&a.target, v, &mut st);
+                }
+                Out::normal(st)
+            }
+            Stmt::If(i) => self.exec_if(i, st),
+            Stmt::While(w) => self.exec_while(w, st),
+            Stmt::For(f) => self.exec_for(f, st),
+            Stmt::With(w) => {
+                for item in &w.items {
+                    let v = self.eval(&item.context_expr, &mut st);
+                    if let Some(t) = &item.optional_vars {
+                        // `with np.errstate(...) as e`, `with open(...) as f`: the value of
+                        // `__enter__` is unknown, except for arrays used as context (never).
+                        let _ = v;
+                        self.assign(t, Value::Top, &mut st);
+                    }
+                }
+                self.exec_block(&w.body, st)
+            }
+            Stmt::FunctionDef(f) => {
+                let v = self.define_function(f, &mut st);
+                self.bind(f.name.as_str(), v, &mut st);
+                Out::normal(st)
+            }
+            Stmt::ClassDef(c) => self.define_class(c, st),
+            Stmt::Return(r) => {
+                let v = match &r.value {
+                    Some(e) => self.eval(e, &mut st),
+                    None => Value::None,
+                };
+                Out {
+                    returns: Some((st, v)),
+                    ..Out::default()
+                }
+            }
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    self.delete(t, &mut st);
+                }
+                Out::normal(st)
+            }
+            Stmt::Raise(r) => {
+                if let Some(e) = &r.exc {
+                    self.eval(e, &mut st);
+                }
+                Out {
+                    raises: Some(st),
+                    ..Out::default()
+                }
+            }
+            Stmt::Try(t) => self.exec_try(t, st),
+            Stmt::Assert(a) => {
+                let c = self.eval(&a.test, &mut st);
+                if c.truth() == Some(false) {
+                    Out {
+                        raises: Some(st),
+                        ..Out::default()
+                    }
+                } else {
+                    Out::normal(st)
+                }
+            }
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    self.exec_import(alias, &mut st);
+                }
+                Out::normal(st)
+            }
+            Stmt::ImportFrom(i) => {
+                self.exec_import_from(i, &mut st);
+                Out::normal(st)
+            }
+            Stmt::Break(_) => Out {
+                breaks: Some(st),
+                ..Out::default()
+            },
+            Stmt::Continue(_) => Out {
+                continues: Some(st),
+                ..Out::default()
+            },
+            Stmt::Match(m) => {
+                self.eval(&m.subject, &mut st);
+                let mut out = Out::default();
+                // No case may match (unless one is irrefutable).
+                let mut normal = Some(st.clone());
+                for case in &m.cases {
+                    let mut s = st.clone();
+                    let mut names = Vec::new();
+                    super::scope::pattern_names(&case.pattern, &mut names);
+                    for n in names {
+                        self.bind(&n, Value::Top, &mut s);
+                    }
+                    if let Some(g) = &case.guard {
+                        self.eval(g, &mut s);
+                    }
+                    if case.pattern.is_irrefutable() && case.guard.is_none() {
+                        normal = None;
+                    }
+                    let mut r = self.exec_block(&case.body, s);
+                    normal = join_opt(normal, r.normal.take());
+                    out.absorb(&mut r);
+                }
+                out.normal = normal;
+                out
+            }
+            Stmt::Global(_)
+            | Stmt::Nonlocal(_)
+            | Stmt::Pass(_)
+            | Stmt::TypeAlias(_)
+            | Stmt::IpyEscapeCommand(_) => Out::normal(st),
+        }
+    }
+
+    fn exec_if(&mut self, i: &'a ast::StmtIf, mut st: State) -> Out {
+        // The chain `if / elif / else` as a list of (condition, body).
+        let mut arms: Vec<(Option<&'a Expr>, &'a [Stmt])> = vec![(Some(&i.test), &i.body)];
+        for c in &i.elif_else_clauses {
+            arms.push((c.test.as_ref(), &c.body));
+        }
+        let mut out = Out::default();
+        let mut rest = Some(st.clone());
+        let mut normal: Option<State> = None;
+        for (test, body) in arms {
+            let Some(mut s) = rest.take() else { break };
+            let truth = match test {
+                Some(t) => self.eval(t, &mut s).truth(),
+                None => Some(true),
+            };
+            match truth {
+                Some(true) => {
+                    let mut r = self.exec_block(body, s);
+                    normal = join_opt(normal, r.normal.take());
+                    out.absorb(&mut r);
+                }
+                Some(false) => rest = Some(s),
+                None => {
+                    let mut r = self.exec_block(body, s.clone());
+                    normal = join_opt(normal, r.normal.take());
+                    out.absorb(&mut r);
+                    rest = Some(s);
+                }
+            }
+        }
+        // No arm taken (no `else`).
+        normal = join_opt(normal, rest);
+        st = match normal {
+            Some(s) => s,
+            None => {
+                out.normal = None;
+                return out;
+            }
+        };
+        out.normal = Some(st);
+        out
+    }
+
+    fn exec_while(&mut self, w: &'a ast::StmtWhile, st: State) -> Out {
+        let mut out = Out::default();
+        let mut breaks: Option<State> = None;
+        let mut head = st;
+        let mut unrolled = 0i64;
+        // Exact unrolling while the condition is known.
+        let exit: Option<State> = loop {
+            let mut s = head.clone();
+            let c = self.eval(&w.test, &mut s);
+            match c.truth() {
+                Some(false) => break Some(s),
+                Some(true) if unrolled < MAX_UNROLL && !self.out_of_fuel => {
+                    let mut r = self.exec_block(&w.body, s);
+                    breaks = join_opt(breaks, r.breaks.take());
+                    let next = join_opt(r.normal.take(), r.continues.take());
+                    out.absorb(&mut r);
+                    match next {
+                        Some(n) => head = n,
+                        None => break None,
+                    }
+                    unrolled += 1;
+                }
+                _ => {
+                    // Fixpoint with widening.
+                    let mut passes = 0;
+                    let mut exit = None;
+                    loop {
+                        let mut s = head.clone();
+                        let c = self.eval(&w.test, &mut s);
+                        let truth = c.truth();
+                        if truth != Some(true) {
+                            exit = join_opt(exit, Some(s.clone()));
+                        }
+                        if truth == Some(false) {
+                            break;
+                        }
+                        let mut r = self.exec_block(&w.body, s);
+                        breaks = join_opt(breaks, r.breaks.take());
+                        let back = join_opt(r.normal.take(), r.continues.take());
+                        out.absorb(&mut r);
+                        let Some(back) = back else { break };
+                        let new_head = if passes < JOIN_PASSES {
+                            head.join(&back)
+                        } else {
+                            head.widen(&back)
+                        };
+                        passes += 1;
+                        if new_head == head || self.out_of_fuel || passes > 64 {
+                            break;
+                        }
+                        head = new_head;
+                    }
+                    break exit;
+                }
+            }
+        };
+        let mut r = match exit {
+            Some(s) => self.exec_block(&w.orelse, s),
+            None => Out::default(),
+        };
+        let normal = join_opt(r.normal.take(), breaks);
+        out.absorb(&mut r);
+        out.breaks = None;
+        out.continues = None;
+        out.normal = normal;
+        out
+    }
+
+    pub(crate) fn iteration(&mut self, v: &Value, st: &State) -> Iteration {
+        let small = |n: usize| n as i64 <= MAX_UNROLL;
+        match v {
+            Value::Range(r) => match (r.0.constant(), r.1.constant(), r.2.constant()) {
+                (Some(a), Some(b), Some(c)) if c != 0 => {
+                    let n = range_len(a, b, c);
+                    if small(n as usize) {
+                        Iteration::Items((0..n).map(|i| Value::int(a + i * c)).collect())
+                    } else {
+                        Iteration::Summary(Value::Int(Int::Range(Some(a.min(b)), Some(a.max(b)))))
+                    }
+                }
+                _ => {
+                    let lo = r.0.constant();
+                    let lo = if r.2.constant().is_some_and(|c| c > 0) {
+                        lo
+                    } else {
+                        None
+                    };
+                    Iteration::Summary(Value::Int(Int::Range(lo, None)))
+                }
+            },
+            Value::Tuple(Seq::Exact(items)) if small(items.len()) => {
+                Iteration::Items(items.to_vec())
+            }
+            Value::Tuple(s) => Iteration::Summary(s.element()),
+            Value::List(a) => match st.list(*a) {
+                Some(Seq::Exact(items)) if small(items.len()) => Iteration::Items(items.to_vec()),
+                Some(s) => Iteration::Summary(s.element()),
+                None => Iteration::Summary(Value::Top),
+            },
+            Value::Array(s) => Iteration::Summary(match s.dims() {
+                Some(d) if !d.is_empty() => Value::Array(crate::Shape::Known(d[1..].to_vec())),
+                _ => Value::Top,
+            }),
+            Value::Str(_) => Iteration::Summary(Value::Str(None)),
+            _ => Iteration::Summary(Value::Top),
+        }
+    }
+
+    fn exec_for(&mut self, f: &'a ast::StmtFor, mut st: State) -> Out {
+        let it = self.eval(&f.iter, &mut st);
+        let mut out = Out::default();
+        let mut breaks: Option<State> = None;
+        let exit = match self.iteration(&it, &st) {
+            Iteration::Items(items) => {
+                let mut cur = Some(st);
+                for item in items {
+                    let Some(mut s) = cur.take() else { break };
+                    if self.out_of_fuel {
+                        cur = Some(s);
+                        break;
+                    }
+                    self.assign(&f.target, item, &mut s);
+                    let mut r = self.exec_block(&f.body, s);
+                    breaks = join_opt(breaks, r.breaks.take());
+                    cur = join_opt(r.normal.take(), r.continues.take());
+                    out.absorb(&mut r);
+                }
+                cur
+            }
+            Iteration::Summary(elem) => {
+                let mut head = st;
+                let mut passes = 0;
+                loop {
+                    let mut s = head.clone();
+                    self.assign(&f.target, elem.clone(), &mut s);
+                    let mut r = self.exec_block(&f.body, s);
+                    breaks = join_opt(breaks, r.breaks.take());
+                    let back = join_opt(r.normal.take(), r.continues.take());
+                    out.absorb(&mut r);
+                    let Some(back) = back else { break };
+                    let new_head = if passes < JOIN_PASSES {
+                        head.join(&back)
+                    } else {
+                        head.widen(&back)
+                    };
+                    passes += 1;
+                    if new_head == head || self.out_of_fuel || passes > 64 {
+                        break;
+                    }
+                    head = new_head;
+                }
+                Some(head)
+            }
+        };
+        let mut r = match exit {
+            Some(s) => self.exec_block(&f.orelse, s),
+            None => Out::default(),
+        };
+        let normal = join_opt(r.normal.take(), breaks);
+        out.absorb(&mut r);
+        out.breaks = None;
+        out.continues = None;
+        out.normal = normal;
+        out
+    }
+
+    fn exec_try(&mut self, t: &'a ast::StmtTry, st: State) -> Out {
+        let mut names = Vec::new();
+        let mut all = false;
+        for h in &t.handlers {
+            let ast::ExceptHandler::ExceptHandler(h) = h;
+            match h.type_.as_deref() {
+                None => all = true,
+                Some(e) => exception_names(e, &mut names),
+            }
+        }
+        let catch = if all { Catch::All } else { Catch::Names(names) };
+        let has_handlers = !t.handlers.is_empty();
+        if has_handlers {
+            self.catches.push(catch);
+        }
+        let mut body = self.exec_block(&t.body, st.clone());
+        if has_handlers {
+            self.catches.pop();
+        }
+        let mut out = Out::default();
+        let mut normal = None;
+        if has_handlers {
+            // A handler may start from any point of the body: approximate by the join of the
+            // states before, after and at the raises.
+            let entry = join_opt(join_opt(Some(st), body.normal.clone()), body.raises.take());
+            for h in &t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                let Some(mut s) = entry.clone() else { break };
+                if let Some(ty) = &h.type_ {
+                    self.eval(ty, &mut s);
+                }
+                if let Some(n) = &h.name {
+                    self.bind(n.as_str(), Value::Top, &mut s);
+                }
+                let mut r = self.exec_block(&h.body, s);
+                normal = join_opt(normal, r.normal.take());
+                out.absorb(&mut r);
+            }
+        }
+        let body_normal = body.normal.take();
+        out.absorb(&mut body);
+        if let Some(s) = body_normal {
+            let mut r = self.exec_block(&t.orelse, s);
+            normal = join_opt(normal, r.normal.take());
+            out.absorb(&mut r);
+        }
+        if !t.finalbody.is_empty() {
+            match normal {
+                Some(s) => {
+                    let mut r = self.exec_block(&t.finalbody, s);
+                    normal = r.normal.take();
+                    out.absorb(&mut r);
+                }
+                None => normal = None,
+            }
+        }
+        out.normal = normal;
+        out
+    }
+
+    /// `x op= v`. Lists extend in place; an array keeps its shape, so the broadcast result must
+    /// fit it (NumPy: "non-broadcastable output operand").
+    fn aug_assign(&mut self, a: &'a ast::StmtAugAssign, st: &mut State) {
+        let cur = self.eval(&a.target, st);
+        let rhs = self.eval(&a.value, st);
+        if let (ast::Operator::Add, Value::List(addr)) = (a.op, &cur) {
+            let items = match &rhs {
+                Value::Tuple(s) => Some(s.clone()),
+                Value::List(b) => st.list(*b),
+                _ => None,
+            };
+            let new = match (st.list(*addr), items) {
+                (Some(Seq::Exact(x)), Some(Seq::Exact(y))) => {
+                    Seq::Exact(x.iter().chain(y.iter()).cloned().collect())
+                }
+                (Some(x), Some(y)) => {
+                    Seq::Summary(Box::new(x.join(&y).element()), Int::Range(Some(0), None))
+                }
+                _ => Seq::Summary(Box::new(Value::Top), Int::Range(Some(0), None)),
+            };
+            if let Some(Obj::List(s)) = Arc::make_mut(&mut st.heap).get_mut(addr) {
+                *s = new;
+            }
+            return;
+        }
+        let result = self.binop(a.op, &cur, &rhs, a.range(), st);
+        if let (Value::Array(s), Value::Array(r)) = (&cur, &result) {
+            if s != r && s.size().is_some() && r.size().is_some() {
+                self.report(
+                    a.range(),
+                    "W502",
+                    super::Exc::Value,
+                    format!(
+                        "non-broadcastable output operand with shape {s} doesn't match the broadcast shape {r}"
+                    ),
+                    crate::Certainty::Certain,
+                );
+            }
+            let keep = Value::Array(s.clone());
+            self.assign(&a.target, keep, st);
+            return;
+        }
+        self.assign(&a.target, result, st);
+    }
+
+    // ----- imports -----
+
+    fn exec_import(&mut self, alias: &ast::Alias, st: &mut State) {
+        let full = alias.name.as_str();
+        match &alias.asname {
+            Some(asname) => {
+                let v = self.module_value(full);
+                self.bind(asname.as_str(), v, st);
+            }
+            None => {
+                // `import a.b.c` binds `a` (and runs `a.b.c`).
+                let _ = self.module_value(full);
+                let first = full.split('.').next().unwrap_or(full);
+                let v = self.module_value(first);
+                self.bind(first, v, st);
+            }
+        }
+    }
+
+    /// The value of a module by absolute dotted name.
+    pub(crate) fn module_value(&mut self, name: &str) -> Value {
+        if let Some(np) = crate::numpy::module(name) {
+            return Value::Module(ModRef::Numpy(np));
+        }
+        match name {
+            "pytropos.hints.numpy" | "ranklift.hints" | "ranklift_hints" => {
+                return Value::Module(ModRef::Hints);
+            }
+            "typing" | "typing_extensions" => return Value::Module(ModRef::Typing),
+            _ => {}
+        }
+        match self.modules.iter().position(|m| m.src.name == name) {
+            Some(i) if i != 0 => {
+                if matches!(self.modules[i].status, super::ModStatus::NotRun) {
+                    self.run_module(i as u32);
+                }
+                Value::Module(ModRef::User(i as u32))
+            }
+            _ => Value::Module(ModRef::Opaque),
+        }
+    }
+
+    fn exec_import_from(&mut self, i: &ast::StmtImportFrom, st: &mut State) {
+        let base = match &i.module {
+            Some(m) => m.as_str().to_owned(),
+            None => String::new(),
+        };
+        let name = if i.level > 0 {
+            // Relative: resolve against the current module's package.
+            let cur = &self.modules[self.cur_module as usize].src.name;
+            let mut parts: Vec<&str> = cur.split('.').collect();
+            for _ in 0..i.level {
+                parts.pop();
+            }
+            if !base.is_empty() {
+                parts.push(&base);
+            }
+            parts.join(".")
+        } else {
+            base
+        };
+        let module = self.module_value(&name);
+        for alias in &i.names {
+            let attr = alias.name.as_str();
+            if attr == "*" {
+                if let Value::Module(ModRef::User(m)) = module
+                    && let super::ModStatus::Done(g) = &self.modules[m as usize].status
+                {
+                    let g = g.clone();
+                    for (k, b) in g.iter() {
+                        if !k.starts_with('_') {
+                            self.bind(k, b.value.clone(), st);
+                        }
+                    }
+                }
+                continue;
+            }
+            let v = match &module {
+                Value::Module(ModRef::Opaque) => {
+                    // `from pkg import submodule` of our own project.
+                    let sub = format!("{name}.{attr}");
+                    if self.modules.iter().any(|m| m.src.name == sub) {
+                        self.module_value(&sub)
+                    } else {
+                        Value::Top
+                    }
+                }
+                m => {
+                    let m = m.clone();
+                    self.attribute_of(&m, attr, alias.range(), st)
+                }
+            };
+            let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+            self.bind(bound.as_str(), v, st);
+        }
+    }
+
+    // ----- functions and classes -----
+
+    fn define_function(&mut self, f: &'a ast::StmtFunctionDef, st: &mut State) -> Value {
+        let mut defaults = Vec::new();
+        let mut kw_defaults = Vec::new();
+        for p in f.parameters.posonlyargs.iter().chain(&f.parameters.args) {
+            defaults.push(p.default.as_ref().map(|d| self.eval(d, st)));
+        }
+        for p in &f.parameters.kwonlyargs {
+            kw_defaults.push(p.default.as_ref().map(|d| self.eval(d, st)));
+        }
+        let mut kind = None;
+        for d in &f.decorator_list {
+            let v = self.eval(&d.expression, st);
+            let name = match &d.expression {
+                Expr::Name(n) => n.id.as_str(),
+                Expr::Attribute(a) => a.attr.as_str(),
+                _ => "",
+            };
+            match name {
+                "staticmethod" | "classmethod" | "property" | "cached_property" => {
+                    kind = Some(name)
+                }
+                _ => {
+                    let _ = v;
+                }
+            }
+        }
+        let closure = st.locals.clone().map(|l| match self.cur_func {
+            Some(outer) => match &self.funcs[outer as usize].closure {
+                Some(c) => {
+                    let mut merged = (**c).clone();
+                    merged.extend(l.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    Arc::new(merged)
+                }
+                None => l,
+            },
+            None => l,
+        });
+        let key = (self.cur_module, u32::from(f.start()));
+        let id = match self.func_index.get(&key) {
+            Some(&id) => {
+                let fd = &mut self.funcs[id as usize];
+                fd.defaults = defaults;
+                fd.kw_defaults = kw_defaults;
+                fd.closure = match (&fd.closure, closure) {
+                    (Some(a), Some(b)) => Some(super::state::combine_env(a, &b, false)),
+                    (_, b) => b,
+                };
+                id
+            }
+            None => {
+                let scope = Arc::new(super::scope::Scope::of_function(f));
+                let id = self.funcs.len() as u32;
+                self.funcs.push(super::FuncDef {
+                    module: self.cur_module,
+                    def: f,
+                    defaults,
+                    kw_defaults,
+                    closure: if self.in_class_body() { None } else { closure },
+                    scope,
+                    class: None,
+                    analysed: false,
+                });
+                self.func_index.insert(key, id);
+                id
+            }
+        };
+        self.memo.retain(|k, _| k.0 != id);
+        match kind {
+            Some("staticmethod") => Value::Method(Box::new(Value::Func(id)), "<static>".into()),
+            Some("property" | "cached_property") => {
+                Value::Method(Box::new(Value::Func(id)), "<property>".into())
+            }
+            Some(_) => Value::Method(Box::new(Value::Func(id)), "<classmethod>".into()),
+            None => Value::Func(id),
+        }
+    }
+
+    fn in_class_body(&self) -> bool {
+        self.class_body > 0
+    }
+
+    fn define_class(&mut self, c: &'a ast::StmtClassDef, mut st: State) -> Out {
+        let mut bases = Vec::new();
+        if let Some(args) = &c.arguments {
+            for b in args.args.iter() {
+                bases.push(self.eval(b, &mut st));
+            }
+            for k in &args.keywords {
+                self.eval(&k.value, &mut st);
+            }
+        }
+        for d in &c.decorator_list {
+            self.eval(&d.expression, &mut st);
+        }
+        // Run the body in its own namespace.
+        let saved_locals = st.locals.replace(Arc::new(super::state::Env::default()));
+        let saved_func = self.cur_func.take();
+        self.class_body += 1;
+        let mut r = self.exec_block(&c.body, st);
+        self.class_body -= 1;
+        self.cur_func = saved_func;
+        let mut st = match r.normal.take() {
+            Some(s) => s,
+            None => return r,
+        };
+        let attrs = st.locals.take().map(|l| (*l).clone()).unwrap_or_default();
+        st.locals = saved_locals;
+        let key = (self.cur_module, u32::from(c.start()));
+        let id = match self.class_index.get(&key) {
+            Some(&id) => {
+                self.classes[id as usize].attrs = attrs;
+                self.classes[id as usize].bases = bases;
+                id
+            }
+            None => {
+                let id = self.classes.len() as u32;
+                self.classes.push(super::ClassDef {
+                    module: self.cur_module,
+                    def: c,
+                    attrs,
+                    bases,
+                });
+                self.class_index.insert(key, id);
+                id
+            }
+        };
+        let methods: Vec<u32> = self.classes[id as usize]
+            .attrs
+            .values()
+            .filter_map(|b| match &b.value {
+                Value::Func(f) => Some(*f),
+                Value::Method(inner, _) => match **inner {
+                    Value::Func(f) => Some(f),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        for f in methods {
+            self.funcs[f as usize].class = Some(id);
+        }
+        let _ = self.classes[id as usize].def;
+        self.bind(c.name.as_str(), Value::Class(id), &mut st);
+        Out::normal(st)
+    }
+
+    // ----- variables -----
+
+    /// Bind `name` in the current scope (locals in a function or class body, else globals).
+    pub(crate) fn bind(&mut self, name: &str, v: Value, st: &mut State) {
+        let v = match v {
+            // An unknown integer gets a name of its own, so that two uses of it are known to
+            // be equal (`np.zeros((n, 3)) + np.ones((n, 3))` is fine).
+            Value::Int(Int::Range(lo, hi)) if lo.is_none() || hi.is_none() => {
+                let _ = (lo, hi);
+                Value::Int(Int::Sym(self.fresh_sym(name)))
+            }
+            v => v,
+        };
+        let binding = Binding {
+            value: v,
+            maybe_unbound: false,
+        };
+        let global = match self.cur_func {
+            Some(f) => self.funcs[f as usize].scope.globals.contains(name),
+            None => false,
+        };
+        match &mut st.locals {
+            Some(l) if !global => {
+                Arc::make_mut(l).insert(name.into(), binding);
+            }
+            _ => {
+                Arc::make_mut(&mut st.globals).insert(name.into(), binding);
+            }
+        }
+    }
+
+    /// Assign to a target expression (name, tuple, attribute, subscript).
+    pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
+        match target {
+            Expr::Name(n) => self.bind(n.id.as_str(), v, st),
+            Expr::Tuple(t) => self.unpack(&t.elts, v, st),
+            Expr::List(t) => self.unpack(&t.elts, v, st),
+            Expr::Starred(s) => self.assign(&s.value, v, st),
+            Expr::Attribute(a) => {
+                let obj = self.eval(&a.value, st);
+                match obj {
+                    Value::Instance(addr) => {
+                        if let Some(Obj::Instance { attrs, .. }) =
+                            Arc::make_mut(&mut st.heap).get_mut(&addr)
+                        {
+                            attrs.insert(
+                                a.attr.as_str().into(),
+                                Binding {
+                                    value: v,
+                                    maybe_unbound: false,
+                                },
+                            );
+                        }
+                    }
+                    Value::Class(c) => {
+                        self.classes[c as usize].attrs.insert(
+                            a.attr.as_str().into(),
+                            Binding {
+                                value: v,
+                                maybe_unbound: false,
+                            },
+                        );
+                    }
+                    Value::Array(_) if a.attr.as_str() == "shape" => {
+                        // `x.shape = (3, 2)` reshapes in place.
+                        let new = self.reshape_value(&obj, &[v], a.range(), st);
+                        if let Expr::Name(n) = &*a.value {
+                            self.bind(n.id.as_str(), new, st);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Subscript(s) => {
+                let obj = self.eval(&s.value, st);
+                let idx = self.eval(&s.slice, st);
+                self.set_item(&obj, &idx, v, s.range(), st);
+            }
+            _ => {}
+        }
+    }
+
+    fn unpack(&mut self, targets: &'a [Expr], v: Value, st: &mut State) {
+        let star = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
+        let items: Option<Vec<Value>> = match &v {
+            Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
+            Value::List(a) => match st.list(*a) {
+                Some(Seq::Exact(items)) => Some(items.to_vec()),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (items, star) {
+            (Some(items), None) if items.len() == targets.len() => {
+                for (t, x) in targets.iter().zip(items) {
+                    self.assign(t, x, st);
+                }
+            }
+            (Some(items), Some(k)) if items.len() + 1 >= targets.len() => {
+                let after = targets.len() - k - 1;
+                for (t, x) in targets[..k].iter().zip(items.iter()) {
+                    self.assign(t, x.clone(), st);
+                }
+                let middle: Vec<Value> = items[k..items.len() - after].to_vec();
+                let list = self.alloc_list(Seq::Exact(middle.into()), targets[k].start(), st);
+                self.assign(&targets[k], list, st);
+                for (t, x) in targets[k + 1..]
+                    .iter()
+                    .zip(items[items.len() - after..].iter())
+                {
+                    self.assign(t, x.clone(), st);
+                }
+            }
+            _ => {
+                let elem = match &v {
+                    Value::Tuple(s) => s.element(),
+                    Value::List(a) => st.list(*a).map_or(Value::Top, |s| s.element()),
+                    Value::Array(s) => match s.dims() {
+                        Some(d) if !d.is_empty() => {
+                            Value::Array(crate::Shape::Known(d[1..].to_vec()))
+                        }
+                        _ => Value::Top,
+                    },
+                    _ => Value::Top,
+                };
+                for t in targets {
+                    let x = if matches!(t, Expr::Starred(_)) {
+                        Value::Top
+                    } else {
+                        elem.clone()
+                    };
+                    self.assign(t, x, st);
+                }
+            }
+        }
+    }
+
+    fn delete(&mut self, target: &'a Expr, st: &mut State) {
+        match target {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                match &mut st.locals {
+                    Some(l) if l.contains_key(name) => {
+                        Arc::make_mut(l).remove(name);
+                    }
+                    _ => {
+                        Arc::make_mut(&mut st.globals).remove(name);
+                    }
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.delete(e, st)),
+            Expr::Subscript(s) => {
+                let obj = self.eval(&s.value, st);
+                self.eval(&s.slice, st);
+                if let Value::List(a) = obj
+                    && let Some(Obj::List(seq)) = Arc::make_mut(&mut st.heap).get_mut(&a)
+                {
+                    *seq = Seq::Summary(Box::new(seq.element()), Int::Range(Some(0), None));
+                }
+            }
+            _ => {
+                self.eval(target, st);
+            }
+        }
+    }
+
+    pub(crate) fn alloc_list(
+        &mut self,
+        seq: Seq,
+        site: ruff_text_size::TextSize,
+        st: &mut State,
+    ) -> Value {
+        let addr = Addr {
+            module: self.cur_module,
+            site: u32::from(site),
+            call: self.call_site,
+        };
+        Arc::make_mut(&mut st.heap).insert(addr, Obj::List(seq));
+        Value::List(addr)
+    }
+}
+
+/// The exception class names an `except` clause names (`ValueError`, `(A, B)`, `np.linalg.X`).
+fn exception_names(e: &Expr, out: &mut Vec<String>) {
+    match e {
+        Expr::Name(n) => out.push(n.id.to_string()),
+        Expr::Attribute(a) => out.push(a.attr.to_string()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|x| exception_names(x, out)),
+        // Anything else (a variable holding classes): assume it catches everything.
+        _ => out.push("Exception".to_owned()),
+    }
+}
+
+/// `len(range(a, b, c))`.
+pub(crate) fn range_len(a: i64, b: i64, c: i64) -> i64 {
+    if c > 0 && a < b {
+        (b - a - 1) / c + 1
+    } else if c < 0 && a > b {
+        (a - b - 1) / (-c) + 1
+    } else {
+        0
+    }
+}

@@ -1,0 +1,429 @@
+//! Abstract values: what the interpreter knows about a Python value.
+//!
+//! Every domain here is a join-semilattice with a top; integers have infinite ascending chains
+//! (intervals), so loops use [`Value::widen`], which sends a moving bound to infinity and cuts
+//! nesting deeper than [`MAX_DEPTH`]; every other component has finite height. Together this is
+//! what makes every loop's fixpoint iteration terminate.
+
+use std::sync::Arc;
+
+use crate::{Dim, Shape};
+
+/// Nesting depth beyond which widening gives up on structure (tuples of tuples of ...).
+pub const MAX_DEPTH: usize = 4;
+
+/// An integer: a constant, a named unknown (its name is printed in shapes), or an interval
+/// (`None` bounds are infinite; `Range(None, None)` is "some int").
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Int {
+    Const(i64),
+    Sym(Arc<str>),
+    Range(Option<i64>, Option<i64>),
+}
+
+impl Int {
+    pub const ANY: Int = Int::Range(None, None);
+
+    pub fn constant(&self) -> Option<i64> {
+        match self {
+            Int::Const(c) => Some(*c),
+            Int::Range(Some(a), Some(b)) if a == b => Some(*a),
+            _ => None,
+        }
+    }
+
+    fn bounds(&self) -> (Option<i64>, Option<i64>) {
+        match self {
+            Int::Const(c) => (Some(*c), Some(*c)),
+            Int::Sym(_) => (None, None),
+            Int::Range(a, b) => (*a, *b),
+        }
+    }
+
+    pub fn join(&self, other: &Int) -> Int {
+        if self == other {
+            return self.clone();
+        }
+        let (a0, a1) = self.bounds();
+        let (b0, b1) = other.bounds();
+        let lo = a0.zip(b0).map(|(x, y)| x.min(y));
+        let hi = a1.zip(b1).map(|(x, y)| x.max(y));
+        Int::Range(lo, hi)
+    }
+
+    /// Widening: a bound that moved goes to infinity.
+    pub fn widen(&self, new: &Int) -> Int {
+        if self == new {
+            return self.clone();
+        }
+        let (a0, a1) = self.bounds();
+        let (b0, b1) = new.bounds();
+        let lo = match (a0, b0) {
+            (Some(x), Some(y)) if y >= x => Some(x),
+            _ => None,
+        };
+        let hi = match (a1, b1) {
+            (Some(x), Some(y)) if y <= x => Some(x),
+            _ => None,
+        };
+        Int::Range(lo, hi)
+    }
+
+    /// The dimension this integer denotes when used as an array size.
+    pub fn as_dim(&self) -> Dim {
+        match self {
+            Int::Const(c) if *c >= 0 => Dim::Known(*c as u64),
+            Int::Sym(s) => Dim::Sym(s.clone()),
+            _ => Dim::Unknown,
+        }
+    }
+
+    pub fn from_dim(d: &Dim) -> Int {
+        match d {
+            Dim::Known(k) => Int::Const(*k as i64),
+            Dim::Sym(s) => Int::Sym(s.clone()),
+            Dim::Unknown => Int::Range(Some(0), None),
+        }
+    }
+
+    /// Certainly negative?
+    pub fn is_negative(&self) -> bool {
+        matches!(self.bounds().1, Some(h) if h < 0)
+    }
+}
+
+/// A heap address: the allocation site (module, byte offset) and the call site it was reached
+/// from (one level of call string), so two calls of one factory function give two objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Addr {
+    pub module: u32,
+    pub site: u32,
+    pub call: u32,
+}
+
+/// A sequence's contents: every element known, or a summary (element join and length).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Seq {
+    Exact(Arc<[Value]>),
+    Summary(Box<Value>, Int),
+}
+
+impl Seq {
+    pub fn empty() -> Seq {
+        Seq::Exact(Arc::from(Vec::new()))
+    }
+
+    pub fn len(&self) -> Int {
+        match self {
+            Seq::Exact(v) => Int::Const(v.len() as i64),
+            Seq::Summary(_, n) => n.clone(),
+        }
+    }
+
+    /// The join of all elements (`Top` for an empty sequence's element: nothing is known).
+    pub fn element(&self) -> Value {
+        match self {
+            Seq::Exact(v) => v
+                .iter()
+                .skip(1)
+                .fold(v.first().cloned().unwrap_or(Value::Top), |a, b| a.join(b)),
+            Seq::Summary(e, _) => (**e).clone(),
+        }
+    }
+
+    pub fn join(&self, other: &Seq) -> Seq {
+        match (self, other) {
+            (Seq::Exact(a), Seq::Exact(b)) if a.len() == b.len() => {
+                Seq::Exact(a.iter().zip(b.iter()).map(|(x, y)| x.join(y)).collect())
+            }
+            _ => Seq::Summary(
+                Box::new(self.element_or(other)),
+                self.len().join(&other.len()),
+            ),
+        }
+    }
+
+    fn element_or(&self, other: &Seq) -> Value {
+        let empty = |s: &Seq| matches!(s, Seq::Exact(v) if v.is_empty());
+        match (empty(self), empty(other)) {
+            (true, true) => Value::Top,
+            (true, false) => other.element(),
+            (false, true) => self.element(),
+            (false, false) => self.element().join(&other.element()),
+        }
+    }
+
+    pub fn widen(&self, new: &Seq, depth: usize) -> Seq {
+        match (self, new) {
+            (Seq::Exact(a), Seq::Exact(b)) if a.len() == b.len() => Seq::Exact(
+                a.iter()
+                    .zip(b.iter())
+                    .map(|(x, y)| x.widen_at(y, depth + 1))
+                    .collect(),
+            ),
+            _ => {
+                let old = match self {
+                    Seq::Exact(_) => self.element(),
+                    Seq::Summary(e, _) => (**e).clone(),
+                };
+                Seq::Summary(
+                    Box::new(old.widen_at(&self.element_or(new), depth + 1)),
+                    self.len().widen(&new.len()),
+                )
+            }
+        }
+    }
+}
+
+/// A module value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ModRef {
+    /// `numpy` or one of its modelled submodules (`numpy.random`, `numpy.linalg`).
+    Numpy(&'static str),
+    /// `pytropos.hints.numpy` / `ranklift.hints`: where `NdArray` comes from.
+    Hints,
+    /// `typing` (for `Annotated`).
+    Typing,
+    /// One of the project's own modules, by index.
+    User(u32),
+    /// Anything else: its attributes are unknown.
+    Opaque,
+}
+
+/// Python builtins the interpreter models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Len,
+    Range,
+    Int,
+    Float,
+    Bool,
+    Str,
+    List,
+    Tuple,
+    Min,
+    Max,
+    Abs,
+    Sum,
+    Enumerate,
+    Zip,
+    Isinstance,
+    Print,
+    Reversed,
+    Sorted,
+    /// `NdArray` from the hints module (subscripted in annotations).
+    NdArray,
+    /// `typing.Annotated`.
+    Annotated,
+    /// Any other builtin: calls give an unknown value.
+    Other,
+}
+
+/// An abstract Python value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Anything.
+    Top,
+    Int(Int),
+    /// A float; the bits of a known value.
+    Float(Option<u64>),
+    Bool(Option<bool>),
+    None,
+    Str(Option<Arc<str>>),
+    /// A NumPy array, of which only the shape is tracked.
+    Array(Shape),
+    Tuple(Seq),
+    /// A list lives on the heap (lists are mutable and aliased).
+    List(Addr),
+    /// `range(start, stop, step)`.
+    Range(Box<(Int, Int, Int)>),
+    Slice(Box<[Option<Int>; 3]>),
+    Ellipsis,
+    Func(u32),
+    Class(u32),
+    Instance(Addr),
+    Module(ModRef),
+    Builtin(Builtin),
+    /// A modelled NumPy function, by qualified name (`numpy.zeros`).
+    NpFunc(&'static str),
+    /// A bound method: receiver and method name.
+    Method(Box<Value>, Arc<str>),
+    /// A list, tuple or builtin type used as a hint (`int` in `NdArray[int, 2]`): the builtin.
+    Type(Builtin),
+}
+
+impl Value {
+    pub fn int(c: i64) -> Value {
+        Value::Int(Int::Const(c))
+    }
+
+    pub fn float(f: f64) -> Value {
+        Value::Float(Some(f.to_bits()))
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Float(Some(b)) => Some(f64::from_bits(*b)),
+            Value::Int(i) => i.constant().map(|c| c as f64),
+            Value::Bool(Some(b)) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<Int> {
+        match self {
+            Value::Int(i) => Some(i.clone()),
+            Value::Bool(Some(b)) => Some(Int::Const(i64::from(*b))),
+            Value::Bool(None) => Some(Int::Range(Some(0), Some(1))),
+            _ => None,
+        }
+    }
+
+    /// The Python type name CPython prints in messages, when the type is known.
+    pub fn type_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Bool(_) => "bool",
+            Value::None => "NoneType",
+            Value::Str(_) => "str",
+            Value::Array(_) => "numpy.ndarray",
+            Value::Tuple(_) => "tuple",
+            Value::List(_) => "list",
+            Value::Range(_) => "range",
+            Value::Slice(_) => "slice",
+            Value::Ellipsis => "ellipsis",
+            Value::Func(_) => "function",
+            Value::Module(ModRef::Opaque | ModRef::User(_)) => "module",
+            _ => return None,
+        })
+    }
+
+    /// Truthiness, when known.
+    pub fn truth(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => *b,
+            Value::Int(i) => match i {
+                Int::Const(c) => Some(*c != 0),
+                Int::Range(Some(lo), _) if *lo > 0 => Some(true),
+                Int::Range(_, Some(hi)) if *hi < 0 => Some(true),
+                _ => None,
+            },
+            Value::Float(Some(b)) => Some(f64::from_bits(*b) != 0.0),
+            Value::None => Some(false),
+            Value::Str(Some(s)) => Some(!s.is_empty()),
+            Value::Tuple(Seq::Exact(v)) => Some(!v.is_empty()),
+            Value::Func(_) | Value::Class(_) | Value::Module(_) | Value::NpFunc(_) => Some(true),
+            Value::Builtin(_) | Value::Method(..) | Value::Ellipsis | Value::Type(_) => Some(true),
+            _ => None,
+        }
+    }
+
+    /// Least upper bound. Commutative, associative, idempotent; different kinds give `Top`.
+    pub fn join(&self, other: &Value) -> Value {
+        if self == other {
+            return self.clone();
+        }
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => Value::Int(a.join(b)),
+            (Value::Float(_), Value::Float(_)) => Value::Float(None),
+            (Value::Bool(_), Value::Bool(_)) => Value::Bool(None),
+            (Value::Str(_), Value::Str(_)) => Value::Str(None),
+            (Value::Array(a), Value::Array(b)) => Value::Array(a.join(b)),
+            (Value::Tuple(a), Value::Tuple(b)) => Value::Tuple(a.join(b)),
+            (Value::Range(a), Value::Range(b)) => {
+                Value::Range(Box::new((a.0.join(&b.0), a.1.join(&b.1), a.2.join(&b.2))))
+            }
+            (Value::Slice(a), Value::Slice(b)) => {
+                let j = |x: &Option<Int>, y: &Option<Int>| match (x, y) {
+                    (Some(x), Some(y)) => Some(x.join(y)),
+                    (None, None) => None,
+                    _ => Some(Int::ANY),
+                };
+                Value::Slice(Box::new([
+                    j(&a[0], &b[0]),
+                    j(&a[1], &b[1]),
+                    j(&a[2], &b[2]),
+                ]))
+            }
+            _ => Value::Top,
+        }
+    }
+
+    /// Widening (`self` is the previous loop-head value, `new` the value after one more pass).
+    pub fn widen(&self, new: &Value) -> Value {
+        self.widen_at(new, 0)
+    }
+
+    fn widen_at(&self, new: &Value, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return if self == new {
+                self.clone()
+            } else {
+                Value::Top
+            };
+        }
+        match (self, new) {
+            (Value::Int(a), Value::Int(b)) => Value::Int(a.widen(b)),
+            (Value::Tuple(a), Value::Tuple(b)) => Value::Tuple(a.widen(b, depth)),
+            (Value::Range(a), Value::Range(b)) => Value::Range(Box::new((
+                a.0.widen(&b.0),
+                a.1.widen(&b.1),
+                a.2.widen(&b.2),
+            ))),
+            _ => self.join(new),
+        }
+    }
+
+    /// The shape this value has when NumPy turns it into an array (scalars are `()`), or
+    /// `None` when it cannot be an array operand at all (strings, `None`, functions, ...).
+    pub fn array_shape(&self, heap: &dyn Fn(Addr) -> Option<Seq>) -> Option<Shape> {
+        self.array_shape_at(heap, 0)
+    }
+
+    fn array_shape_at(&self, heap: &dyn Fn(Addr) -> Option<Seq>, depth: usize) -> Option<Shape> {
+        match self {
+            Value::Array(s) => Some(s.clone()),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Shape::Known(vec![])),
+            Value::Top => Some(Shape::AnyRank),
+            Value::Tuple(seq) => Some(seq_shape(seq, heap, depth)),
+            Value::List(a) => Some(match heap(*a) {
+                Some(seq) => seq_shape(&seq, heap, depth),
+                None => Shape::AnyRank,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// `np.array(seq).shape` for a nested sequence: the outer length, then the elements' common
+/// shape. Ragged contents (which NumPy ≥ 1.24 rejects) and unknown contents give unknown rank;
+/// the ragged error itself is reported by the `np.array` model.
+fn seq_shape(seq: &Seq, heap: &dyn Fn(Addr) -> Option<Seq>, depth: usize) -> Shape {
+    if depth > 32 {
+        return Shape::AnyRank;
+    }
+    let n = seq.len().as_dim();
+    let inner = match seq {
+        Seq::Exact(v) if v.is_empty() => Some(Shape::Known(vec![])),
+        Seq::Exact(v) => {
+            let mut shapes = v.iter().map(|e| e.array_shape_at(heap, depth + 1));
+            let first = shapes.next().flatten();
+            shapes
+                .try_fold(first, |acc, s| match (acc, s) {
+                    (Some(a), Some(b)) if a == b => Ok(Some(a)),
+                    _ => Err(()),
+                })
+                .ok()
+                .flatten()
+        }
+        Seq::Summary(e, _) => e.array_shape_at(heap, depth + 1),
+    };
+    match inner {
+        Some(Shape::Known(mut d)) => {
+            d.insert(0, n);
+            Shape::Known(d)
+        }
+        _ => Shape::AnyRank,
+    }
+}

@@ -1,0 +1,938 @@
+//! The NumPy library model, as data: a table from each function (and `ndarray` method) to the
+//! rule its result shape follows ([`Sig`]). Most entries are one of a few generic signatures
+//! (element-wise, broadcasting, constructors from a shape, reductions); the rest name a small
+//! model function below, each documented with its trigger and an example. To support another
+//! library (TensorFlow, PyTorch), add a table like this one.
+//!
+//! Attribute access is checked against the names NumPy really has
+//! (`data/numpy_names.txt`, recorded from NumPy 1.24.3): `np.arcos` is E011, as in Python.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use ruff_text_size::TextRange;
+
+use crate::interp::Interp;
+use crate::interp::call::Args;
+use crate::interp::state::State;
+use crate::interp::value::{Int, ModRef, Seq, Value};
+use crate::models::{self, reshape::NewDim};
+use crate::{Certainty, Dim, Outcome, Shape};
+
+type Model = fn(&mut Interp<'_>, &Args, TextRange, &mut State) -> Value;
+
+/// How a NumPy function's result shape follows from its arguments.
+#[derive(Clone, Copy)]
+pub enum Sig {
+    /// Element-wise on one array: the result has the first argument's shape (`np.sqrt(x)`).
+    Same,
+    /// Element-wise on two operands: broadcasting (`np.add(x, y)`).
+    Broadcast2,
+    /// Element-wise on three operands (`np.clip(x, lo, hi)`).
+    Broadcast3,
+    /// The first argument is the shape (`np.zeros((2, 3))`).
+    FromShape,
+    /// Every positional argument is a dimension (`np.random.rand(2, 3)`).
+    FromDims,
+    /// `size=` (keyword, or positional at this index) is the shape; without it, a scalar.
+    Size(usize),
+    /// A reduction of the first argument over `axis` (position 1) with `keepdims`.
+    Reduce,
+    /// A hand-written model.
+    Custom(Model),
+}
+
+use Sig::*;
+
+/// `numpy.*` functions. Names are fully qualified.
+const FUNCTIONS: &[(&str, Sig)] = &[
+    // Element-wise, one operand.
+    ("numpy.abs", Same),
+    ("numpy.absolute", Same),
+    ("numpy.fabs", Same),
+    ("numpy.negative", Same),
+    ("numpy.positive", Same),
+    ("numpy.sqrt", Same),
+    ("numpy.cbrt", Same),
+    ("numpy.square", Same),
+    ("numpy.exp", Same),
+    ("numpy.exp2", Same),
+    ("numpy.expm1", Same),
+    ("numpy.log", Same),
+    ("numpy.log2", Same),
+    ("numpy.log10", Same),
+    ("numpy.log1p", Same),
+    ("numpy.sin", Same),
+    ("numpy.cos", Same),
+    ("numpy.tan", Same),
+    ("numpy.arcsin", Same),
+    ("numpy.arccos", Same),
+    ("numpy.arctan", Same),
+    ("numpy.sinh", Same),
+    ("numpy.cosh", Same),
+    ("numpy.tanh", Same),
+    ("numpy.arcsinh", Same),
+    ("numpy.arccosh", Same),
+    ("numpy.arctanh", Same),
+    ("numpy.degrees", Same),
+    ("numpy.radians", Same),
+    ("numpy.deg2rad", Same),
+    ("numpy.rad2deg", Same),
+    ("numpy.floor", Same),
+    ("numpy.ceil", Same),
+    ("numpy.trunc", Same),
+    ("numpy.rint", Same),
+    ("numpy.round", Same),
+    ("numpy.around", Same),
+    ("numpy.sign", Same),
+    ("numpy.reciprocal", Same),
+    ("numpy.isnan", Same),
+    ("numpy.isinf", Same),
+    ("numpy.isfinite", Same),
+    ("numpy.logical_not", Same),
+    ("numpy.nan_to_num", Same),
+    ("numpy.conj", Same),
+    ("numpy.real", Same),
+    ("numpy.imag", Same),
+    ("numpy.copy", Same),
+    ("numpy.zeros_like", Same),
+    ("numpy.ones_like", Same),
+    ("numpy.empty_like", Same),
+    ("numpy.full_like", Same),
+    ("numpy.argsort", Same),
+    ("numpy.ascontiguousarray", Same),
+    ("numpy.linalg.inv", Same),
+    // Element-wise, two operands.
+    ("numpy.add", Broadcast2),
+    ("numpy.subtract", Broadcast2),
+    ("numpy.multiply", Broadcast2),
+    ("numpy.divide", Broadcast2),
+    ("numpy.true_divide", Broadcast2),
+    ("numpy.floor_divide", Broadcast2),
+    ("numpy.power", Broadcast2),
+    ("numpy.float_power", Broadcast2),
+    ("numpy.mod", Broadcast2),
+    ("numpy.remainder", Broadcast2),
+    ("numpy.fmod", Broadcast2),
+    ("numpy.maximum", Broadcast2),
+    ("numpy.minimum", Broadcast2),
+    ("numpy.fmax", Broadcast2),
+    ("numpy.fmin", Broadcast2),
+    ("numpy.arctan2", Broadcast2),
+    ("numpy.hypot", Broadcast2),
+    ("numpy.logical_and", Broadcast2),
+    ("numpy.logical_or", Broadcast2),
+    ("numpy.logical_xor", Broadcast2),
+    ("numpy.greater", Broadcast2),
+    ("numpy.greater_equal", Broadcast2),
+    ("numpy.less", Broadcast2),
+    ("numpy.less_equal", Broadcast2),
+    ("numpy.equal", Broadcast2),
+    ("numpy.not_equal", Broadcast2),
+    ("numpy.copysign", Broadcast2),
+    ("numpy.heaviside", Broadcast2),
+    // Three operands.
+    ("numpy.clip", Broadcast3),
+    // Constructors.
+    ("numpy.zeros", FromShape),
+    ("numpy.ones", FromShape),
+    ("numpy.empty", FromShape),
+    ("numpy.full", FromShape),
+    ("numpy.ndarray", FromShape),
+    ("numpy.random.rand", FromDims),
+    ("numpy.random.randn", FromDims),
+    ("numpy.random.random", Size(0)),
+    ("numpy.random.random_sample", Size(0)),
+    ("numpy.random.sample", Size(0)),
+    ("numpy.random.standard_normal", Size(0)),
+    ("numpy.random.normal", Size(2)),
+    ("numpy.random.uniform", Size(2)),
+    ("numpy.random.randint", Size(2)),
+    ("numpy.random.binomial", Size(2)),
+    ("numpy.random.beta", Size(2)),
+    ("numpy.random.gamma", Size(2)),
+    ("numpy.random.poisson", Size(1)),
+    ("numpy.random.exponential", Size(1)),
+    ("numpy.random.choice", Size(1)),
+    // Reductions.
+    ("numpy.sum", Reduce),
+    ("numpy.mean", Reduce),
+    ("numpy.average", Reduce),
+    ("numpy.max", Reduce),
+    ("numpy.min", Reduce),
+    ("numpy.amax", Reduce),
+    ("numpy.amin", Reduce),
+    ("numpy.prod", Reduce),
+    ("numpy.std", Reduce),
+    ("numpy.var", Reduce),
+    ("numpy.median", Reduce),
+    ("numpy.nansum", Reduce),
+    ("numpy.nanmean", Reduce),
+    ("numpy.nanmax", Reduce),
+    ("numpy.nanmin", Reduce),
+    ("numpy.all", Reduce),
+    ("numpy.any", Reduce),
+    ("numpy.argmax", Reduce),
+    ("numpy.argmin", Reduce),
+    ("numpy.ptp", Reduce),
+    // Hand-written models.
+    ("numpy.array", Custom(array)),
+    ("numpy.asarray", Custom(array)),
+    ("numpy.arange", Custom(arange)),
+    ("numpy.linspace", Custom(linspace)),
+    ("numpy.eye", Custom(eye)),
+    ("numpy.identity", Custom(identity)),
+    ("numpy.dot", Custom(dot)),
+    ("numpy.matmul", Custom(matmul)),
+    ("numpy.outer", Custom(outer)),
+    ("numpy.reshape", Custom(reshape)),
+    ("numpy.transpose", Custom(transpose)),
+    ("numpy.swapaxes", Custom(swapaxes)),
+    ("numpy.concatenate", Custom(concatenate)),
+    ("numpy.stack", Custom(stack)),
+    ("numpy.vstack", Custom(vstack)),
+    ("numpy.hstack", Custom(hstack)),
+    ("numpy.expand_dims", Custom(expand_dims)),
+    ("numpy.squeeze", Custom(squeeze)),
+    ("numpy.shape", Custom(shape_of)),
+    ("numpy.ndim", Custom(ndim_of)),
+    ("numpy.size", Custom(size_of)),
+    ("numpy.ravel", Custom(ravel)),
+    ("numpy.cumsum", Custom(cumulative)),
+    ("numpy.cumprod", Custom(cumulative)),
+    ("numpy.where", Custom(where_)),
+    ("numpy.random.permutation", Custom(permutation)),
+];
+
+/// `ndarray` methods: the receiver is the first argument.
+const METHODS: &[(&str, Sig)] = &[
+    ("copy", Same),
+    ("astype", Same),
+    ("round", Same),
+    ("conj", Same),
+    ("clip", Same),
+    ("argsort", Same),
+    ("sum", Reduce),
+    ("mean", Reduce),
+    ("max", Reduce),
+    ("min", Reduce),
+    ("prod", Reduce),
+    ("std", Reduce),
+    ("var", Reduce),
+    ("all", Reduce),
+    ("any", Reduce),
+    ("argmax", Reduce),
+    ("argmin", Reduce),
+    ("ptp", Reduce),
+    ("dot", Custom(dot)),
+    ("reshape", Custom(reshape)),
+    ("transpose", Custom(transpose)),
+    ("swapaxes", Custom(swapaxes)),
+    ("squeeze", Custom(squeeze)),
+    ("flatten", Custom(ravel)),
+    ("ravel", Custom(ravel)),
+    ("cumsum", Custom(cumulative)),
+    ("cumprod", Custom(cumulative)),
+    ("fill", Custom(returns_none)),
+    ("sort", Custom(returns_none)),
+];
+
+static FUNCTION_TABLE: LazyLock<HashMap<&'static str, (&'static str, Sig)>> =
+    LazyLock::new(|| FUNCTIONS.iter().map(|(n, s)| (*n, (*n, *s))).collect());
+
+static METHOD_TABLE: LazyLock<HashMap<&'static str, Sig>> =
+    LazyLock::new(|| METHODS.iter().copied().collect());
+
+/// `(owner, name)` for every attribute NumPy has (recorded, see the module docs).
+static NAMES: LazyLock<HashSet<(&'static str, &'static str)>> = LazyLock::new(|| {
+    include_str!("../data/numpy_names.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once(' '))
+        .collect()
+});
+
+/// The modelled NumPy module with this name.
+pub fn module(name: &str) -> Option<&'static str> {
+    match name {
+        "numpy" => Some("numpy"),
+        "numpy.random" => Some("numpy.random"),
+        "numpy.linalg" => Some("numpy.linalg"),
+        _ => None,
+    }
+}
+
+/// `module.attr`: a modelled function, a submodule, a constant, an unmodelled attribute
+/// (unknown value), or `None` when NumPy has no such attribute.
+pub fn module_attr(module: &str, attr: &str) -> Option<Value> {
+    let qualified = format!("{module}.{attr}");
+    if let Some(m) = self::module(&qualified) {
+        return Some(Value::Module(ModRef::Numpy(m)));
+    }
+    if let Some((name, _)) = FUNCTION_TABLE.get(qualified.as_str()) {
+        return Some(Value::NpFunc(name));
+    }
+    if !NAMES.contains(&(module, attr)) {
+        return None;
+    }
+    Some(match (module, attr) {
+        ("numpy", "pi" | "e" | "inf" | "nan" | "euler_gamma") => Value::Float(None),
+        ("numpy", "newaxis") => Value::None,
+        _ => Value::Top,
+    })
+}
+
+/// Does `ndarray` have this attribute?
+pub fn ndarray_has(attr: &str) -> bool {
+    NAMES.contains(&("numpy.ndarray", attr))
+}
+
+impl<'a> Interp<'a> {
+    pub(crate) fn call_numpy(
+        &mut self,
+        name: &str,
+        args: &Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        match FUNCTION_TABLE.get(name) {
+            Some((_, sig)) => self.apply_sig(*sig, args, range, st),
+            None => Value::Top,
+        }
+    }
+
+    pub(crate) fn call_array_method(
+        &mut self,
+        recv: &Value,
+        name: &str,
+        args: &Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let Some(sig) = METHOD_TABLE.get(name) else {
+            return Value::Top;
+        };
+        let mut with_self = args.clone();
+        with_self.pos.insert(0, recv.clone());
+        self.apply_sig(*sig, &with_self, range, st)
+    }
+
+    fn apply_sig(&mut self, sig: Sig, args: &Args, range: TextRange, st: &mut State) -> Value {
+        if args.unknown && !matches!(sig, Custom(_)) {
+            return Value::Array(Shape::AnyRank);
+        }
+        match sig {
+            Same => match self.arg_shape(args.get(0, "a"), st) {
+                Some(s) => Value::Array(s),
+                None => Value::Top,
+            },
+            Broadcast2 | Broadcast3 => {
+                let n = if matches!(sig, Broadcast2) { 2 } else { 3 };
+                let mut acc: Option<Shape> = None;
+                for i in 0..n {
+                    let Some(s) = self.arg_shape(args.pos.get(i), st) else {
+                        return Value::Array(Shape::AnyRank);
+                    };
+                    acc = Some(match acc {
+                        None => s,
+                        Some(a) => {
+                            let o = models::broadcast::broadcast(&a, &s);
+                            match self.outcome(range, o) {
+                                Value::Array(s) => s,
+                                _ => Shape::AnyRank,
+                            }
+                        }
+                    });
+                }
+                Value::Array(acc.unwrap_or(Shape::AnyRank))
+            }
+            FromShape => match args.get(0, "shape") {
+                Some(v) => {
+                    let v = v.clone();
+                    Value::Array(self.shape_arg(&v, range, st))
+                }
+                None => Value::Top,
+            },
+            FromDims => {
+                let mut dims = Vec::new();
+                for v in args.pos.clone() {
+                    match self.shape_arg(&v, range, st) {
+                        Shape::Known(d) if d.len() == 1 => dims.push(d[0].clone()),
+                        _ => return Value::Array(Shape::AnyRank),
+                    }
+                }
+                Value::Array(Shape::Known(dims))
+            }
+            Size(i) => match args.get(i, "size").cloned() {
+                None | Some(Value::None) => Value::Float(None),
+                Some(v) => Value::Array(self.shape_arg(&v, range, st)),
+            },
+            Reduce => {
+                let Some(a) = self.arg_shape(args.pos.first(), st) else {
+                    return Value::Top;
+                };
+                let keepdims = matches!(args.kw("keepdims"), Some(Value::Bool(Some(true))));
+                match axes_arg(args.get(1, "axis")) {
+                    Axes::Unknown => Value::Array(Shape::AnyRank),
+                    Axes::All => self.outcome(range, models::reduce::reduce(&a, None, keepdims)),
+                    Axes::Some(ax) => {
+                        self.outcome(range, models::reduce::reduce(&a, Some(&ax), keepdims))
+                    }
+                }
+            }
+            Custom(f) => f(self, args, range, st),
+        }
+    }
+
+    /// The shape of an array operand (scalars and nested lists included).
+    pub(crate) fn arg_shape(&self, v: Option<&Value>, st: &State) -> Option<Shape> {
+        let heap = |a| st.list(a);
+        v?.array_shape(&heap)
+    }
+
+    /// A `shape` argument: an int or a sequence of ints. Floats are a TypeError (E017),
+    /// negative sizes a ValueError (W511), as in NumPy.
+    pub(crate) fn shape_arg(&mut self, v: &Value, range: TextRange, st: &State) -> Shape {
+        let items: Vec<Value> = match v {
+            Value::Int(_) | Value::Bool(_) | Value::Float(_) => vec![v.clone()],
+            Value::Tuple(Seq::Exact(items)) => items.to_vec(),
+            Value::List(a) => match st.list(*a) {
+                Some(Seq::Exact(items)) => items.to_vec(),
+                Some(Seq::Summary(_, n)) => match n.constant() {
+                    Some(k) => return Shape::Known(vec![Dim::Unknown; k as usize]),
+                    None => return Shape::AnyRank,
+                },
+                None => return Shape::AnyRank,
+            },
+            Value::Tuple(Seq::Summary(_, n)) => match n.constant() {
+                Some(k) => return Shape::Known(vec![Dim::Unknown; k as usize]),
+                None => return Shape::AnyRank,
+            },
+            _ => return Shape::AnyRank,
+        };
+        let mut dims = Vec::with_capacity(items.len());
+        for item in &items {
+            match item {
+                Value::Float(_) => {
+                    self.report(
+                        range,
+                        "E017",
+                        crate::interp::Exc::Type,
+                        "'float' object cannot be interpreted as an integer".to_owned(),
+                        Certainty::Certain,
+                    );
+                    return Shape::AnyRank;
+                }
+                v => match v.as_int() {
+                    Some(i) if i.is_negative() => {
+                        self.report(
+                            range,
+                            "W511",
+                            crate::interp::Exc::Value,
+                            "negative dimensions are not allowed".to_owned(),
+                            Certainty::Certain,
+                        );
+                        return Shape::AnyRank;
+                    }
+                    Some(i) => dims.push(i.as_dim()),
+                    None => dims.push(Dim::Unknown),
+                },
+            }
+        }
+        Shape::Known(dims)
+    }
+}
+
+/// An `axis` argument.
+enum Axes {
+    /// `None` / absent: all axes.
+    All,
+    Some(Vec<i64>),
+    Unknown,
+}
+
+fn axes_arg(v: Option<&Value>) -> Axes {
+    match v {
+        None | Some(Value::None) => Axes::All,
+        Some(Value::Int(i)) => i.constant().map_or(Axes::Unknown, |c| Axes::Some(vec![c])),
+        Some(Value::Tuple(Seq::Exact(items))) => items
+            .iter()
+            .map(|x| x.as_int().and_then(|i| i.constant()))
+            .collect::<Option<Vec<_>>>()
+            .map_or(Axes::Unknown, Axes::Some),
+        _ => Axes::Unknown,
+    }
+}
+
+fn const_int(v: Option<&Value>) -> Option<i64> {
+    v.and_then(Value::as_int).and_then(|i| i.constant())
+}
+
+/// The shapes of a sequence of arrays (`np.concatenate([a, b])`), when its length is known.
+fn shapes_of_seq(interp: &Interp<'_>, v: Option<&Value>, st: &State) -> Option<Vec<Shape>> {
+    let items = match v? {
+        Value::Tuple(Seq::Exact(items)) => items.to_vec(),
+        Value::List(a) => match st.list(*a)? {
+            Seq::Exact(items) => items.to_vec(),
+            Seq::Summary(..) => return None,
+        },
+        _ => return None,
+    };
+    items
+        .iter()
+        .map(|x| interp.arg_shape(Some(x), st))
+        .collect()
+}
+
+/// `np.array(obj)` / `np.asarray(obj)`: the shape of nested lists and tuples; ragged nesting is
+/// NumPy ≥ 1.24's ValueError (W512) unless `dtype=object`.
+///
+/// ```python
+/// np.array([[1, 2, 3], [4, 5, 6]])  # (2,3)
+/// np.array([[1, 2], [3]])           # W512 setting an array element with a sequence. ...
+/// ```
+fn array(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(v) = args.get(0, "object") else {
+        return Value::Top;
+    };
+    if args.kw("dtype").is_some() {
+        return match i.arg_shape(Some(v), st) {
+            Some(s) => Value::Array(s),
+            None => Value::Array(Shape::AnyRank),
+        };
+    }
+    let seq = match v {
+        Value::Tuple(s) => Some(s.clone()),
+        Value::List(a) => st.list(*a),
+        _ => None,
+    };
+    if let Some(Seq::Exact(items)) = &seq {
+        let shapes: Option<Vec<Shape>> = items.iter().map(|x| i.arg_shape(Some(x), st)).collect();
+        if let Some(shapes) = shapes
+            && shapes.iter().all(|s| s.size().is_some())
+            && shapes.windows(2).any(|w| w[0] != w[1])
+        {
+            // The common leading dimensions of the elements, after the outer one.
+            let dims: Vec<&[Dim]> = shapes.iter().filter_map(|s| s.dims()).collect();
+            let mut common = 0;
+            while dims
+                .iter()
+                .all(|d| d.len() > common && d[common] == dims[0][common])
+            {
+                common += 1;
+            }
+            let mut detected = vec![items.len().to_string()];
+            detected.extend(dims[0][..common].iter().map(ToString::to_string));
+            let tuple = if detected.len() == 1 {
+                format!("({},)", detected[0])
+            } else {
+                format!("({})", detected.join(", "))
+            };
+            i.report(
+                range,
+                "W512",
+                crate::interp::Exc::Value,
+                format!(
+                    "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {tuple} + inhomogeneous part.",
+                    common + 1
+                ),
+                Certainty::Certain,
+            );
+            return Value::Array(Shape::AnyRank);
+        }
+    }
+    match i.arg_shape(Some(v), st) {
+        Some(s) => Value::Array(s),
+        None => Value::Array(Shape::Known(vec![])),
+    }
+}
+
+/// `np.arange([start,] stop[, step])`: `ceil((stop - start) / step)` elements.
+///
+/// ```python
+/// np.arange(6)          # (6,)
+/// np.arange(1, 10, 3)   # (3,)
+/// np.arange(n)          # (n,)
+/// ```
+fn arange(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+    let num = |v: Option<&Value>| v.and_then(Value::as_f64);
+    let (start, stop, step) = match args.pos.len() {
+        1 => (Some(0.0), num(args.pos.first()), Some(1.0)),
+        2 => (num(args.pos.first()), num(args.pos.get(1)), Some(1.0)),
+        _ => (
+            num(args.pos.first()),
+            num(args.pos.get(1)),
+            num(args.pos.get(2)),
+        ),
+    };
+    let dim = match (start, stop, step) {
+        (Some(a), Some(b), Some(s)) if s != 0.0 => Dim::Known(((b - a) / s).ceil().max(0.0) as u64),
+        _ if args.pos.len() == 1 => match args.pos.first() {
+            Some(Value::Int(i)) => i.as_dim(),
+            _ => Dim::Unknown,
+        },
+        _ => Dim::Unknown,
+    };
+    Value::Array(Shape::Known(vec![dim]))
+}
+
+/// `np.linspace(start, stop, num=50)`: `(num,)`.
+fn linspace(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+    let dim = match args.get(2, "num") {
+        None => Dim::Known(50),
+        Some(v) => v.as_int().map_or(Dim::Unknown, |i| i.as_dim()),
+    };
+    Value::Array(Shape::Known(vec![dim]))
+}
+
+/// `np.eye(N, M=None)`: `(N, M)`, square by default.
+fn eye(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+    let n = args
+        .get(0, "N")
+        .and_then(Value::as_int)
+        .map_or(Dim::Unknown, |i| i.as_dim());
+    let m = match args.get(1, "M") {
+        None | Some(Value::None) => n.clone(),
+        Some(v) => v.as_int().map_or(Dim::Unknown, |i| i.as_dim()),
+    };
+    Value::Array(Shape::Known(vec![n, m]))
+}
+
+/// `np.identity(n)`: `(n, n)`.
+fn identity(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+    let n = args
+        .get(0, "n")
+        .and_then(Value::as_int)
+        .map_or(Dim::Unknown, |i| i.as_dim());
+    Value::Array(Shape::Known(vec![n.clone(), n]))
+}
+
+/// Two array operands, or `None` when either is not an array-like.
+fn two(i: &Interp<'_>, args: &Args, st: &State) -> Option<(Shape, Shape)> {
+    Some((
+        i.arg_shape(args.pos.first(), st)?,
+        i.arg_shape(args.pos.get(1), st)?,
+    ))
+}
+
+/// `np.dot(a, b)` / `a.dot(b)`: W503 when the contracted dimensions differ.
+///
+/// ```python
+/// np.dot(np.zeros((2, 3)), np.zeros((4, 1)))  # W503 shapes (2,3) and (4,1) not aligned: 3 (dim 1) != 4 (dim 0)
+/// ```
+fn dot(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    match two(i, args, st) {
+        Some((a, b)) => i.outcome(range, models::dot::dot(&a, &b)),
+        None => Value::Top,
+    }
+}
+
+/// `np.matmul(a, b)`: like `@` (W504).
+fn matmul(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    match two(i, args, st) {
+        Some((a, b)) => i.outcome(range, models::matmul::matmul(&a, &b)),
+        None => Value::Top,
+    }
+}
+
+/// `np.outer(a, b)`: `(a.size, b.size)`.
+fn outer(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let size = |s: Option<Shape>| match s {
+        Some(s) => match (s.size(), s.dims()) {
+            (Some(n), _) => Dim::Known(n),
+            (None, Some([d])) => d.clone(),
+            _ => Dim::Unknown,
+        },
+        None => Dim::Unknown,
+    };
+    let a = size(i.arg_shape(args.pos.first(), st));
+    let b = size(i.arg_shape(args.pos.get(1), st));
+    Value::Array(Shape::Known(vec![a, b]))
+}
+
+/// `np.reshape(a, newshape)` / `a.reshape(d0, d1, ...)` / `a.reshape((d0, d1))` (W505).
+///
+/// ```python
+/// np.zeros((2, 3)).reshape(-1, 2)  # (3,2)
+/// np.zeros((2, 3)).reshape(4)      # W505 cannot reshape array of size 6 into shape (4,)
+/// ```
+fn reshape(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = args.pos.first().cloned() else {
+        return Value::Top;
+    };
+    let rest: Vec<Value> = match args.pos.get(1) {
+        Some(_) => args.pos[1..].to_vec(),
+        None => match args.kw("newshape").or_else(|| args.kw("shape")) {
+            Some(v) => vec![v.clone()],
+            None => return Value::Top,
+        },
+    };
+    i.reshape_value(&a, &rest, range, st)
+}
+
+impl<'a> Interp<'a> {
+    /// Reshape `a` to the shape given by `spec` (one int or tuple, or several ints).
+    pub(crate) fn reshape_value(
+        &mut self,
+        a: &Value,
+        spec: &[Value],
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let Some(shape) = self.arg_shape(Some(a), st) else {
+            return Value::Top;
+        };
+        let items: Vec<Value> = match spec {
+            [Value::Tuple(Seq::Exact(v))] => v.to_vec(),
+            [Value::List(addr)] => match st.list(*addr) {
+                Some(Seq::Exact(v)) => v.to_vec(),
+                _ => return Value::Array(Shape::AnyRank),
+            },
+            [Value::Tuple(_)] => return Value::Array(Shape::AnyRank),
+            v => v.to_vec(),
+        };
+        let mut new = Vec::with_capacity(items.len());
+        for x in &items {
+            match x.as_int() {
+                Some(Int::Const(-1)) => new.push(NewDim::Infer),
+                Some(i) if i.constant().is_some_and(|c| c < -1) => {
+                    return Value::Array(Shape::AnyRank);
+                }
+                Some(i) => new.push(NewDim::Size(i.as_dim())),
+                None => return Value::Array(Shape::AnyRank),
+            }
+        }
+        let o = models::reshape::reshape(&shape, &new);
+        self.outcome(range, o)
+    }
+}
+
+/// `np.transpose(a, axes)` / `a.transpose(*axes)` (W507, W508).
+fn transpose(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let axes: Option<Vec<i64>> = match &args.pos[1..] {
+        [] => match args.kw("axes") {
+            None | Some(Value::None) => None,
+            Some(v) => match axes_arg(Some(v)) {
+                Axes::Some(ax) => Some(ax),
+                _ => return Value::Array(Shape::AnyRank),
+            },
+        },
+        [Value::None] => None,
+        [v @ Value::Tuple(_)] => match axes_arg(Some(v)) {
+            Axes::Some(ax) => Some(ax),
+            _ => return Value::Array(Shape::AnyRank),
+        },
+        many => match many.iter().map(|v| const_int(Some(v))).collect() {
+            Some(ax) => Some(ax),
+            None => return Value::Array(Shape::AnyRank),
+        },
+    };
+    i.outcome(range, models::transpose::transpose(&a, axes.as_deref()))
+}
+
+/// `np.swapaxes(a, i, j)`: exchanges two dimensions (W507).
+fn swapaxes(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let (Some(a), Some(x), Some(y)) = (
+        i.arg_shape(args.pos.first(), st),
+        const_int(args.get(1, "axis1")),
+        const_int(args.get(2, "axis2")),
+    ) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let Some(d) = a.dims() else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let (p, q) = match (
+        models::normalize_axis(x, d.len()),
+        models::normalize_axis(y, d.len()),
+    ) {
+        (Ok(p), Ok(q)) => (p, q),
+        (Err(m), _) | (_, Err(m)) => {
+            return i.outcome(range, Outcome::certain("W507", m));
+        }
+    };
+    let mut out = d.to_vec();
+    out.swap(p, q);
+    Value::Array(Shape::Known(out))
+}
+
+fn axis_or(args: &Args, i: usize, default: i64) -> Option<Option<i64>> {
+    match args.get(i, "axis") {
+        None => Some(Some(default)),
+        Some(Value::None) => Some(None),
+        Some(v) => const_int(Some(v)).map(Some),
+    }
+}
+
+/// `np.concatenate(arrays, axis=0)` (W506, W507); `axis=None` flattens first.
+///
+/// ```python
+/// np.concatenate([np.zeros((2, 3)), np.zeros((2, 4))])  # W506 ... along dimension 1, the array at index 0 has size 3 and the array at index 1 has size 4
+/// ```
+fn concatenate(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    match axis_or(args, 1, 0) {
+        Some(Some(axis)) => i.outcome(range, models::concatenate::concatenate(&shapes, axis)),
+        Some(None) => {
+            let total: Option<u64> = shapes.iter().map(Shape::size).sum();
+            Value::Array(Shape::Known(vec![total.map_or(Dim::Unknown, Dim::Known)]))
+        }
+        None => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.stack(arrays, axis=0)`: all shapes equal (W506).
+fn stack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    match axis_or(args, 1, 0) {
+        Some(Some(axis)) => i.outcome(range, models::concatenate::stack(&shapes, axis)),
+        _ => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.vstack(arrays)`: 1-D arrays become rows, then concatenation along axis 0.
+fn vstack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let shapes: Vec<Shape> = shapes
+        .into_iter()
+        .map(|s| match s.dims() {
+            Some([]) => Shape::of(&[1, 1]),
+            Some([d]) => Shape::Known(vec![Dim::Known(1), d.clone()]),
+            _ => s,
+        })
+        .collect();
+    i.outcome(range, models::concatenate::concatenate(&shapes, 0))
+}
+
+/// `np.hstack(arrays)`: along axis 1, or axis 0 when the arrays are 1-D.
+fn hstack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let shapes: Vec<Shape> = shapes
+        .into_iter()
+        .map(|s| match s.dims() {
+            Some([]) => Shape::of(&[1]),
+            _ => s,
+        })
+        .collect();
+    let axis = if shapes.first().and_then(Shape::rank) == Some(1) {
+        0
+    } else {
+        1
+    };
+    i.outcome(range, models::concatenate::concatenate(&shapes, axis))
+}
+
+/// `np.expand_dims(a, axis)` (W507).
+fn expand_dims(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    match (
+        i.arg_shape(args.pos.first(), st),
+        const_int(args.get(1, "axis")),
+    ) {
+        (Some(a), Some(axis)) => i.outcome(range, models::expand_squeeze::expand_dims(&a, axis)),
+        _ => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.squeeze(a, axis=None)` / `a.squeeze(axis)` (W507, W509).
+fn squeeze(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    match axis_or(args, 1, 0) {
+        _ if args.get(1, "axis").is_none() => {
+            i.outcome(range, models::expand_squeeze::squeeze(&a, None))
+        }
+        Some(axis) => i.outcome(range, models::expand_squeeze::squeeze(&a, axis)),
+        None => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.shape(a)`: the shape as a tuple.
+fn shape_of(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st) {
+        Some(s) => crate::interp::shape_tuple(&s),
+        None => Value::Top,
+    }
+}
+
+/// `np.ndim(a)`.
+fn ndim_of(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st).and_then(|s| s.rank()) {
+        Some(r) => Value::int(r as i64),
+        None => Value::Int(Int::Range(Some(0), Some(64))),
+    }
+}
+
+/// `np.size(a)`.
+fn size_of(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st).and_then(|s| s.size()) {
+        Some(n) => Value::int(n as i64),
+        None => Value::Int(Int::Range(Some(0), None)),
+    }
+}
+
+fn flat(s: &Shape) -> Shape {
+    Shape::Known(vec![match (s.size(), s.dims()) {
+        (Some(n), _) => Dim::Known(n),
+        (None, Some([d])) => d.clone(),
+        _ => Dim::Unknown,
+    }])
+}
+
+/// `np.ravel(a)` / `a.flatten()` / `a.ravel()`: `(a.size,)`.
+fn ravel(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st) {
+        Some(s) => Value::Array(flat(&s)),
+        None => Value::Top,
+    }
+}
+
+/// `np.cumsum(a, axis=None)`: flattened without an axis, the same shape with one (W507).
+fn cumulative(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    match args.get(1, "axis") {
+        None | Some(Value::None) => Value::Array(flat(&a)),
+        Some(v) => match (const_int(Some(v)), a.rank()) {
+            (Some(ax), Some(r)) => match models::normalize_axis(ax, r) {
+                Ok(_) => Value::Array(a),
+                Err(m) => i.outcome(range, Outcome::certain("W507", m)),
+            },
+            _ => Value::Array(a),
+        },
+    }
+}
+
+/// `np.where(cond, x, y)`: broadcasting of the three; `np.where(cond)` alone gives indices.
+fn where_(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    if args.pos.len() == 3 {
+        i.apply_sig(Broadcast3, args, range, st)
+    } else {
+        Value::Top
+    }
+}
+
+/// `np.random.permutation(x)`: `(x,)` for an int, `x`'s shape for an array.
+fn permutation(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match args.pos.first() {
+        Some(Value::Int(n)) => Value::Array(Shape::Known(vec![n.as_dim()])),
+        v => i.arg_shape(v, st).map_or(Value::Top, Value::Array),
+    }
+}
+
+/// In-place methods (`a.fill(0)`, `a.sort()`): `None`.
+fn returns_none(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Value {
+    Value::None
+}
