@@ -112,6 +112,18 @@ impl<'a> Interp<'a> {
         match f {
             Value::Func(id) => self.call_function(*id, None, args, range, st),
             Value::Class(c) => self.instantiate(*c, args, range, st),
+            Value::Instance(addr) => {
+                let class = match st.heap.get(addr) {
+                    Some(Obj::Instance { class, .. }) => Some(*class),
+                    _ => None,
+                };
+                match class.and_then(|c| self.class_attr(c, "__call__", 0)) {
+                    Some(Value::Func(id)) => {
+                        self.call_function(id, Some(f.clone()), args, range, st)
+                    }
+                    _ => Value::Top,
+                }
+            }
             Value::NpFunc(name) => self.call_numpy(name, &args, range, st),
             Value::Builtin(b) => self.call_builtin(*b, &args, range, st),
             Value::Method(recv, name) => self.call_method(recv, name, args, range, st),

@@ -101,18 +101,34 @@ fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
     }
     let mut out = Vec::with_capacity(dims.len() + 2);
     let mut axis = 0usize;
+    let mut possible: Option<(String, String)> = None;
     for item in &items {
         match item {
             Item::Int(i) => {
                 let d = &dims[axis];
-                if let (Some(i), Dim::Known(n)) = (i.constant(), d) {
-                    let n = *n as i64;
-                    if i >= n || i < -n {
-                        return Outcome::certain(
-                            "W510",
-                            format!("index {i} is out of bounds for axis {axis} with size {n}"),
-                        );
+                match (i.constant(), d) {
+                    (Some(i), Dim::Known(n)) => {
+                        let n = *n as i64;
+                        if i >= n || i < -n {
+                            return Outcome::certain(
+                                "W510",
+                                format!("index {i} is out of bounds for axis {axis} with size {n}"),
+                            );
+                        }
                     }
+                    (None, Dim::Known(n)) if !within(i, *n as i64) => {
+                        possible = Some((
+                            format!(
+                                "index {} is out of bounds for axis {axis} with size {n}",
+                                i.as_dim()
+                            ),
+                            match i {
+                                Int::Sym(_) => format!("index `{}` unknown", i.as_dim()),
+                                _ => "the index is unknown".to_owned(),
+                            },
+                        ));
+                    }
+                    _ => {}
                 }
                 axis += 1;
             }
@@ -138,7 +154,19 @@ fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
         }
     }
     out.extend(dims[axis..].iter().cloned());
-    Outcome::ok(Shape::Known(out))
+    match possible {
+        Some((message, reason)) => Outcome::possible(Shape::Known(out), "W510", message, reason),
+        None => Outcome::ok(Shape::Known(out)),
+    }
+}
+
+/// Is every value of `i` a valid index for a dimension of size `n`?
+fn within(i: &Int, n: i64) -> bool {
+    match i {
+        Int::Const(c) => *c < n && *c >= -n,
+        Int::Range(Some(lo), Some(hi)) => *hi < n && *lo >= -n,
+        _ => false,
+    }
 }
 
 impl<'a> Interp<'a> {

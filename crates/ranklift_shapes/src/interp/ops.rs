@@ -404,10 +404,9 @@ impl<'a> Interp<'a> {
 fn contains_zero(i: &Int) -> bool {
     match i {
         Int::Const(c) => *c == 0,
-        Int::Sym(_) => false,
-        Int::Range(lo, hi) => {
-            lo.is_none_or(|l| l <= 0) && hi.is_none_or(|h| h >= 0) && (lo.is_some() || hi.is_some())
-        }
+        // An unknown int may be zero.
+        Int::Sym(_) => true,
+        Int::Range(lo, hi) => lo.is_none_or(|l| l <= 0) && hi.is_none_or(|h| h >= 0),
     }
 }
 

@@ -125,24 +125,23 @@ fn size_text(a: &Shape) -> String {
     }
 }
 
-/// NumPy prints the requested shape without the `-1` entry, as `(a, b)` tuples but with `(4)`
-/// for a single remaining entry when one was inferred (its own quirk, kept for fidelity).
+/// NumPy 1.24's text for the requested shape: entries joined by `,`, a `-1` printed as
+/// `newaxis` except in first position, where it is left out (`(-1, 4)` prints `(4)`, `(4, -1)`
+/// prints `(4,newaxis)`), and a lone entry as `(7,)`.
 fn requested(new: &[NewDim]) -> String {
-    let kept: Vec<String> = new
+    let mut parts: Vec<String> = new
         .iter()
-        .filter_map(|d| {
-            if let NewDim::Size(s) = d {
-                Some(s.to_string())
-            } else {
-                None
-            }
+        .map(|d| match d {
+            NewDim::Size(s) => s.to_string(),
+            NewDim::Infer => "newaxis".to_owned(),
         })
         .collect();
-    if new.contains(&NewDim::Infer) {
-        format!("({})", kept.join(", "))
-    } else if kept.len() == 1 {
-        format!("({},)", kept[0])
+    if new.first() == Some(&NewDim::Infer) {
+        parts.remove(0);
+    }
+    if new.len() == 1 && new[0] != NewDim::Infer {
+        format!("({},)", parts[0])
     } else {
-        format!("({})", kept.join(", "))
+        format!("({})", parts.join(","))
     }
 }

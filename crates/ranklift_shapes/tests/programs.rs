@@ -1,0 +1,167 @@
+//! The program corpus (`tests/programs/`): every expectation was established by running the
+//! program with CPython and NumPy (`gen_program_expectations.py`; versions in `expected.json`).
+//!
+//! - `certain/`: exactly one finding by default, at the line and column where Python raised,
+//!   with Python's own message.
+//! - `clean/`: nothing by default (each is valid code that a naive checker would flag).
+//! - `runtime/`: shapes depend on the program's input (some inputs fail, others do not): nothing
+//!   by default, and with `--possible` a finding at the line where the failing input raised.
+
+use std::path::{Path, PathBuf};
+
+use ranklift_shapes::check::{Options, check_file};
+use serde_json::Value;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
+}
+
+fn expected() -> Value {
+    serde_json::from_str(include_str!("programs/expected.json")).unwrap()
+}
+
+fn findings(rel: &str, possible: bool) -> Vec<(usize, usize, String, String)> {
+    let r = check_file(
+        &dir().join(rel),
+        &Options {
+            possible,
+            ..Options::default()
+        },
+    );
+    assert!(r.fatal.is_none(), "{rel}: {:?}", r.fatal);
+    assert!(!r.incomplete, "{rel}: analysis incomplete");
+    r.findings
+        .into_iter()
+        .map(|d| (d.line, d.column - 1, d.code.to_owned(), d.message))
+        .collect()
+}
+
+#[test]
+fn corpus_has_three_groups_of_at_least_sixty_programs() {
+    let doc = expected();
+    let programs = doc["programs"].as_object().unwrap();
+    let count = |g: &str| programs.keys().filter(|k| k.starts_with(g)).count();
+    assert!(programs.len() >= 60, "{} programs", programs.len());
+    assert!(count("certain/") >= 20 && count("clean/") >= 20 && count("runtime/") >= 10);
+}
+
+#[test]
+fn certain_errors_are_found_exactly_where_python_raised() {
+    let doc = expected();
+    let mut bad = Vec::new();
+    for (rel, want) in doc["programs"].as_object().unwrap() {
+        if !rel.starts_with("certain/") {
+            continue;
+        }
+        let got = findings(rel, false);
+        let line = want["line"].as_u64().unwrap() as usize;
+        let col = want["col"].as_u64().unwrap() as usize;
+        let message = want["message"].as_str().unwrap().trim_end();
+        match got.as_slice() {
+            [(l, c, _, m)] if *l == line && *c == col && m == message => {}
+            _ => bad.push(format!(
+                "{rel}: Python raised at {line}:{col} `{message}`\n   we report {got:?}"
+            )),
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn clean_programs_have_no_findings() {
+    let doc = expected();
+    let mut bad = Vec::new();
+    for rel in doc["programs"].as_object().unwrap().keys() {
+        if rel.starts_with("clean/") {
+            let got = findings(rel, false);
+            if !got.is_empty() {
+                bad.push(format!("{rel}: {got:?}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn input_dependent_errors_are_only_possible() {
+    let doc = expected();
+    let mut bad = Vec::new();
+    for (rel, want) in doc["programs"].as_object().unwrap() {
+        if !rel.starts_with("runtime/") {
+            continue;
+        }
+        let failing = want["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| !r["ok"].as_bool().unwrap())
+            .unwrap();
+        let line = failing["line"].as_u64().unwrap() as usize;
+        let class = failing["message"]
+            .as_str()
+            .unwrap()
+            .split(':')
+            .next()
+            .unwrap();
+        let default = findings(rel, false);
+        if !default.is_empty() {
+            bad.push(format!("{rel}: reported by default: {default:?}"));
+        }
+        let possible = findings(rel, true);
+        if !possible
+            .iter()
+            .any(|(l, _, _, m)| *l == line && m.starts_with(class) && m.contains("[possible: "))
+        {
+            bad.push(format!(
+                "{rel}: expected a possible {class} at line {line}, got {possible:?}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Re-run every program with CPython and NumPy when they are available, so that a wrong
+/// expectation cannot hide. Looks at `$RANKLIFT_NUMPY_PYTHON`, `python3`, then the end-to-end
+/// virtualenv.
+#[test]
+fn recorded_expectations_match_a_fresh_run() {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let candidates = [
+        std::env::var("RANKLIFT_NUMPY_PYTHON").unwrap_or_default(),
+        "python3".to_owned(),
+        format!("{home}/.cache/ranklift/hvd-venv/bin/python"),
+    ];
+    let Some(py) = candidates.iter().filter(|c| !c.is_empty()).find(|c| {
+        std::process::Command::new(c)
+            .args(["-c", "import numpy"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        eprintln!("NumPy is not importable here: the program expectations were not re-run");
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("ranklift-programs-{}.json", std::process::id()));
+    let st = std::process::Command::new(py)
+        .arg(dir().join("../gen_program_expectations.py"))
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let fresh: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let recorded = expected();
+    if fresh["numpy_version"] == recorded["numpy_version"] {
+        assert_eq!(fresh["programs"], recorded["programs"]);
+    } else {
+        // Another NumPy: the same programs must still fail (or not) on the same lines.
+        let lines = |v: &Value| {
+            v["programs"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, p)| (k.clone(), p["ok"].clone(), p["line"].clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lines(&fresh), lines(&recorded));
+    }
+}

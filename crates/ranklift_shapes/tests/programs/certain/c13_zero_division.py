@@ -1,0 +1,3 @@
+steps = 10
+warmup = 0
+ratio = steps / warmup
