@@ -41,7 +41,11 @@ fn main() -> ExitCode {
         Command::Distribute(args) => distribute_cmd::run(args),
         Command::Shapes(args) => shapes_cmd::run(args),
         Command::ParseOnly { path } => {
-            let p = ranklift_python::Project::load_dir(&path, None, &|_, _| {});
+            let p = if path.is_dir() {
+                ranklift_python::Project::load_dir(&path, None, &|_, _| {})
+            } else {
+                ranklift_python::Project::load_file(&path, &|_| false)
+            };
             let bytes: usize = p.modules.iter().map(|m| m.parsed.text.len()).sum();
             println!(
                 "{} modules, {} bytes, {} errors",

@@ -30,6 +30,9 @@ pub struct Args {
     /// Interpreter steps per file before the analysis stops with a note (a backstop).
     #[arg(long, default_value_t = Options::default().fuel)]
     fuel: u64,
+    /// Print per-file timings (parse, analysis) to stderr (used by bench/shapes.sh).
+    #[arg(long, hide = true)]
+    stats: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -47,16 +50,23 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let files = check::collect_files(&args.paths);
     let opts = Options {
         possible: args.possible,
         fuel: args.fuel,
     };
-    let results = check::check_files(&files, &opts);
+    let results = check::check_paths(&args.paths, &opts);
     let mut fatal = false;
     let mut findings = false;
     let mut all: Vec<Diagnostic> = Vec::new();
     for r in results {
+        if args.stats {
+            eprintln!(
+                "stats {} parse_us={} analysis_us={}",
+                r.path,
+                r.parse_time.as_micros(),
+                r.analysis_time.as_micros()
+            );
+        }
         if let Some(d) = r.fatal {
             fatal = true;
             all.push(d);

@@ -43,6 +43,10 @@ pub struct FileResult {
     /// The analysis ran out of fuel: the findings so far are reported, the rest of the file
     /// was not analysed.
     pub incomplete: bool,
+    /// Time spent loading and parsing (the entry and the modules it imports).
+    pub parse_time: std::time::Duration,
+    /// Time spent interpreting.
+    pub analysis_time: std::time::Duration,
 }
 
 /// Code for a file the interpreter stopped analysing early.
@@ -70,41 +74,67 @@ pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// Stack size of the threads that analyse files: the interpreter recurses over nested
+/// expressions and calls (up to 256 deep).
+const STACK: usize = 256 << 20;
+
 /// Check several files in parallel; results in the order of `files`.
 pub fn check_files(files: &[PathBuf], opts: &Options) -> Vec<FileResult> {
-    files.par_iter().map(|f| check_file(f, opts)).collect()
+    if files.len() <= 1 {
+        return files.iter().map(|f| check_file(f, opts)).collect();
+    }
+    // A pool of its own, with big stacks, so that no worker blocks waiting for another thread.
+    match rayon::ThreadPoolBuilder::new().stack_size(STACK).build() {
+        Ok(pool) => pool.install(|| files.par_iter().map(|f| guarded(f, opts)).collect()),
+        Err(_) => files.iter().map(|f| check_file(f, opts)).collect(),
+    }
 }
 
-/// Check one file (in a thread with a large stack: deeply nested expressions recurse).
+/// Check one file, in a thread with a big stack.
 pub fn check_file(path: &Path, opts: &Options) -> FileResult {
-    let path = path.to_path_buf();
-    let opts = opts.clone();
-    let display = path.display().to_string();
+    let owned = (path.to_path_buf(), opts.clone());
     let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || check_file_inner(&path, &opts));
+        .stack_size(STACK)
+        .spawn(move || guarded(&owned.0, &owned.1));
     match worker.map(|h| h.join()) {
         Ok(Ok(r)) => r,
-        _ => FileResult {
-            fatal: Some(
-                Diagnostic::file_level(
-                    &display,
-                    "RL900",
-                    Severity::Error,
-                    "internal error: the analysis of this file failed",
-                )
-                .with_hint("please report this file to the ranklift maintainers"),
-            ),
-            path: display,
-            findings: Vec::new(),
-            incomplete: false,
-        },
+        _ => internal_error(path),
+    }
+}
+
+/// Run the analysis; an internal error (a bug) becomes a diagnostic, never a crash.
+fn guarded(path: &Path, opts: &Options) -> FileResult {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        check_file_inner(path, opts)
+    }))
+    .unwrap_or_else(|_| internal_error(path))
+}
+
+fn internal_error(path: &Path) -> FileResult {
+    let display = path.display().to_string();
+    FileResult {
+        fatal: Some(
+            Diagnostic::file_level(
+                &display,
+                "RL900",
+                Severity::Error,
+                "internal error: the analysis of this file failed",
+            )
+            .with_hint("please report this file to the ranklift maintainers"),
+        ),
+        path: display,
+        findings: Vec::new(),
+        incomplete: false,
+        parse_time: Default::default(),
+        analysis_time: Default::default(),
     }
 }
 
 fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
     let display = path.display().to_string();
+    let started = std::time::Instant::now();
     let project = Project::load_file(path, &|_| true);
+    let parse_time = started.elapsed();
     let Some(entry) = project.entry else {
         let fatal = project.errors.into_iter().next().map(|mut d| {
             d.path = display.clone();
@@ -115,11 +145,103 @@ fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
             findings: Vec::new(),
             fatal,
             incomplete: false,
+            parse_time,
+            analysis_time: Default::default(),
         };
     };
-    // Module 0 is the entry; the rest are the siblings it imports.
+    analyse_entry(&project, entry, &display, parse_time, opts)
+}
+
+/// Check every `.py` file under `dir`, parsing the project once: each module is run as
+/// `__main__` in turn, with the others available to its imports.
+pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
+    let started = std::time::Instant::now();
+    let project = Project::load_dir(dir, None, &|_, _| {});
+    let parse_time = started.elapsed() / (project.modules.len().max(1) as u32);
+    let mut out: Vec<FileResult> = project
+        .errors
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            d.path = dir.join(&d.path).display().to_string();
+            FileResult {
+                path: d.path.clone(),
+                findings: Vec::new(),
+                fatal: Some(d),
+                incomplete: false,
+                parse_time: Default::default(),
+                analysis_time: Default::default(),
+            }
+        })
+        .collect();
+    let run = |i: usize| {
+        let display = dir.join(&project.modules[i].rel_path).display().to_string();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            analyse_entry(&project, i, &display, parse_time, opts)
+        }))
+        .unwrap_or_else(|_| internal_error(Path::new(&display)))
+    };
+    let n = project.modules.len();
+    let analysed: Vec<FileResult> = match rayon::ThreadPoolBuilder::new().stack_size(STACK).build()
+    {
+        Ok(pool) => pool.install(|| (0..n).into_par_iter().map(run).collect()),
+        Err(_) => (0..n).map(run).collect(),
+    };
+    out.extend(analysed);
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// Files and directories as given on the command line, in order.
+pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
+    let files: Vec<PathBuf> = paths.iter().filter(|p| !p.is_dir()).cloned().collect();
+    let mut by_file = check_files(&files, opts).into_iter();
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let dir = p.clone();
+            let opts = opts.clone();
+            let results = std::thread::Builder::new()
+                .stack_size(STACK)
+                .spawn(move || check_dir(&dir, &opts))
+                .ok()
+                .and_then(|h| h.join().ok());
+            match results {
+                Some(r) => out.extend(r),
+                None => out.push(internal_error(p)),
+            }
+        } else if let Some(r) = by_file.next() {
+            out.push(r);
+        }
+    }
+    out
+}
+
+fn analyse_entry(
+    project: &Project,
+    entry: usize,
+    display: &str,
+    parse_time: std::time::Duration,
+    opts: &Options,
+) -> FileResult {
+    let display = display.to_owned();
+    // Module 0 is the entry; the rest are the project modules it imports, transitively.
     let mut order = vec![entry];
-    order.extend((0..project.modules.len()).filter(|&i| i != entry));
+    let mut seen = vec![false; project.modules.len()];
+    seen[entry] = true;
+    let mut next = 0;
+    while next < order.len() {
+        let m = &project.modules[order[next]];
+        next += 1;
+        for name in ranklift_python::project::imported_module_names(m) {
+            if let Some(i) = project.module(&name)
+                && !seen[i]
+            {
+                seen[i] = true;
+                order.push(i);
+            }
+        }
+    }
     let modules: Vec<SourceModule> = order
         .iter()
         .map(|&i| SourceModule {
@@ -129,7 +251,9 @@ fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
         })
         .collect();
     let config = Config { fuel: opts.fuel };
+    let started = std::time::Instant::now();
     let (findings, out_of_fuel) = Interp::new(modules, &config).run(0);
+    let analysis_time = started.elapsed();
     let m = &project.modules[entry].parsed;
     let text: &Arc<str> = &m.text;
     let lines: Vec<&str> = text.lines().collect();
@@ -191,6 +315,8 @@ fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
         findings: out,
         fatal: None,
         incomplete: out_of_fuel,
+        parse_time,
+        analysis_time,
     }
 }
 

@@ -7,14 +7,13 @@
 //! Attribute access is checked against the names NumPy really has
 //! (`data/numpy_names.txt`, recorded from NumPy 1.24.3): `np.arcos` is E011, as in Python.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use ruff_text_size::TextRange;
 
 use crate::interp::Interp;
 use crate::interp::call::Args;
-use crate::interp::state::State;
+use crate::interp::state::{FxMap as HashMap, FxSet as HashSet, State};
 use crate::interp::value::{Int, ModRef, Seq, Value};
 use crate::models::{self, reshape::NewDim};
 use crate::{Certainty, Dim, Outcome, Shape};
@@ -240,6 +239,15 @@ const METHODS: &[(&str, Sig)] = &[
 static FUNCTION_TABLE: LazyLock<HashMap<&'static str, (&'static str, Sig)>> =
     LazyLock::new(|| FUNCTIONS.iter().map(|(n, s)| (*n, (*n, *s))).collect());
 
+/// The same table by `(module, attribute)`, for attribute access without building strings.
+static ATTR_TABLE: LazyLock<HashMap<(&'static str, &'static str), &'static str>> =
+    LazyLock::new(|| {
+        FUNCTIONS
+            .iter()
+            .filter_map(|(n, _)| n.rsplit_once('.').map(|(m, a)| ((m, a), *n)))
+            .collect()
+    });
+
 static METHOD_TABLE: LazyLock<HashMap<&'static str, Sig>> =
     LazyLock::new(|| METHODS.iter().copied().collect());
 
@@ -265,12 +273,11 @@ pub fn module(name: &str) -> Option<&'static str> {
 /// `module.attr`: a modelled function, a submodule, a constant, an unmodelled attribute
 /// (unknown value), or `None` when NumPy has no such attribute.
 pub fn module_attr(module: &str, attr: &str) -> Option<Value> {
-    let qualified = format!("{module}.{attr}");
-    if let Some(m) = self::module(&qualified) {
-        return Some(Value::Module(ModRef::Numpy(m)));
-    }
-    if let Some((name, _)) = FUNCTION_TABLE.get(qualified.as_str()) {
+    if let Some(name) = ATTR_TABLE.get(&(module, attr)) {
         return Some(Value::NpFunc(name));
+    }
+    if let ("numpy", "random" | "linalg") = (module, attr) {
+        return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
     }
     if !NAMES.contains(&(module, attr)) {
         return None;
@@ -280,6 +287,18 @@ pub fn module_attr(module: &str, attr: &str) -> Option<Value> {
         ("numpy", "newaxis") => Value::None,
         _ => Value::Top,
     })
+}
+
+/// Are this function's arguments sizes (so that an unknown int passed to it is a dimension)?
+pub fn takes_dims(name: &str) -> bool {
+    match FUNCTION_TABLE.get(name) {
+        Some((_, FromShape | FromDims | Size(_))) => true,
+        Some(_) => matches!(
+            name,
+            "numpy.reshape" | "numpy.arange" | "numpy.eye" | "numpy.identity" | "numpy.linspace"
+        ),
+        None => false,
+    }
 }
 
 /// Does `ndarray` have this attribute?
@@ -305,16 +324,15 @@ impl<'a> Interp<'a> {
         &mut self,
         recv: &Value,
         name: &str,
-        args: &Args,
+        mut args: Args,
         range: TextRange,
         st: &mut State,
     ) -> Value {
         let Some(sig) = METHOD_TABLE.get(name) else {
             return Value::Top;
         };
-        let mut with_self = args.clone();
-        with_self.pos.insert(0, recv.clone());
-        self.apply_sig(*sig, &with_self, range, st)
+        args.pos.insert(0, recv.clone());
+        self.apply_sig(*sig, &args, range, st)
     }
 
     fn apply_sig(&mut self, sig: Sig, args: &Args, range: TextRange, st: &mut State) -> Value {

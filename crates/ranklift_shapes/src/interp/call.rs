@@ -36,7 +36,12 @@ impl Args {
 impl<'a> Interp<'a> {
     pub(crate) fn eval_call(&mut self, c: &'a ast::ExprCall, st: &mut State) -> Value {
         let f = self.eval(&c.func, st);
-        if matches!(f, Value::NpFunc(_) | Value::Method(..)) {
+        let takes_dims = match &f {
+            Value::NpFunc(name) => crate::numpy::takes_dims(name),
+            Value::Method(recv, name) => matches!(**recv, Value::Array(_)) && &**name == "reshape",
+            _ => false,
+        };
+        if takes_dims {
             // Unknown ints used as array sizes get names, so that `zeros((n, 3))` and
             // `ones((n, 3))` are known to agree.
             for a in c.arguments.args.iter() {
@@ -113,7 +118,7 @@ impl<'a> Interp<'a> {
             Value::Func(id) => self.call_function(*id, None, args, range, st),
             Value::Class(c) => self.instantiate(*c, args, range, st),
             Value::Instance(addr) => {
-                let class = match st.heap.get(addr) {
+                let class = match st.heap.get(addr).map(|o| &**o) {
                     Some(Obj::Instance { class, .. }) => Some(*class),
                     _ => None,
                 };
@@ -164,7 +169,7 @@ impl<'a> Interp<'a> {
         match (recv, &**name) {
             (Value::Func(id), "<static>") => self.call_function(*id, None, args, range, st),
             (Value::Func(_), _) => Value::Top,
-            (Value::Array(_), _) => self.call_array_method(recv, name, &args, range, st),
+            (Value::Array(_), _) => self.call_array_method(recv, name, args, range, st),
             (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
             (Value::Tuple(_), "index" | "count") => Value::Int(Int::Range(Some(0), None)),
             (Value::Str(_), "split" | "splitlines" | "rsplit") => self.alloc_list(
@@ -297,7 +302,7 @@ impl<'a> Interp<'a> {
             _ => (None, Value::Top),
         };
         if let Some(new) = new
-            && let Some(Obj::List(s)) = Arc::make_mut(&mut st.heap).get_mut(&addr)
+            && let Some(Obj::List(s)) = st.obj_mut(addr)
         {
             *s = new;
         }
@@ -310,7 +315,7 @@ impl<'a> Interp<'a> {
             site: u32::from(range.start()),
             call: self.call_site,
         };
-        Arc::make_mut(&mut st.heap).insert(
+        st.insert_obj(
             addr,
             Obj::Instance {
                 class: c,
@@ -416,17 +421,17 @@ impl<'a> Interp<'a> {
                 _ => Arc::new(Env::default()),
             }
         };
-        // Memo: the same function on the same arguments in the same globals and heap.
+        // Memo: the same function on the same arguments, with the same globals and heap (the
+        // memo holds weak references: it never forces a copy of what it remembers).
         let key = (id, hinted);
         if let Some(entries) = self.memo.get(&key) {
             for e in entries {
-                if Arc::ptr_eq(&e.globals_in, &globals) && Arc::ptr_eq(&e.heap_in, &st.heap) {
-                    let (ret, g, h) = (e.ret.clone(), e.globals_out.clone(), e.heap_out.clone());
-                    if module == self.cur_module {
-                        st.globals = g;
-                    }
-                    st.heap = h;
-                    return ret;
+                if e.globals_in.strong_count() > 0
+                    && e.heap_in.strong_count() > 0
+                    && std::ptr::eq(e.globals_in.as_ptr(), Arc::as_ptr(&globals))
+                    && std::ptr::eq(e.heap_in.as_ptr(), Arc::as_ptr(&st.heap))
+                {
+                    return e.ret.clone();
                 }
             }
         }
@@ -435,7 +440,8 @@ impl<'a> Interp<'a> {
             locals: Some(Arc::new(env)),
             heap: st.heap.clone(),
         };
-        let heap_in = st.heap.clone();
+        let heap_in = Arc::downgrade(&st.heap);
+        let globals_in = Arc::downgrade(&globals);
         self.funcs[id as usize].analysed = true;
         self.stack.push(id);
         let saved = (self.cur_module, self.cur_func, self.call_site);
@@ -462,14 +468,16 @@ impl<'a> Interp<'a> {
                 st.globals = end.globals.clone();
             }
             st.heap = end.heap.clone();
+            // Only calls that changed neither the globals nor the heap are remembered (most
+            // calls of numerical helpers): a hit then needs no state to restore.
+            let pure = std::ptr::eq(globals_in.as_ptr(), Arc::as_ptr(&end.globals))
+                && std::ptr::eq(heap_in.as_ptr(), Arc::as_ptr(&end.heap));
             let entries = self.memo.entry(key).or_default();
-            if entries.len() < 4 {
+            if pure && entries.len() < 4 {
                 entries.push(MemoEntry {
-                    globals_in: globals,
+                    globals_in,
                     heap_in,
                     ret: ret.clone(),
-                    globals_out: end.globals,
-                    heap_out: end.heap,
                 });
             }
         }

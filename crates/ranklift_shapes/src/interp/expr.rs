@@ -11,7 +11,7 @@ use super::{Exc, Interp};
 use crate::{Certainty, Dim, Shape};
 
 /// Python 3.11's builtin names (`data/python_builtins.txt`, recorded from CPython).
-static BUILTINS: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
+static BUILTINS: LazyLock<super::state::FxSet<&'static str>> = LazyLock::new(|| {
     include_str!("../../data/python_builtins.txt")
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -19,7 +19,7 @@ static BUILTINS: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::n
 });
 
 /// The attributes of Python's plain types (`data/python_types.txt`, recorded from CPython).
-static TYPE_ATTRS: LazyLock<std::collections::HashSet<(&'static str, &'static str)>> =
+static TYPE_ATTRS: LazyLock<super::state::FxSet<(&'static str, &'static str)>> =
     LazyLock::new(|| {
         include_str!("../../data/python_types.txt")
             .lines()
@@ -425,7 +425,10 @@ impl<'a> Interp<'a> {
         if name.starts_with("__") && name.ends_with("__") {
             return Value::Top;
         }
-        if !self.module_scopes[self.cur_module as usize].star_import {
+        let star = self.module_scopes[self.cur_module as usize]
+            .as_ref()
+            .is_some_and(|s| s.star_import);
+        if !star {
             self.report(
                 range,
                 "W201",
@@ -477,7 +480,7 @@ impl<'a> Interp<'a> {
                     Some(v) => v,
                     None => {
                         let sub = format!("{}.{attr}", self.modules[*m as usize].src.name);
-                        if self.modules.iter().any(|x| x.src.name == sub) {
+                        if self.module_named(&sub).is_some() {
                             self.module_value(&sub)
                         } else {
                             Value::Top
@@ -508,7 +511,7 @@ impl<'a> Interp<'a> {
                 _ => missing(self, "'numpy.ndarray' object".to_owned()),
             },
             Value::Instance(addr) => {
-                let (class, own) = match st.heap.get(addr) {
+                let (class, own) = match st.heap.get(addr).map(|o| &**o) {
                     Some(Obj::Instance { class, attrs }) => {
                         (Some(*class), attrs.get(attr).map(|b| b.value.clone()))
                     }

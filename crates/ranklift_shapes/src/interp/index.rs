@@ -2,8 +2,6 @@
 //! assignment into arrays (W502: the value must broadcast into the selection), and list / tuple
 //! indexing (E017) and non-subscriptable values (E015).
 
-use std::sync::Arc;
-
 use ruff_text_size::TextRange;
 
 use super::state::{Obj, State};
@@ -316,7 +314,7 @@ impl<'a> Interp<'a> {
                     }
                     _ => Seq::Summary(Box::new(seq.element().join(&v)), Int::Range(Some(0), None)),
                 };
-                if let Some(Obj::List(s)) = Arc::make_mut(&mut st.heap).get_mut(a) {
+                if let Some(Obj::List(s)) = st.obj_mut(*a) {
                     *s = new;
                 }
             }

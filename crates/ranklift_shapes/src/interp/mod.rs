@@ -44,7 +44,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { fuel: 2_000_000 }
+        Config { fuel: 300_000 }
     }
 }
 
@@ -154,11 +154,9 @@ struct ModInfo<'a> {
 type MemoKey = (u32, Vec<Value>);
 
 struct MemoEntry {
-    globals_in: Arc<state::Env>,
-    heap_in: Arc<state::Heap>,
+    globals_in: std::sync::Weak<state::Env>,
+    heap_in: std::sync::Weak<state::Heap>,
     ret: Value,
-    globals_out: Arc<state::Env>,
-    heap_out: Arc<state::Heap>,
 }
 
 /// The interpreter.
@@ -180,24 +178,31 @@ pub struct Interp<'a> {
     call_site: u32,
     catches: Vec<Catch>,
     memo: FxMap<MemoKey, Vec<MemoEntry>>,
-    module_scopes: Vec<Arc<scope::Scope>>,
+    /// Per module, computed when it first runs.
+    module_scopes: Vec<Option<Arc<scope::Scope>>>,
+    /// Module index by dotted name.
+    module_index: FxMap<String, u32>,
     sym_counter: u32,
     /// Depth of class bodies being run (methods defined there capture no closure).
     class_body: u32,
 }
 
 /// Nested calls deeper than this return an unknown value.
-const MAX_CALL_DEPTH: usize = 48;
+const MAX_CALL_DEPTH: usize = 256;
 /// Known `for` loops up to this many iterations are unrolled exactly.
 const MAX_UNROLL: i64 = 64;
+/// Steps an imported module's body may take (its definitions come first; the rest is cut).
+const IMPORT_FUEL: u64 = 20_000;
 /// Passes of a loop body before widening.
 const JOIN_PASSES: usize = 2;
 
 impl<'a> Interp<'a> {
     pub fn new(modules: Vec<SourceModule<'a>>, config: &Config) -> Interp<'a> {
-        let module_scopes = modules
+        let module_scopes = vec![None; modules.len()];
+        let module_index = modules
             .iter()
-            .map(|m| Arc::new(scope::Scope::of_module(m.suite)))
+            .enumerate()
+            .map(|(i, m)| (m.name.clone(), i as u32))
             .collect();
         Interp {
             modules: modules
@@ -221,6 +226,7 @@ impl<'a> Interp<'a> {
             catches: Vec::new(),
             memo: FxMap::default(),
             module_scopes,
+            module_index,
             sym_counter: 0,
             class_body: 0,
         }
@@ -233,7 +239,9 @@ impl<'a> Interp<'a> {
         // Functions never called: analyse them with unknown (or hinted) arguments.
         let mut i = 0;
         while i < self.funcs.len() && !self.out_of_fuel {
-            if !self.funcs[i].analysed {
+            // Only the functions of reported modules: the others are libraries of the entry.
+            let reported = self.modules[self.funcs[i].module as usize].src.report;
+            if !self.funcs[i].analysed && reported {
                 let module = self.funcs[i].module;
                 let g = match &self.modules[module as usize].status {
                     ModStatus::Done(g) => g.clone(),
@@ -254,6 +262,21 @@ impl<'a> Interp<'a> {
         (out, self.out_of_fuel)
     }
 
+    /// Run an imported module's body on a budget of its own ([`IMPORT_FUEL`]); running out of it
+    /// stops only that module (its names defined so far are kept), not the entry's analysis.
+    pub(crate) fn run_imported(&mut self, m: u32) {
+        if self.out_of_fuel {
+            return;
+        }
+        let total = self.fuel;
+        self.fuel = total.min(IMPORT_FUEL);
+        let granted = self.fuel;
+        self.run_module(m);
+        let used = granted - self.fuel;
+        self.fuel = total - used;
+        self.out_of_fuel = self.fuel == 0;
+    }
+
     fn run_module(&mut self, m: u32) -> Arc<state::Env> {
         self.modules[m as usize].status = ModStatus::Running;
         let saved = (self.cur_module, self.cur_func.take());
@@ -272,6 +295,9 @@ impl<'a> Interp<'a> {
             },
         );
         let suite = self.modules[m as usize].src.suite;
+        if self.module_scopes[m as usize].is_none() {
+            self.module_scopes[m as usize] = Some(Arc::new(scope::Scope::of_module(suite)));
+        }
         let out = self.exec_block(suite, st);
         let globals = out
             .normal
@@ -284,6 +310,11 @@ impl<'a> Interp<'a> {
     }
 
     /// Spend one unit of fuel; false when the budget is exhausted.
+    /// The index of a module of the program by dotted name.
+    pub(crate) fn module_named(&self, name: &str) -> Option<u32> {
+        self.module_index.get(name).copied()
+    }
+
     fn tick(&mut self) -> bool {
         if self.fuel == 0 {
             self.out_of_fuel = true;

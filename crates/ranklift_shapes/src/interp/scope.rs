@@ -1,7 +1,6 @@
 //! Which names a function binds (its locals), which it declares `global` / `nonlocal`, and
 //! whether a module star-imports from somewhere unknown (which turns off undefined-name checks).
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use ruff_python_ast::visitor::{self, Visitor};
@@ -9,19 +8,21 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 
 #[derive(Debug, Default)]
 pub struct Scope {
-    pub locals: HashSet<Arc<str>>,
-    pub globals: HashSet<Arc<str>>,
-    pub nonlocals: HashSet<Arc<str>>,
+    pub locals: super::state::FxSet<Arc<str>>,
+    pub globals: super::state::FxSet<Arc<str>>,
+    pub nonlocals: super::state::FxSet<Arc<str>>,
     pub star_import: bool,
     /// The body yields: calling it makes a generator.
     pub generator: bool,
 }
 
 impl Scope {
+    /// A module's scope: only whether it star-imports (module names live in the globals).
     pub fn of_module(body: &[Stmt]) -> Scope {
-        let mut c = Collector::default();
-        c.visit_body(body);
-        c.scope
+        Scope {
+            star_import: star_import(body),
+            ..Scope::default()
+        }
     }
 
     pub fn of_function(def: &ast::StmtFunctionDef) -> Scope {
@@ -191,4 +192,27 @@ pub fn pattern_names(p: &ast::Pattern, out: &mut Vec<Arc<str>>) {
         }
         P::MatchValue(_) | P::MatchSingleton(_) => {}
     }
+}
+
+/// Does the block (outside functions and classes) contain `from m import *`?
+fn star_import(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::ImportFrom(i) => i.names.iter().any(|a| a.name.as_str() == "*"),
+        Stmt::If(i) => {
+            star_import(&i.body) || i.elif_else_clauses.iter().any(|c| star_import(&c.body))
+        }
+        Stmt::Try(t) => {
+            star_import(&t.body)
+                || star_import(&t.orelse)
+                || star_import(&t.finalbody)
+                || t.handlers.iter().any(|h| {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    star_import(&h.body)
+                })
+        }
+        Stmt::With(w) => star_import(&w.body),
+        Stmt::For(f) => star_import(&f.body) || star_import(&f.orelse),
+        Stmt::While(w) => star_import(&w.body) || star_import(&w.orelse),
+        _ => false,
+    })
 }

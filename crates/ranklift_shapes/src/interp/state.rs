@@ -41,9 +41,10 @@ impl Hasher for FxHasher {
 }
 
 pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
 
 /// A variable's binding. `maybe_unbound`: unbound on some path reaching here.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
     pub value: Value,
     pub maybe_unbound: bool,
@@ -52,13 +53,15 @@ pub struct Binding {
 pub type Env = FxMap<Arc<str>, Binding>;
 
 /// A heap object.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Obj {
     List(Seq),
     Instance { class: u32, attrs: Env },
 }
 
-pub type Heap = FxMap<Addr, Obj>;
+/// Objects are shared too: copying or comparing a heap costs one pointer per object, and a
+/// write copies only the object written.
+pub type Heap = FxMap<Addr, Arc<Obj>>;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -78,10 +81,19 @@ impl State {
     }
 
     pub fn list(&self, a: Addr) -> Option<Seq> {
-        match self.heap.get(&a) {
+        match self.heap.get(&a).map(|o| &**o) {
             Some(Obj::List(s)) => Some(s.clone()),
             _ => None,
         }
+    }
+
+    /// The object at `a`, for writing (copied first if shared).
+    pub fn obj_mut(&mut self, a: Addr) -> Option<&mut Obj> {
+        Arc::make_mut(&mut self.heap).get_mut(&a).map(Arc::make_mut)
+    }
+
+    pub fn insert_obj(&mut self, a: Addr, obj: Obj) {
+        Arc::make_mut(&mut self.heap).insert(a, Arc::new(obj));
     }
 
     pub fn join(&self, other: &State) -> State {
@@ -154,8 +166,9 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
     let mut out = (**a).clone();
     for (k, y) in b.iter() {
         match out.get_mut(k) {
+            Some(x) if Arc::ptr_eq(x, y) || x == y => {}
             Some(x) => {
-                let joined = match (&*x, y) {
+                let joined = match (&**x, &**y) {
                     (Obj::List(p), Obj::List(q)) => {
                         Obj::List(if widen { p.widen(q, 0) } else { p.join(q) })
                     }
@@ -172,7 +185,7 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
                     }
                     _ => Obj::List(Seq::Summary(Box::new(Value::Top), super::value::Int::ANY)),
                 };
-                *x = joined;
+                *x = Arc::new(joined);
             }
             None => {
                 out.insert(*k, y.clone());

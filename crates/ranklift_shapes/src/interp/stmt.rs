@@ -494,7 +494,7 @@ impl<'a> Interp<'a> {
                 }
                 _ => Seq::Summary(Box::new(Value::Top), Int::Range(Some(0), None)),
             };
-            if let Some(Obj::List(s)) = Arc::make_mut(&mut st.heap).get_mut(addr) {
+            if let Some(Obj::List(s)) = st.obj_mut(*addr) {
                 *s = new;
             }
             return;
@@ -550,10 +550,10 @@ impl<'a> Interp<'a> {
             "typing" | "typing_extensions" => return Value::Module(ModRef::Typing),
             _ => {}
         }
-        match self.modules.iter().position(|m| m.src.name == name) {
+        match self.module_named(name).map(|i| i as usize) {
             Some(i) if i != 0 => {
                 if matches!(self.modules[i].status, super::ModStatus::NotRun) {
-                    self.run_module(i as u32);
+                    self.run_imported(i as u32);
                 }
                 Value::Module(ModRef::User(i as u32))
             }
@@ -600,7 +600,7 @@ impl<'a> Interp<'a> {
                 Value::Module(ModRef::Opaque) => {
                     // `from pkg import submodule` of our own project.
                     let sub = format!("{name}.{attr}");
-                    if self.modules.iter().any(|m| m.src.name == sub) {
+                    if self.module_named(&sub).is_some() {
                         self.module_value(&sub)
                     } else {
                         Value::Top
@@ -806,9 +806,7 @@ impl<'a> Interp<'a> {
                 let obj = self.eval(&a.value, st);
                 match obj {
                     Value::Instance(addr) => {
-                        if let Some(Obj::Instance { attrs, .. }) =
-                            Arc::make_mut(&mut st.heap).get_mut(&addr)
-                        {
+                        if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
                             attrs.insert(
                                 a.attr.as_str().into(),
                                 Binding {
@@ -919,7 +917,7 @@ impl<'a> Interp<'a> {
                 let obj = self.eval(&s.value, st);
                 self.eval(&s.slice, st);
                 if let Value::List(a) = obj
-                    && let Some(Obj::List(seq)) = Arc::make_mut(&mut st.heap).get_mut(&a)
+                    && let Some(Obj::List(seq)) = st.obj_mut(a)
                 {
                     *seq = Seq::Summary(Box::new(seq.element()), Int::Range(Some(0), None));
                 }
@@ -941,7 +939,7 @@ impl<'a> Interp<'a> {
             site: u32::from(site),
             call: self.call_site,
         };
-        Arc::make_mut(&mut st.heap).insert(addr, Obj::List(seq));
+        st.insert_obj(addr, Obj::List(seq));
         Value::List(addr)
     }
 }

@@ -1,0 +1,9 @@
+from somelib import either
+
+if either:
+    a = []
+    b = a
+
+else:
+    a = []
+    b = []
