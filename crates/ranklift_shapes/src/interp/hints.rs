@@ -91,7 +91,7 @@ impl<'a> Interp<'a> {
                                 .map(|w| match w.parse::<u64>() {
                                     Ok(k) => Ok(Dim::Known(k)),
                                     Err(_) if w.chars().all(|c| c.is_alphanumeric() || c == '_') => {
-                                        Ok(Dim::Sym(format!("{w}#{scope}").into()))
+                                        Ok(self.named_dim(w, st, scope))
                                     }
                                     Err(_) => Err(format!(
                                         "hint dimension `{w}` is neither a natural number nor a name"
@@ -135,7 +135,7 @@ impl<'a> Interp<'a> {
                 }
             )),
             Expr::Tuple(t) if t.elts.is_empty() => Err(String::new()),
-            Expr::StringLiteral(s) => Ok(Dim::Sym(format!("{}#{scope}", s.value.to_str()).into())),
+            Expr::StringLiteral(s) => Ok(self.named_dim(s.value.to_str(), st, scope)),
             Expr::Name(n) => match n.id.as_str() {
                 "int" => Ok(Dim::Unknown),
                 "float" | "bool" | "complex" | "str" => {
@@ -147,6 +147,16 @@ impl<'a> Interp<'a> {
                 },
             },
             _ => Ok(Dim::Unknown),
+        }
+    }
+
+    /// A dimension named in a hint: the value of the variable of that name when it holds an
+    /// int (so `"n 3"` agrees with `np.zeros((n, 3))`), else a symbol of the hint's own.
+    fn named_dim(&self, name: &str, st: &State, scope: &str) -> Dim {
+        let local = st.locals.as_ref().and_then(|l| l.get(name));
+        match local.or_else(|| st.globals.get(name)).map(|b| &b.value) {
+            Some(Value::Int(i)) if !i.is_negative() => i.as_dim(),
+            _ => Dim::Sym(format!("{name}#{scope}").into()),
         }
     }
 

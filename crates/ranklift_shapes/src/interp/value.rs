@@ -427,3 +427,84 @@ fn seq_shape(seq: &Seq, heap: &dyn Fn(Addr) -> Option<Seq>, depth: usize) -> Sha
         _ => Shape::AnyRank,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples() -> Vec<Value> {
+        let seq = |v: Vec<Value>| Value::Tuple(Seq::Exact(v.into()));
+        vec![
+            Value::Top,
+            Value::int(1),
+            Value::int(5),
+            Value::Int(Int::Range(Some(0), None)),
+            Value::Int(Int::Sym("n".into())),
+            Value::float(1.5),
+            Value::Float(None),
+            Value::Bool(Some(true)),
+            Value::None,
+            Value::Str(Some("a".into())),
+            Value::Array(Shape::of(&[2, 3])),
+            Value::Array(Shape::of(&[2, 4])),
+            Value::Array(Shape::AnyRank),
+            seq(vec![]),
+            seq(vec![Value::int(1)]),
+            seq(vec![Value::int(2), Value::float(1.0)]),
+            Value::Tuple(Seq::Summary(
+                Box::new(Value::int(3)),
+                Int::Range(Some(1), Some(4)),
+            )),
+        ]
+    }
+
+    /// Join is idempotent and commutative on every pair, associative on every triple.
+    #[test]
+    fn value_join_is_a_semilattice() {
+        let s = samples();
+        for a in &s {
+            assert_eq!(a.join(a), *a, "idempotent: {a:?}");
+            for b in &s {
+                assert_eq!(a.join(b), b.join(a), "commutative: {a:?} {b:?}");
+                for c in &s {
+                    assert_eq!(
+                        a.join(&b.join(c)),
+                        a.join(b).join(c),
+                        "associative: {a:?} {b:?} {c:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Widening reaches a fixpoint on strictly growing chains: an int counting up, a tuple that
+    /// grows by one element per iteration, a nesting that deepens.
+    #[test]
+    fn widening_terminates() {
+        let chains: Vec<Box<dyn Fn(i64) -> Value>> = vec![
+            Box::new(Value::int),
+            Box::new(|i| Value::Tuple(Seq::Exact(vec![Value::int(0); i as usize].into()))),
+            Box::new(|i| {
+                let mut v = Value::int(0);
+                for _ in 0..i {
+                    v = Value::Tuple(Seq::Exact(vec![v].into()));
+                }
+                v
+            }),
+            Box::new(|i| Value::Array(Shape::of(&[i as u64, 3]))),
+        ];
+        for chain in chains {
+            let mut acc = chain(0);
+            let mut steps = 0;
+            for i in 1..1000 {
+                let next = acc.widen(&acc.join(&chain(i)));
+                if next == acc {
+                    break;
+                }
+                acc = next;
+                steps += 1;
+            }
+            assert!(steps < 20, "no fixpoint after {steps} steps: {acc:?}");
+        }
+    }
+}

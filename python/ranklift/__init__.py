@@ -1,0 +1,1 @@
+"""Runtime helpers for programs checked by ranklift (stdlib only)."""
