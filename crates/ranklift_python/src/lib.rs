@@ -12,10 +12,13 @@
 //! - [`project`]: walk a project (honouring `.gitignore`, also outside git), name its modules and
 //!   resolve imports between them.
 //!
+//! - [`fxhash`]: the fast hasher every analysis's maps use.
+//!
 //! Architecture invariant: this crate does no writing to disk; callers own all writes.
 
 pub mod diagnostics;
 pub mod edit;
+pub mod fxhash;
 pub mod guard;
 pub mod parse;
 pub mod project;

@@ -10,6 +10,8 @@ use ranklift_shapes::models::{
 use ranklift_shapes::{Certainty, Dim, Outcome, Shape};
 use serde_json::Value;
 
+mod common;
+
 fn shape(v: &Value) -> Shape {
     Shape::of(
         &v.as_array()
@@ -120,18 +122,7 @@ fn models_agree_with_numpy_on_every_recorded_case() {
 /// then the end-to-end virtualenv; says so when none has NumPy.
 #[test]
 fn recorded_cases_match_numpy_when_it_is_installed() {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let candidates = [
-        std::env::var("RANKLIFT_NUMPY_PYTHON").unwrap_or_default(),
-        "python3".to_owned(),
-        format!("{home}/.cache/ranklift/hvd-venv/bin/python"),
-    ];
-    let Some(py) = candidates.iter().filter(|c| !c.is_empty()).find(|c| {
-        std::process::Command::new(c)
-            .args(["-c", "import numpy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    }) else {
+    let Some(py) = common::numpy_python() else {
         eprintln!(
             "NumPy is not importable here: the recorded cases were not re-checked against it"
         );

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use ranklift_shapes::check::{Options, check_file};
 use serde_json::Value;
 
+mod common;
+
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
 }
@@ -125,18 +127,7 @@ fn input_dependent_errors_are_only_possible() {
 /// virtualenv.
 #[test]
 fn recorded_expectations_match_a_fresh_run() {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let candidates = [
-        std::env::var("RANKLIFT_NUMPY_PYTHON").unwrap_or_default(),
-        "python3".to_owned(),
-        format!("{home}/.cache/ranklift/hvd-venv/bin/python"),
-    ];
-    let Some(py) = candidates.iter().filter(|c| !c.is_empty()).find(|c| {
-        std::process::Command::new(c)
-            .args(["-c", "import numpy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    }) else {
+    let Some(py) = common::numpy_python() else {
         eprintln!("NumPy is not importable here: the program expectations were not re-run");
         return;
     };

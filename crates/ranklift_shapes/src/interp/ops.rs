@@ -145,19 +145,11 @@ impl<'a> Interp<'a> {
                 _ => r.as_int().and_then(|i| i.constant()).map(|c| c == 0),
             };
             if zero == Some(true) {
-                let message = match (op, float) {
-                    (Operator::Div, false) => "division by zero",
-                    (Operator::Div, true) => "float division by zero",
-                    (Operator::FloorDiv, false) => "integer division or modulo by zero",
-                    (Operator::FloorDiv, true) => "float floor division by zero",
-                    (Operator::Mod, false) => "integer modulo by zero",
-                    _ => "float modulo",
-                };
                 self.report(
                     range,
                     "E001",
                     Exc::ZeroDivision,
-                    message.to_owned(),
+                    zero_division_message(op, float).to_owned(),
                     Certainty::Certain,
                 );
                 return Value::Top;
@@ -166,17 +158,11 @@ impl<'a> Interp<'a> {
                 && let Some(i) = r.as_int()
                 && contains_zero(&i)
             {
-                let message = match (op, float) {
-                    (Operator::Div, false) => "division by zero",
-                    (Operator::Div, true) => "float division by zero",
-                    (Operator::FloorDiv, _) => "integer division or modulo by zero",
-                    _ => "integer modulo by zero",
-                };
                 self.report(
                     range,
                     "E001",
                     Exc::ZeroDivision,
-                    message.to_owned(),
+                    zero_division_message(op, float).to_owned(),
                     Certainty::Possible("the divisor may be zero".to_owned()),
                 );
             }
@@ -398,6 +384,18 @@ impl<'a> Interp<'a> {
                 Value::Bool(None)
             }
         }
+    }
+}
+
+/// CPython 3.11's message for a zero divisor.
+fn zero_division_message(op: Operator, float: bool) -> &'static str {
+    match (op, float) {
+        (Operator::Div, false) => "division by zero",
+        (Operator::Div, true) => "float division by zero",
+        (Operator::FloorDiv, false) => "integer division or modulo by zero",
+        (Operator::FloorDiv, true) => "float floor division by zero",
+        (Operator::Mod, false) => "integer modulo by zero",
+        _ => "float modulo",
     }
 }
 

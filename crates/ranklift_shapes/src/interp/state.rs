@@ -5,43 +5,11 @@
 //! only its locals until it writes a global or an object; joining two states whose parts are the
 //! same allocation is free. This is the cure for Pytropos' "very, very costly" store copies.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::value::{Addr, Seq, Value};
 
-/// FxHash: names and addresses are short keys; SipHash's DoS resistance buys nothing here.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
+pub use ranklift_python::fxhash::{FastMap as FxMap, FastSet as FxSet};
 
 /// A variable's binding. `maybe_unbound`: unbound on some path reaching here.
 #[derive(Debug, Clone, PartialEq, Eq)]

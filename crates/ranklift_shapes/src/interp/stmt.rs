@@ -248,6 +248,35 @@ impl<'a> Interp<'a> {
         out
     }
 
+    /// One pass of a loop body from `s`: `break`s join into `breaks`, returns and raises into
+    /// `out`; the result is the state that goes back to the loop head (end of body or
+    /// `continue`), if any.
+    fn loop_pass(
+        &mut self,
+        body: &'a [Stmt],
+        s: State,
+        breaks: &mut Option<State>,
+        out: &mut Out,
+    ) -> Option<State> {
+        let mut r = self.exec_block(body, s);
+        *breaks = join_opt(breaks.take(), r.breaks.take());
+        let back = join_opt(r.normal.take(), r.continues.take());
+        out.absorb(&mut r);
+        back
+    }
+
+    /// The loop head after one more pass: joined for the first [`JOIN_PASSES`] passes, widened
+    /// after; `None` once it is stable (or the fuel or the pass backstop ran out).
+    fn next_head(&self, head: &State, back: &State, passes: &mut usize) -> Option<State> {
+        let new_head = if *passes < JOIN_PASSES {
+            head.join(back)
+        } else {
+            head.widen(back)
+        };
+        *passes += 1;
+        (new_head != *head && !self.out_of_fuel && *passes <= 64).then_some(new_head)
+    }
+
     fn exec_while(&mut self, w: &'a ast::StmtWhile, st: State) -> Out {
         let mut out = Out::default();
         let mut breaks: Option<State> = None;
@@ -260,11 +289,7 @@ impl<'a> Interp<'a> {
             match c.truth() {
                 Some(false) => break Some(s),
                 Some(true) if unrolled < MAX_UNROLL && !self.out_of_fuel => {
-                    let mut r = self.exec_block(&w.body, s);
-                    breaks = join_opt(breaks, r.breaks.take());
-                    let next = join_opt(r.normal.take(), r.continues.take());
-                    out.absorb(&mut r);
-                    match next {
+                    match self.loop_pass(&w.body, s, &mut breaks, &mut out) {
                         Some(n) => head = n,
                         None => break None,
                     }
@@ -284,21 +309,13 @@ impl<'a> Interp<'a> {
                         if truth == Some(false) {
                             break;
                         }
-                        let mut r = self.exec_block(&w.body, s);
-                        breaks = join_opt(breaks, r.breaks.take());
-                        let back = join_opt(r.normal.take(), r.continues.take());
-                        out.absorb(&mut r);
-                        let Some(back) = back else { break };
-                        let new_head = if passes < JOIN_PASSES {
-                            head.join(&back)
-                        } else {
-                            head.widen(&back)
-                        };
-                        passes += 1;
-                        if new_head == head || self.out_of_fuel || passes > 64 {
+                        let Some(back) = self.loop_pass(&w.body, s, &mut breaks, &mut out) else {
                             break;
+                        };
+                        match self.next_head(&head, &back, &mut passes) {
+                            Some(h) => head = h,
+                            None => break,
                         }
-                        head = new_head;
                     }
                     break exit;
                 }
@@ -370,10 +387,7 @@ impl<'a> Interp<'a> {
                         break;
                     }
                     self.assign(&f.target, item, &mut s);
-                    let mut r = self.exec_block(&f.body, s);
-                    breaks = join_opt(breaks, r.breaks.take());
-                    cur = join_opt(r.normal.take(), r.continues.take());
-                    out.absorb(&mut r);
+                    cur = self.loop_pass(&f.body, s, &mut breaks, &mut out);
                 }
                 cur
             }
@@ -383,21 +397,13 @@ impl<'a> Interp<'a> {
                 loop {
                     let mut s = head.clone();
                     self.assign(&f.target, elem.clone(), &mut s);
-                    let mut r = self.exec_block(&f.body, s);
-                    breaks = join_opt(breaks, r.breaks.take());
-                    let back = join_opt(r.normal.take(), r.continues.take());
-                    out.absorb(&mut r);
-                    let Some(back) = back else { break };
-                    let new_head = if passes < JOIN_PASSES {
-                        head.join(&back)
-                    } else {
-                        head.widen(&back)
-                    };
-                    passes += 1;
-                    if new_head == head || self.out_of_fuel || passes > 64 {
+                    let Some(back) = self.loop_pass(&f.body, s, &mut breaks, &mut out) else {
                         break;
+                    };
+                    match self.next_head(&head, &back, &mut passes) {
+                        Some(h) => head = h,
+                        None => break,
                     }
-                    head = new_head;
                 }
                 Some(head)
             }
