@@ -30,6 +30,9 @@ pub struct Args {
     /// Interpreter steps per file before the analysis stops with a note (a backstop).
     #[arg(long, default_value_t = Options::default().fuel)]
     fuel: u64,
+    /// The Python version the code must run on (e.g. 3.9): newer syntax is a fatal error.
+    #[arg(long, value_parser = parse_python_version)]
+    python_version: Option<(u8, u8)>,
     /// Print per-file timings (parse, analysis) to stderr (used by bench/shapes.sh).
     #[arg(long, hide = true)]
     stats: bool,
@@ -43,6 +46,18 @@ enum Format {
     Sarif,
 }
 
+fn parse_python_version(s: &str) -> Result<(u8, u8), String> {
+    let (a, b) = s.split_once('.').ok_or("expected MAJOR.MINOR, e.g. 3.11")?;
+    let v = (
+        a.parse().map_err(|_| "bad major version")?,
+        b.parse().map_err(|_| "bad minor version")?,
+    );
+    if v.0 != 3 || !(7..=14).contains(&v.1) {
+        return Err("supported: 3.7 to 3.14".to_owned());
+    }
+    Ok(v)
+}
+
 pub fn run(args: Args) -> ExitCode {
     for p in &args.paths {
         if !p.exists() {
@@ -53,6 +68,7 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         possible: args.possible,
         fuel: args.fuel,
+        python_version: args.python_version,
     };
     let results = check::check_paths(&args.paths, &opts);
     let mut fatal = false;

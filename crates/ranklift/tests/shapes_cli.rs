@@ -143,3 +143,20 @@ fn directory_checks_every_file_with_imports_between_them() {
     assert_eq!(out.lines().count(), 1, "{out}");
     assert!(out.contains("train.py:3:4: W504"), "{out}");
 }
+
+#[test]
+fn python_version_rejects_newer_syntax() {
+    let src = "match 1:\n    case 1:\n        pass\n";
+    let d = tmp("version", &[("a.py", src)]);
+    let f = d.join("a.py");
+    let (code, out, _) = run(&["shapes", "--python-version", "3.9", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(":1:0: RL004 SyntaxError: ") && out.contains("match"),
+        "{out}"
+    );
+    let (code, _, _) = run(&["shapes", "--python-version", "3.11", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let (code, _, err) = run(&["shapes", "--python-version", "2.7", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+}

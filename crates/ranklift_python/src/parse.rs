@@ -3,8 +3,9 @@
 use std::sync::Arc;
 
 use ruff_python_ast::{ModModule, Stmt};
-use ruff_python_parser::{Parsed, parse_module};
+use ruff_python_parser::{Mode, ParseOptions, Parsed, parse_module, parse_unchecked};
 use ruff_source_file::LineIndex;
+use ruff_text_size::TextRange;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::SourceFile;
@@ -56,4 +57,18 @@ impl ParsedModule {
 /// True if `text` parses as a module (the re-parse guard).
 pub fn parses(text: &str) -> Result<(), String> {
     parse_module(text).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The first construct of `text` that Python `major.minor` cannot parse (a `match` before 3.10,
+/// a `type` alias before 3.12, ...), with Ruff's message.
+pub fn unsupported_syntax(text: &str, major: u8, minor: u8) -> Option<(TextRange, String)> {
+    let version = ruff_python_ast::PythonVersion { major, minor };
+    let parsed = parse_unchecked(
+        text,
+        ParseOptions::from(Mode::Module).with_target_version(version),
+    );
+    parsed
+        .unsupported_syntax_errors()
+        .first()
+        .map(|e| (e.range, e.to_string()))
 }

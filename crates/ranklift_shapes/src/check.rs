@@ -21,6 +21,8 @@ pub struct Options {
     pub possible: bool,
     /// Interpreter steps per file before the analysis stops (a backstop; see `interp`).
     pub fuel: u64,
+    /// The Python version the code must run on: newer syntax is a fatal error (RL004).
+    pub python_version: Option<(u8, u8)>,
 }
 
 impl Default for Options {
@@ -28,6 +30,7 @@ impl Default for Options {
         Options {
             possible: false,
             fuel: Config::default().fuel,
+            python_version: None,
         }
     }
 }
@@ -48,6 +51,9 @@ pub struct FileResult {
     /// Time spent interpreting.
     pub analysis_time: std::time::Duration,
 }
+
+/// Code for syntax the requested `--python-version` does not have.
+pub const UNSUPPORTED_SYNTAX: &str = "RL004";
 
 /// Code for a file the interpreter stopped analysing early.
 pub const INCOMPLETE: &str = "RL003";
@@ -225,6 +231,33 @@ fn analyse_entry(
     opts: &Options,
 ) -> FileResult {
     let display = display.to_owned();
+    if let Some((major, minor)) = opts.python_version {
+        let m = &project.modules[entry].parsed;
+        if let Some((range, message)) =
+            ranklift_python::parse::unsupported_syntax(&m.text, major, minor)
+        {
+            let d = Diagnostic::new(
+                &display,
+                &m.text,
+                &m.index,
+                range,
+                UNSUPPORTED_SYNTAX,
+                Severity::Error,
+                format!("SyntaxError: {message}"),
+            )
+            .with_hint(format!(
+                "the file uses syntax that Python {major}.{minor} (--python-version) rejects"
+            ));
+            return FileResult {
+                path: display,
+                findings: Vec::new(),
+                fatal: Some(d),
+                incomplete: false,
+                parse_time,
+                analysis_time: Default::default(),
+            };
+        }
+    }
     // Module 0 is the entry; the rest are the project modules it imports, transitively.
     let mut order = vec![entry];
     let mut seen = vec![false; project.modules.len()];
