@@ -22,6 +22,10 @@ fn shape(v: &Value) -> Shape {
     )
 }
 
+fn shapes(v: &Value) -> Vec<Shape> {
+    v.as_array().unwrap().iter().map(shape).collect()
+}
+
 fn ints(v: &Value) -> Option<Vec<i64>> {
     v.as_array()
         .map(|a| a.iter().map(|x| x.as_i64().unwrap()).collect())
@@ -48,24 +52,10 @@ fn run(case: &Value) -> Outcome {
             reshape::reshape(&shape(&case["a"]), &new)
         }
         "transpose" => transpose(&shape(&case["a"]), ints(&case["axes"]).as_deref()),
-        "concatenate" => concatenate::concatenate(
-            &case["shapes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(shape)
-                .collect::<Vec<_>>(),
-            case["axis"].as_i64().unwrap(),
-        ),
-        "stack" => concatenate::stack(
-            &case["shapes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(shape)
-                .collect::<Vec<_>>(),
-            case["axis"].as_i64().unwrap(),
-        ),
+        "concatenate" => {
+            concatenate::concatenate(&shapes(&case["shapes"]), case["axis"].as_i64().unwrap())
+        }
+        "stack" => concatenate::stack(&shapes(&case["shapes"]), case["axis"].as_i64().unwrap()),
         "sum" => reduce(
             &shape(&case["a"]),
             ints(&case["axis"]).as_deref(),

@@ -132,10 +132,7 @@ pub(crate) struct FuncDef<'a> {
     pub analysed: bool,
 }
 
-pub(crate) struct ClassDef<'a> {
-    #[allow(dead_code)]
-    pub module: u32,
-    pub def: &'a ruff_python_ast::StmtClassDef,
+pub(crate) struct ClassDef {
     pub attrs: state::Env,
     pub bases: Vec<Value>,
 }
@@ -164,7 +161,7 @@ pub struct Interp<'a> {
     modules: Vec<ModInfo<'a>>,
     funcs: Vec<FuncDef<'a>>,
     func_index: FxMap<(u32, u32), u32>,
-    classes: Vec<ClassDef<'a>>,
+    classes: Vec<ClassDef>,
     class_index: FxMap<(u32, u32), u32>,
     findings: FxMap<(u32, u32, &'static str), Finding>,
     fuel: u64,

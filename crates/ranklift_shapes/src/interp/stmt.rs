@@ -277,6 +277,27 @@ impl<'a> Interp<'a> {
         (new_head != *head && !self.out_of_fuel && *passes <= 64).then_some(new_head)
     }
 
+    /// After a loop: the `else` clause runs from the state that left through the condition
+    /// (or by exhaustion), and the `break`s join what follows.
+    fn finish_loop(
+        &mut self,
+        orelse: &'a [Stmt],
+        exit: Option<State>,
+        breaks: Option<State>,
+        mut out: Out,
+    ) -> Out {
+        let mut r = match exit {
+            Some(s) => self.exec_block(orelse, s),
+            None => Out::default(),
+        };
+        let normal = join_opt(r.normal.take(), breaks);
+        out.absorb(&mut r);
+        out.breaks = None;
+        out.continues = None;
+        out.normal = normal;
+        out
+    }
+
     fn exec_while(&mut self, w: &'a ast::StmtWhile, st: State) -> Out {
         let mut out = Out::default();
         let mut breaks: Option<State> = None;
@@ -321,16 +342,7 @@ impl<'a> Interp<'a> {
                 }
             }
         };
-        let mut r = match exit {
-            Some(s) => self.exec_block(&w.orelse, s),
-            None => Out::default(),
-        };
-        let normal = join_opt(r.normal.take(), breaks);
-        out.absorb(&mut r);
-        out.breaks = None;
-        out.continues = None;
-        out.normal = normal;
-        out
+        self.finish_loop(&w.orelse, exit, breaks, out)
     }
 
     pub(crate) fn iteration(&mut self, v: &Value, st: &State) -> Iteration {
@@ -408,16 +420,7 @@ impl<'a> Interp<'a> {
                 Some(head)
             }
         };
-        let mut r = match exit {
-            Some(s) => self.exec_block(&f.orelse, s),
-            None => Out::default(),
-        };
-        let normal = join_opt(r.normal.take(), breaks);
-        out.absorb(&mut r);
-        out.breaks = None;
-        out.continues = None;
-        out.normal = normal;
-        out
+        self.finish_loop(&f.orelse, exit, breaks, out)
     }
 
     fn exec_try(&mut self, t: &'a ast::StmtTry, st: State) -> Out {
@@ -740,12 +743,7 @@ impl<'a> Interp<'a> {
             }
             None => {
                 let id = self.classes.len() as u32;
-                self.classes.push(super::ClassDef {
-                    module: self.cur_module,
-                    def: c,
-                    attrs,
-                    bases,
-                });
+                self.classes.push(super::ClassDef { attrs, bases });
                 self.class_index.insert(key, id);
                 id
             }
@@ -765,7 +763,6 @@ impl<'a> Interp<'a> {
         for f in methods {
             self.funcs[f as usize].class = Some(id);
         }
-        let _ = self.classes[id as usize].def;
         self.bind(c.name.as_str(), Value::Class(id), &mut st);
         Out::normal(st)
     }
@@ -778,7 +775,6 @@ impl<'a> Interp<'a> {
             // An unknown integer gets a name of its own, so that two uses of it are known to
             // be equal (`np.zeros((n, 3)) + np.ones((n, 3))` is fine).
             Value::Int(Int::Range(lo, hi)) if lo.is_none() || hi.is_none() => {
-                let _ = (lo, hi);
                 Value::Int(Int::Sym(self.fresh_sym(name)))
             }
             v => v,

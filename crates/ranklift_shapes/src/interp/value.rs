@@ -248,8 +248,6 @@ pub enum Value {
     NpFunc(&'static str),
     /// A bound method: receiver and method name.
     Method(Box<Value>, Arc<str>),
-    /// A list, tuple or builtin type used as a hint (`int` in `NdArray[int, 2]`): the builtin.
-    Type(Builtin),
 }
 
 impl Value {
@@ -314,7 +312,7 @@ impl Value {
             Value::Str(Some(s)) => Some(!s.is_empty()),
             Value::Tuple(Seq::Exact(v)) => Some(!v.is_empty()),
             Value::Func(_) | Value::Class(_) | Value::Module(_) | Value::NpFunc(_) => Some(true),
-            Value::Builtin(_) | Value::Method(..) | Value::Ellipsis | Value::Type(_) => Some(true),
+            Value::Builtin(_) | Value::Method(..) | Value::Ellipsis => Some(true),
             _ => None,
         }
     }
