@@ -258,7 +258,7 @@ fn load_dir_with_progress(root: &Path, exclude: Option<&Path>) -> Project {
 
 /// Write `bytes` to `path` atomically: a temporary file in the same directory, then rename,
 /// keeping the original's permissions.
-fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -1,6 +1,7 @@
 //! The `ranklift` command line. Thin by design: argument parsing, output formats, file writes and
 //! exit codes. All analysis lives in the library crates.
 
+mod choreo_cmd;
 mod distribute_cmd;
 mod shapes_cmd;
 
@@ -30,6 +31,8 @@ enum Command {
     Distribute(distribute_cmd::Args),
     /// Find tensor-shape errors (NumPy) before the code runs, by abstract interpretation.
     Shapes(shapes_cmd::Args),
+    /// PyChoral: check a choreography, project it into one Python class per role, run it.
+    Choreo(choreo_cmd::Args),
     /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
     #[command(hide = true)]
     ParseOnly { path: std::path::PathBuf },
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Distribute(args) => distribute_cmd::run(args),
         Command::Shapes(args) => shapes_cmd::run(args),
+        Command::Choreo(args) => choreo_cmd::run(args),
         Command::ParseOnly { path } => {
             let p = if path.is_dir() {
                 ranklift_python::Project::load_dir(&path, None, &|_, _| {})

@@ -51,6 +51,23 @@ pub struct Diagnostic {
     /// The source text, for rendering snippets (shared, cheap to clone).
     #[serde(skip)]
     pub source: Option<std::sync::Arc<str>>,
+    /// Secondary spans with a message each (e.g. the first differing statements of two branches).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<DiagNote>,
+    /// Headline as `path:line:col: error[CODE]: message` (rustc style) instead of
+    /// `path:line:col: CODE message`.
+    #[serde(skip)]
+    pub rustc_style: bool,
+}
+
+/// A secondary location of a [`Diagnostic`].
+#[derive(Debug, Clone, Serialize)]
+pub struct DiagNote {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    #[serde(skip)]
+    pub range: TextRange,
 }
 
 impl Diagnostic {
@@ -78,6 +95,8 @@ impl Diagnostic {
             hint: None,
             range,
             source: Some(source.clone()),
+            notes: Vec::new(),
+            rustc_style: false,
         }
     }
 
@@ -100,6 +119,8 @@ impl Diagnostic {
             hint: None,
             range: TextRange::default(),
             source: None,
+            notes: Vec::new(),
+            rustc_style: false,
         }
     }
 
@@ -108,8 +129,48 @@ impl Diagnostic {
         self
     }
 
-    /// `path:line:col: CODE message`
+    /// Add a secondary span with a message (`index` must be the source's line index).
+    pub fn with_note(
+        mut self,
+        index: &LineIndex,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let (line, column) = match &self.source {
+            Some(src) => {
+                let lc = index.line_column(range.start(), src);
+                (lc.line.get(), lc.column.get())
+            }
+            None => (1, 1),
+        };
+        self.notes.push(DiagNote {
+            line,
+            column,
+            message: message.into(),
+            range,
+        });
+        self
+    }
+
+    /// Render the headline rustc-style: `path:line:col: error[CODE]: message`.
+    pub fn rustc_style(mut self) -> Diagnostic {
+        self.rustc_style = true;
+        self
+    }
+
+    /// `path:line:col: CODE message` (or `path:line:col: error[CODE]: message`, rustc style)
     pub fn headline(&self) -> String {
+        if self.rustc_style {
+            return format!(
+                "{}:{}:{}: {}[{}]: {}",
+                self.path,
+                self.line,
+                self.column,
+                self.severity.as_str(),
+                self.code,
+                self.message
+            );
+        }
         format!(
             "{}:{}:{}: {} {}",
             self.path, self.line, self.column, self.code, self.message
@@ -127,14 +188,18 @@ impl Diagnostic {
         };
         if let Some(src) = &self.source {
             let span = usize::from(self.range.start())..usize::from(self.range.end());
+            let mut snippet = Snippet::source(&**src)
+                .path(self.path.as_str())
+                .annotation(AnnotationKind::Primary.span(span));
+            for n in &self.notes {
+                let r = usize::from(n.range.start())..usize::from(n.range.end());
+                snippet =
+                    snippet.annotation(AnnotationKind::Context.span(r).label(n.message.as_str()));
+            }
             let mut group = level
                 .primary_title(self.message.as_str())
                 .id(self.code)
-                .element(
-                    Snippet::source(&**src)
-                        .path(self.path.as_str())
-                        .annotation(AnnotationKind::Primary.span(span)),
-                );
+                .element(snippet);
             if let Some(h) = &self.hint {
                 group = group.element(Level::HELP.message(h.as_str()));
             }

@@ -1,0 +1,235 @@
+//! `ranklift choreo`: check, project and run PyChoral choreographies.
+//!
+//! Errors print as `path:line:col: error[CODE]: message`, a snippet and a hint (stderr), sorted;
+//! exit 1 on errors in the choreography, 2 on usage or I/O problems. Nothing is written unless the
+//! whole choreography checks.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use ranklift_choreo::{Projection, RUNTIME};
+use ranklift_python::SourceFile;
+
+use crate::distribute_cmd::atomic_write;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(clap::Subcommand)]
+enum Cmd {
+    /// Check roles, locations, channels and knowledge of choice; print every error.
+    Check {
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Write one module with a class per role (`<stem>_chor.py`) and the runtime (`pychoral_rt.py`).
+    Project {
+        file: PathBuf,
+        /// Output directory (created if missing).
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Also write the role-erased program `<stem>_erased.py` (for mypy and reference runs).
+        #[arg(long)]
+        emit_erased: bool,
+    },
+    /// Project to a temporary directory and run every role; print each role's lines as `[Role] line`.
+    Run {
+        file: PathBuf,
+        /// The role class whose `@entry` method starts the protocol (may be omitted if there is one).
+        #[arg(long)]
+        entry: Option<String>,
+        /// One OS process per role over loopback TCP (default: one thread per role).
+        #[arg(long)]
+        tcp: bool,
+        /// Python interpreter, 3.10 or newer (default: $PYCHORAL_PYTHON, else `python3`).
+        #[arg(long)]
+        python: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match args.command {
+        Cmd::Check { file, format } => match compile(&file, format) {
+            Ok(p) => {
+                if format == Format::Json {
+                    println!("{{\"diagnostics\": []}}");
+                } else {
+                    let roles: Vec<String> = p
+                        .classes
+                        .iter()
+                        .map(|(c, rs)| format!("{c}[{}]", rs.join(", ")))
+                        .collect();
+                    eprintln!("{}: ok ({})", file.display(), roles.join(", "));
+                }
+                ExitCode::SUCCESS
+            }
+            Err(code) => code,
+        },
+        Cmd::Project {
+            file,
+            out,
+            emit_erased,
+        } => {
+            let p = match compile(&file, Format::Text) {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            match write_projection(&p, &out, emit_erased, &file) {
+                Ok(written) => {
+                    for w in written {
+                        eprintln!("wrote {}", w.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Cmd::Run {
+            file,
+            entry,
+            tcp,
+            python,
+        } => {
+            let p = match compile(&file, Format::Text) {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            let entry = match pick_entry(&p, entry.as_deref()) {
+                Ok(e) => e,
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    return ExitCode::from(2);
+                }
+            };
+            let python = python
+                .or_else(|| std::env::var("PYCHORAL_PYTHON").ok())
+                .unwrap_or_else(|| "python3".to_owned());
+            run_projection(&p, &file, &entry, tcp, &python)
+        }
+    }
+}
+
+fn compile(file: &Path, format: Format) -> Result<Projection, ExitCode> {
+    let display = file.display().to_string();
+    let src = match SourceFile::load(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {display}: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let text: Arc<str> = src.text.as_str().into();
+    ranklift_choreo::compile(&display, &text).map_err(|diags| {
+        match format {
+            Format::Text => {
+                let mut out = String::new();
+                for d in &diags {
+                    out.push_str(&d.render_text());
+                }
+                eprint!("{out}");
+                eprintln!(
+                    "{} error{} in {display}",
+                    diags.len(),
+                    if diags.len() == 1 { "" } else { "s" }
+                );
+            }
+            Format::Json => println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": diags }))
+                    .unwrap_or_default()
+            ),
+        }
+        ExitCode::from(1)
+    })
+}
+
+fn write_projection(
+    p: &Projection,
+    out: &Path,
+    erased: bool,
+    file: &Path,
+) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut files = vec![
+        (out.join(format!("{}.py", p.module_name)), p.module.clone()),
+        (out.join("pychoral_rt.py"), RUNTIME.to_owned()),
+    ];
+    if erased {
+        let stem = p.module_name.trim_end_matches("_chor");
+        files.push((out.join(format!("{stem}_erased.py")), p.erased.clone()));
+    }
+    let _ = file;
+    let mut written = Vec::new();
+    for (path, text) in files {
+        atomic_write(&path, text.as_bytes())?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {
+    let names: Vec<&str> = p.entries.iter().map(|e| e.class.as_str()).collect();
+    match want {
+        Some(w) if names.contains(&w) => Ok(w.to_owned()),
+        Some(w) => Err(format!(
+            "`{w}` has no `@entry` method; choreographies with one: {}",
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
+        )),
+        None if names.len() == 1 => Ok(names[0].to_owned()),
+        None if names.is_empty() => Err("no role class has an `@entry` method".to_owned()),
+        None => Err(format!(
+            "several entries ({}); choose one with --entry",
+            names.join(", ")
+        )),
+    }
+}
+
+fn run_projection(p: &Projection, file: &Path, entry: &str, tcp: bool, python: &str) -> ExitCode {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("ranklift-choreo-{}-{nanos}", std::process::id()));
+    let res = write_projection(p, &dir, false, file);
+    if let Err(e) = res {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let mut cmd = std::process::Command::new(python);
+    cmd.arg(dir.join("pychoral_rt.py"))
+        .arg("run")
+        .arg(&p.module_name)
+        .arg(entry)
+        .current_dir(&dir);
+    if tcp {
+        cmd.arg("--tcp");
+    }
+    let status = cmd.status();
+    let _ = std::fs::remove_dir_all(&dir);
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: cannot run `{python}`: {e} (set --python or PYCHORAL_PYTHON)");
+            ExitCode::from(2)
+        }
+    }
+}

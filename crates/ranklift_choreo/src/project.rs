@@ -1,0 +1,583 @@
+//! Endpoint projection (note §3.4): one class `C_R` per role class `C` and role `R`.
+//!
+//! Expressions a role keeps are source text, spliced where a communication, a choreographic call or
+//! `e @ R` inside them changes; everything a role does not hold becomes `Unit.id(effects)`, which
+//! the normaliser reduces. An `if` whose condition another role holds is projected by merging its
+//! branches; a merge failure is a knowledge-of-choice error (E-KOC).
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::Problem;
+use crate::codes::{E_KOC, E_SHORT};
+use crate::decls::{ClassDecl, Decls, MethodDecl};
+use crate::ir::{self, MergeError, PArg, PE, S, SK, norm, push_expr};
+use crate::loc::Loc;
+use crate::locate::{Facts, Special, Target, children, key};
+
+/// Project role class `class` to its formal role `x`: the text of `class C_x`.
+pub fn project_class(
+    src: &str,
+    d: &Decls,
+    facts: &Facts,
+    class: &ClassDecl,
+    x: &str,
+    problems: &mut Vec<Problem>,
+) -> String {
+    let mut out = format!(
+        "class {}_{x}:\n    \"\"\"Role {x} of `{}` (projected by ranklift choreo).\"\"\"\n",
+        class.name, class.name
+    );
+    for m in &class.methods {
+        let roles = facts
+            .method_roles
+            .get(&(class.name.clone(), m.name.clone()));
+        if m.name != "__init__" && !roles.is_some_and(|r| r.contains(x)) {
+            continue;
+        }
+        let mut px = Px {
+            src,
+            d,
+            f: facts,
+            class,
+            method: m,
+            x,
+            problems: &mut *problems,
+        };
+        let body = ir::drop_trailing_return(norm(px.block(&m.def.body)));
+        out.push('\n');
+        if m.is_static {
+            out.push_str("    @staticmethod\n");
+        }
+        if m.is_entry {
+            out.push_str("    @rt.entry\n");
+        }
+        let mut params: Vec<&str> = Vec::new();
+        if !m.is_static {
+            params.push("self");
+        }
+        params.extend(
+            m.params
+                .iter()
+                .filter(|p| p.loc.mentions(x))
+                .map(|p| p.name.as_str()),
+        );
+        out.push_str(&format!("    def {}({}):\n", m.name, params.join(", ")));
+        ir::emit_block(&mut out, &body, 2);
+    }
+    out
+}
+
+struct Px<'a, 'd> {
+    src: &'d str,
+    d: &'d Decls<'a>,
+    f: &'d Facts,
+    class: &'d ClassDecl<'a>,
+    method: &'d MethodDecl<'a>,
+    x: &'d str,
+    problems: &'d mut Vec<Problem>,
+}
+
+/// Is evaluating `e` free of effects (a literal, a name, an attribute chain on a name)?
+fn is_noop_expr(e: &Expr) -> bool {
+    match e {
+        Expr::Name(_) => true,
+        Expr::Attribute(a) => is_noop_expr(&a.value),
+        e => e.is_literal_expr(),
+    }
+}
+
+impl Px<'_, '_> {
+    fn text(&self, r: TextRange) -> &str {
+        &self.src[r]
+    }
+
+    fn ctx(&self) -> String {
+        format!("{}.{} at {}", self.class.name, self.method.name, self.x)
+    }
+
+    fn here(&self, l: &Loc) -> bool {
+        match l {
+            Loc::Every | Loc::Unknown => true,
+            Loc::NoValue => false,
+            l => l.mentions(self.x),
+        }
+    }
+
+    // ----- expressions -------------------------------------------------------------------
+
+    fn pe(&mut self, e: &Expr) -> PE {
+        if let Some(sp) = self.f.specials.get(&key(e.range())) {
+            return self.special(e, &sp.clone());
+        }
+        let loc = self.f.loc(e);
+        if self.here(&loc) {
+            return PE::Text(self.splice(e), is_noop_expr(e));
+        }
+        if is_noop_expr(e) {
+            return PE::Unit;
+        }
+        let kids = children(e);
+        let mut effects = Vec::new();
+        for k in kids {
+            if self.f.loc(k) != Loc::Every || self.f.has_special.contains(&key(k.range())) {
+                effects.push(self.pe(k));
+            }
+        }
+        PE::unit_call(effects)
+    }
+
+    /// The source of `e`, with each child that contains a special node replaced by its projection.
+    fn splice(&mut self, e: &Expr) -> String {
+        if !self.f.has_special.contains(&key(e.range())) {
+            return self.text(e.range()).to_owned();
+        }
+        let start = e.range().start();
+        let mut text = self.text(e.range()).to_owned();
+        let mut edits: Vec<(TextRange, String)> = Vec::new();
+        for k in children(e) {
+            if self.f.has_special.contains(&key(k.range())) {
+                let t = self.pe(k).text();
+                edits.push((k.range(), t));
+            }
+        }
+        for (r, t) in edits.into_iter().rev() {
+            let a = usize::from(r.start() - start);
+            let b = usize::from(r.end() - start);
+            text.replace_range(a..b, &t);
+        }
+        text
+    }
+
+    fn special(&mut self, e: &Expr, sp: &Special) -> PE {
+        let x = self.x.to_owned();
+        match sp {
+            Special::At { role, inner } => {
+                if *role != x {
+                    return PE::Unit;
+                }
+                let t = self.text(*inner).trim_end();
+                let t = t.strip_suffix('@').unwrap_or(t).trim_end().to_owned();
+                let noop = match e {
+                    Expr::BinOp(b) => is_noop_expr(&b.left),
+                    _ => false,
+                };
+                PE::Text(t, noop)
+            }
+            Special::Com {
+                chan,
+                arg,
+                sender,
+                receiver,
+            } => {
+                let Expr::Call(c) = e else { return PE::Unit };
+                let arg_e = &c.arguments.args[0];
+                debug_assert_eq!(arg_e.range(), *arg);
+                let chan = self.text(*chan).to_owned();
+                let a = self.pe(arg_e);
+                if *sender == x {
+                    PE::Send {
+                        chan,
+                        kind: "com",
+                        arg: Box::new(a),
+                    }
+                } else if *receiver == x {
+                    PE::Recv {
+                        chan,
+                        kind: "com",
+                        effects: a.effects(),
+                    }
+                } else {
+                    PE::unit_call(vec![a])
+                }
+            }
+            Special::Select { .. } => PE::Unit,
+            Special::Open { name, a, b } => {
+                let name = format!("{name:?}");
+                if *a == x {
+                    PE::Text(format!("rt.open_channel({name}, {a:?}, {b:?})"), false)
+                } else if *b == x {
+                    PE::Text(format!("rt.open_channel({name}, {b:?}, {a:?})"), false)
+                } else {
+                    PE::Unit
+                }
+            }
+            Special::Call {
+                class,
+                method,
+                roles,
+                target,
+            } => {
+                let Expr::Call(c) = e else { return PE::Unit };
+                let d = self.d;
+                let callee_class = d.class(class).expect("checked");
+                let m = callee_class.method(method).expect("checked");
+                if let Some(i) = roles.iter().position(|r| *r == x) {
+                    let formal = callee_class.roles[i].clone();
+                    let involved = self
+                        .f
+                        .method_roles
+                        .get(&(class.clone(), method.clone()))
+                        .is_some_and(|s| s.contains(&formal));
+                    if involved {
+                        let callee = match target {
+                            Target::SelfM => format!("self.{method}"),
+                            Target::Obj(r) => {
+                                let Expr::Attribute(a) = &*c.func else {
+                                    return PE::Unit;
+                                };
+                                debug_assert_eq!(a.value.range(), *r);
+                                format!("{}.{method}", self.pe(&a.value).text())
+                            }
+                            Target::Static => format!("{class}_{formal}.{method}"),
+                        };
+                        let args = self.args(c, &m.params, &formal);
+                        return PE::Call { callee, args };
+                    }
+                }
+                let mut effects = Vec::new();
+                if let (Target::Obj(_), Expr::Attribute(a)) = (target, &*c.func) {
+                    effects.push(self.pe(&a.value));
+                }
+                for a in c.arguments.args.iter() {
+                    effects.push(self.pe(a));
+                }
+                PE::unit_call(effects)
+            }
+            Special::Ctor { class, roles } => {
+                let Expr::Call(c) = e else { return PE::Unit };
+                let d = self.d;
+                let callee_class = d.class(class).expect("checked");
+                if let Some(i) = roles.iter().position(|r| *r == x) {
+                    let formal = callee_class.roles[i].clone();
+                    let params: &[crate::decls::Param] =
+                        callee_class.method("__init__").map_or(&[], |m| &m.params);
+                    let args = self.args(c, params, &formal);
+                    return PE::Call {
+                        callee: format!("{class}_{formal}"),
+                        args,
+                    };
+                }
+                let effects = c.arguments.args.iter().map(|a| self.pe(a)).collect();
+                PE::unit_call(effects)
+            }
+        }
+    }
+
+    /// Arguments of a choreographic call at formal role `formal` of the callee: parameters that
+    /// live there are passed, the others are erased (their effects kept in place).
+    fn args(
+        &mut self,
+        c: &ast::ExprCall,
+        params: &[crate::decls::Param],
+        formal: &str,
+    ) -> Vec<PArg> {
+        let mut out = Vec::new();
+        for (a, p) in c.arguments.args.iter().zip(params) {
+            let v = self.pe(a);
+            if p.loc.mentions(formal) {
+                out.push(PArg::Pos(v));
+            } else {
+                let eff = v.effects();
+                if !eff.is_empty() {
+                    out.push(PArg::Effects(eff));
+                }
+            }
+        }
+        out
+    }
+
+    // ----- statements ------------------------------------------------------------------------
+
+    fn block(&mut self, stmts: &[Stmt]) -> Vec<S> {
+        let mut out = Vec::new();
+        for (i, s) in stmts.iter().enumerate() {
+            if let Stmt::Expr(xs) = s
+                && let Some(Special::Select {
+                    chan,
+                    label,
+                    sender,
+                    receiver,
+                }) = self.f.specials.get(&key(xs.value.range()))
+            {
+                let chan = self.text(*chan).to_owned();
+                if sender == self.x {
+                    out.push(S::new(
+                        SK::Expr(PE::Send {
+                            chan,
+                            kind: "select",
+                            arg: Box::new(PE::Text(label.clone(), true)),
+                        }),
+                        s.range(),
+                    ));
+                } else if receiver == self.x {
+                    let rest = norm(self.block(&stmts[i + 1..]));
+                    let scrut = PE::Recv {
+                        chan,
+                        kind: "select",
+                        effects: Vec::new(),
+                    };
+                    out.push(S::new(
+                        SK::Match(scrut, vec![(label.clone(), rest)], self.ctx()),
+                        s.range(),
+                    ));
+                    return out;
+                }
+                continue;
+            }
+            self.stmt(s, &mut out);
+        }
+        out
+    }
+
+    fn assign(&mut self, out: &mut Vec<S>, target: &Expr, op: &str, value: &Expr, span: TextRange) {
+        let tl = self
+            .f
+            .targets
+            .get(&key(target.range()))
+            .cloned()
+            .unwrap_or_else(|| self.f.loc(target));
+        let v = self.pe(value);
+        if self.here(&tl) {
+            let t = self.text(target.range()).to_owned();
+            out.push(S::new(SK::Assign(t, op.to_owned(), v), span));
+        } else {
+            push_expr(out, v, span);
+        }
+    }
+
+    fn verbatim(&self, s: &Stmt, exits: bool) -> SK {
+        let r = s.range();
+        let start = usize::from(r.start());
+        let line_start = self.src[..start].rfind('\n').map_or(0, |i| i + 1);
+        let prefix = &self.src[line_start..start];
+        let mut text = String::new();
+        for (i, l) in self.text(r).lines().enumerate() {
+            if i > 0 {
+                text.push('\n');
+                text.push_str(l.strip_prefix(prefix).unwrap_or(l));
+            } else {
+                text.push_str(l);
+            }
+        }
+        SK::Verbatim { text, exits }
+    }
+
+    fn koc(
+        &mut self,
+        at: TextRange,
+        what: &str,
+        cond_role: &str,
+        err: MergeError,
+        branches: [(&str, TextRange); 2],
+    ) {
+        let x = self.x;
+        let mut p = Problem::new(
+            at,
+            E_KOC,
+            format!(
+                "role `{x}` cannot tell which branch of this `{what}` was taken (the condition is at {cond_role})"
+            ),
+            format!(
+                "send `ch.select(Enum.LABEL @ {cond_role})` to {x} (directly, or forwarded by a role that already knows) before {x}'s first action in each branch, with different labels"
+            ),
+        );
+        for ((name, fallback), span) in branches.into_iter().zip([err.left, err.right]) {
+            match span {
+                Some(s) => p.notes.push((
+                    s,
+                    format!("{x}'s first different action in the {name} branch"),
+                )),
+                None => p.notes.push((
+                    fallback,
+                    format!("{x} does nothing more in the {name} branch"),
+                )),
+            }
+        }
+        self.problems.push(p);
+    }
+
+    fn if_stmt(
+        &mut self,
+        out: &mut Vec<S>,
+        test: &Expr,
+        body: &[Stmt],
+        rest: &[ast::ElifElseClause],
+        span: TextRange,
+    ) {
+        let c = self.f.loc(test);
+        let then_b = self.block(body);
+        let (else_b, else_span) = match rest.split_first() {
+            None => (Vec::new(), span),
+            Some((cl, more)) => match &cl.test {
+                None => (
+                    self.block(&cl.body),
+                    cl.body.first().map_or(cl.range, |s| s.range()),
+                ),
+                Some(t) => {
+                    let mut v = Vec::new();
+                    self.if_stmt(&mut v, t, &cl.body, more, cl.range);
+                    (v, cl.range)
+                }
+            },
+        };
+        let cond = self.pe(test);
+        match c {
+            Loc::At(ref r) if r != self.x => {
+                push_expr(out, cond, test.range());
+                match ir::merge(norm(then_b), norm(else_b)) {
+                    Ok(m) => out.extend(m),
+                    Err(err) => {
+                        let then_span = body.first().map_or(span, |s| s.range());
+                        let r = r.clone();
+                        self.koc(
+                            TextRange::new(span.start(), test.range().end()),
+                            "if",
+                            &r,
+                            err,
+                            [("`if`", then_span), ("`else`", else_span)],
+                        );
+                    }
+                }
+            }
+            _ => out.push(S::new(SK::If(cond, then_b, else_b), span)),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, out: &mut Vec<S>) {
+        let span = s.range();
+        match s {
+            Stmt::Expr(x) => {
+                let v = self.pe(&x.value);
+                push_expr(out, v, span);
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    self.assign(out, &a.target, "=", v, span);
+                }
+            }
+            Stmt::Assign(a) => self.assign(out, &a.targets[0], "=", &a.value, span),
+            Stmt::AugAssign(a) => {
+                let between = TextRange::new(a.target.range().end(), a.value.range().start());
+                let op = self.text(between).trim().to_owned();
+                self.assign(out, &a.target, &op, &a.value, span);
+            }
+            Stmt::Return(r) => match &r.value {
+                None => out.push(S::new(SK::Return(None), span)),
+                Some(v) => {
+                    let p = self.pe(v);
+                    if self.method.ret.mentions(self.x) {
+                        out.push(S::new(SK::Return(Some(p)), span));
+                    } else {
+                        push_expr(out, p, span);
+                        out.push(S::new(SK::Return(None), span));
+                    }
+                }
+            },
+            Stmt::If(i) => self.if_stmt(out, &i.test, &i.body, &i.elif_else_clauses, span),
+            Stmt::While(w) => {
+                let c = self.f.loc(&w.test);
+                match c {
+                    Loc::At(ref r) if r != self.x => {
+                        let r = r.clone();
+                        let cond = self.pe(&w.test);
+                        if !cond.effects().is_empty() {
+                            self.problems.push(Problem::new(
+                                w.test.range(),
+                                E_SHORT,
+                                format!("the condition of this `while` communicates with {}", self.x),
+                                "receive the value into a variable before the loop and at the end of its body",
+                            ));
+                            return;
+                        }
+                        let mut body = self.block(&w.body);
+                        let orelse = self.block(&w.orelse);
+                        if norm(body.clone()).is_empty() && norm(orelse.clone()).is_empty() {
+                            return;
+                        }
+                        body.push(S::new(SK::Again, w.range));
+                        let then_span = w.body.first().map_or(span, |s| s.range());
+                        let else_span = w.orelse.first().map_or(span, |s| s.range());
+                        match ir::merge(norm(body), norm(orelse)) {
+                            Err(err) => self.koc(
+                                TextRange::new(span.start(), w.test.range().end()),
+                                "while",
+                                &r,
+                                err,
+                                [("loop body", then_span), ("exit", else_span)],
+                            ),
+                            Ok(m) => {
+                                let closed = (m.len() == 1 && matches!(m[0].kind, SK::Match(..)))
+                                    .then(|| ir::close_loop(m))
+                                    .flatten();
+                                match closed {
+                                    Some(b) => out.push(S::new(SK::Loop(b), span)),
+                                    None => {
+                                        let x = self.x.to_owned();
+                                        self.problems.push(Problem::new(
+                                            TextRange::new(span.start(), w.test.range().end()),
+                                            E_KOC,
+                                            format!("role `{x}` cannot tell whether this loop (its condition is at {r}) goes on or stops"),
+                                            format!("start the loop body and the code after it by informing {x}: `ch.select(Enum.LABEL @ {r})` with different labels"),
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        let cond = self.pe(&w.test);
+                        let body = self.block(&w.body);
+                        let orelse = self.block(&w.orelse);
+                        out.push(S::new(SK::While(cond, body, orelse), span));
+                    }
+                }
+            }
+            Stmt::For(f) => {
+                let it = self.f.loc(&f.iter);
+                let body = self.block(&f.body);
+                match it {
+                    Loc::At(ref r) if r != self.x => {
+                        if !norm(body).is_empty() {
+                            let x = self.x.to_owned();
+                            self.problems.push(Problem::new(
+                                span,
+                                E_KOC,
+                                format!("role `{x}` cannot tell how many times this loop runs (it iterates over a value at {r})"),
+                                format!("iterate over a role-free value, or send the sequence to {x} first"),
+                            ));
+                        }
+                    }
+                    _ => {
+                        let t = self.text(f.target.range()).to_owned();
+                        let i = self.text(f.iter.range()).to_owned();
+                        out.push(S::new(SK::For(t, i, body), span));
+                    }
+                }
+                let orelse = self.block(&f.orelse);
+                out.extend(orelse);
+            }
+            Stmt::Raise(_) | Stmt::Assert(_)
+                if self
+                    .f
+                    .stmt_roles
+                    .get(&key(span))
+                    .is_some_and(|r| r == self.x) =>
+            {
+                let kind = self.verbatim(s, matches!(s, Stmt::Raise(_)));
+                out.push(S::new(kind, span));
+            }
+            Stmt::Try(_) | Stmt::Match(_)
+                if self
+                    .f
+                    .local_stmts
+                    .get(&key(span))
+                    .is_some_and(|r| r == self.x) =>
+            {
+                let kind = self.verbatim(s, false);
+                out.push(S::new(kind, span));
+            }
+            _ => {}
+        }
+    }
+}

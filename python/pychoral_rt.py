@@ -1,0 +1,766 @@
+"""pychoral_rt — the runtime of choreographies projected by `ranklift choreo` (stdlib only).
+
+A projected module holds one class per role (`DistAuth_Client`, ...). Its channels are
+`ChannelEnd`s opened on an ambient network, one per running role:
+
+* `LocalNetwork`: every role is a thread of one process; one queue per (sender, receiver).
+* `TcpNetwork`: every role is a process; one TCP connection per pair of roles, a reader thread per
+  connection that demultiplexes frames into per-(peer, channel) queues.
+
+Values cross both networks in the same safe, self-describing encoding (JSON with tagged tuples,
+bytes, sets, dicts, enums and plain data classes). Nothing is ever unpickled; anything else is
+refused at the sender with `EncodeError`. A frame that is malformed or larger than
+`PYCHORAL_MAX_FRAME` bytes raises `ProtocolError` in the receiver; it never runs code.
+
+Environment: `PYCHORAL_TIMEOUT` (seconds a receive waits, default 30), `PYCHORAL_TRACE=1` (log
+every message to stderr as `A -> B [chan] kind value`), `PYCHORAL_MAX_FRAME` (bytes, default 16 MiB).
+
+Command line (what `ranklift choreo run` calls):
+    python3 pychoral_rt.py run MODULE ENTRY [--tcp]
+    python3 pychoral_rt.py tcp-role MODULE ENTRY ROLE --peers A=host:port,B=host:port
+"""
+
+import base64
+import contextvars
+import dataclasses
+import enum
+import importlib
+import io
+import json
+import os
+import queue
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+__all__ = [
+    "Unit", "ProtocolError", "ChoreographyTimeout", "PeerClosed", "EncodeError", "ChannelEnd",
+    "LocalNetwork", "TcpNetwork", "open_channel", "effects", "entry", "encode", "decode",
+    "run_threads", "run_tcp_role", "launch_tcp",
+    # authoring names, so module-level code copied from a choreography still runs
+    "Role", "At", "Channel", "DiChannel", "Choreography",
+    "Ch1", "Ch2", "Ch3", "Ch4", "Ch5", "Ch6", "Ch7", "Ch8", "Ch9",
+]
+
+
+# ----- errors and Unit --------------------------------------------------------------------------
+
+class ProtocolError(Exception):
+    """A peer sent something the protocol does not allow here (wrong kind, label or frame)."""
+
+
+class ChoreographyTimeout(Exception):
+    """A receive waited longer than PYCHORAL_TIMEOUT seconds."""
+
+
+class PeerClosed(Exception):
+    """The peer a receive waits on has stopped (finished, failed or was killed)."""
+
+
+class EncodeError(TypeError):
+    """A value that cannot be sent over a channel (refused at the sender)."""
+
+
+class _UnitId:
+    """`Unit.id`: "nothing here". Calling it evaluates the arguments and returns `Unit.id`."""
+
+    __slots__ = ()
+
+    def __call__(self, *args):
+        return self
+
+    def __repr__(self):
+        return "Unit.id"
+
+
+class Unit:
+    id = _UnitId()
+
+
+def effects(*args):
+    """`*rt.effects(a, b)` evaluates erased arguments for their effects and passes nothing."""
+    return ()
+
+
+def entry(f):
+    """Marks the entry method of a projected class."""
+    f.__pychoral_entry__ = True
+    return f
+
+
+# ----- authoring names (role-erased meaning) ----------------------------------------------------
+
+class _Role:
+    def __init__(self, name):
+        self.name = name
+
+    def __rmatmul__(self, value):
+        return value
+
+    def __call__(self):
+        return self
+
+    def __repr__(self):
+        return self.name
+
+
+def Role(name):
+    return _Role(name)
+
+
+class _Subscriptable:
+    def __getitem__(self, item):
+        return object
+
+
+class _ErasedChannel:
+    """A channel in the role-erased reference run: every value stays where it is."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def com(self, value):
+        return value
+
+    def select(self, label):
+        return label
+
+
+class _ChannelType:
+    def __getitem__(self, item):
+        return self
+
+    def open(self, name):
+        return _ErasedChannel(name)
+
+
+At = _Subscriptable()
+Channel = _ChannelType()
+DiChannel = _ChannelType()
+
+
+class Choreography:
+    def __class_getitem__(cls, roles):
+        return cls
+
+
+Ch1 = Ch2 = Ch3 = Ch4 = Ch5 = Ch6 = Ch7 = Ch8 = Ch9 = Choreography
+
+
+# ----- configuration ----------------------------------------------------------------------------
+
+def _timeout():
+    return float(os.environ.get("PYCHORAL_TIMEOUT", "30"))
+
+
+def _max_frame():
+    return int(os.environ.get("PYCHORAL_MAX_FRAME", str(16 << 20)))
+
+
+_TRACE = os.environ.get("PYCHORAL_TRACE") == "1"
+_MAX_DEPTH = 64
+_trace_lock = threading.Lock()
+
+
+def _trace(src, dst, chan, kind, value):
+    if _TRACE:
+        with _trace_lock:
+            sys.__stderr__.write(f"{src} -> {dst} [{chan}] {kind} {value!r}\n")
+            sys.__stderr__.flush()
+
+
+# ----- the wire encoding ------------------------------------------------------------------------
+
+def _class_ref(cls):
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def encode(value, _depth=0):
+    """A JSON-compatible, self-describing form of `value`; EncodeError for anything else."""
+    if _depth > _MAX_DEPTH:
+        raise EncodeError("value nested more than 64 levels deep")
+    d = _depth + 1
+    if isinstance(value, enum.Enum):
+        return {"$": "enum", "t": _class_ref(type(value)), "v": value.name}
+    t = type(value)
+    if value is None or t is bool or t is str or t is int:
+        return value
+    if t is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            return {"$": "float", "v": repr(value)}
+        return value
+    if t is list:
+        return [encode(x, d) for x in value]
+    if t is tuple:
+        return {"$": "tuple", "v": [encode(x, d) for x in value]}
+    if t is dict:
+        return {"$": "dict", "v": [[encode(k, d), encode(v, d)] for k, v in value.items()]}
+    if t is set or t is frozenset:
+        return {"$": t.__name__, "v": [encode(x, d) for x in value]}
+    if t is bytes or t is bytearray:
+        return {"$": t.__name__, "v": base64.b64encode(value).decode("ascii")}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: encode(getattr(value, f.name), d) for f in dataclasses.fields(value) if f.init}
+        return {"$": "dc", "t": _class_ref(t), "v": fields}
+    raise EncodeError(
+        f"cannot send a value of type {t.__qualname__!s} over a channel: allowed are None, bool, "
+        "int, float, str, bytes, list, tuple, dict, set, enum members and dataclass instances of those"
+    )
+
+
+def _lookup(ref, want):
+    """The class named `module:Qual.Name`, if its module is already imported (never imports)."""
+    if not isinstance(ref, str) or ":" not in ref:
+        raise ProtocolError(f"bad class reference {ref!r}")
+    mod_name, qual = ref.split(":", 1)
+    obj = sys.modules.get(mod_name)
+    if obj is None:
+        raise ProtocolError(f"class {ref} is not defined here (module {mod_name} is not loaded)")
+    for part in qual.split("."):
+        try:
+            obj = vars(obj).get(part)
+        except TypeError:
+            obj = None
+        if obj is None:
+            raise ProtocolError(f"class {ref} is not defined here")
+    if not isinstance(obj, type):
+        raise ProtocolError(f"{ref} is not a class")
+    if want == "enum" and not issubclass(obj, enum.Enum):
+        raise ProtocolError(f"{ref} is not an Enum")
+    if want == "dc" and not dataclasses.is_dataclass(obj):
+        raise ProtocolError(f"{ref} is not a dataclass")
+    return obj
+
+
+def decode(x, _depth=0):
+    """The value `encode` described; ProtocolError for anything malformed."""
+    if _depth > _MAX_DEPTH:
+        raise ProtocolError("value nested too deeply")
+    d = _depth + 1
+    t = type(x)
+    if x is None or t is bool or t is int or t is float or t is str:
+        return x
+    if t is list:
+        return [decode(v, d) for v in x]
+    if t is not dict:
+        raise ProtocolError(f"malformed value {x!r}")
+    tag, v = x.get("$"), x.get("v")
+    try:
+        if tag == "tuple" and type(v) is list:
+            return tuple(decode(i, d) for i in v)
+        if tag == "dict" and type(v) is list:
+            out = {}
+            for pair in v:
+                if type(pair) is not list or len(pair) != 2:
+                    raise ProtocolError("malformed dict entry")
+                out[decode(pair[0], d)] = decode(pair[1], d)
+            return out
+        if tag in ("set", "frozenset") and type(v) is list:
+            items = [decode(i, d) for i in v]
+            return set(items) if tag == "set" else frozenset(items)
+        if tag in ("bytes", "bytearray") and type(v) is str:
+            raw = base64.b64decode(v.encode("ascii"), validate=True)
+            return raw if tag == "bytes" else bytearray(raw)
+        if tag == "float" and v in ("nan", "inf", "-inf"):
+            return float(v)
+        if tag == "enum" and type(v) is str:
+            cls = _lookup(x.get("t"), "enum")
+            if v not in cls.__members__:
+                raise ProtocolError(f"{cls.__qualname__} has no member {v!r}")
+            return cls[v]
+        if tag == "dc" and type(v) is dict:
+            cls = _lookup(x.get("t"), "dc")
+            names = {f.name for f in dataclasses.fields(cls) if f.init}
+            if set(v) - names:
+                raise ProtocolError(f"{cls.__qualname__} has no fields {sorted(set(v) - names)}")
+            return cls(**{k: decode(val, d) for k, val in v.items()})
+    except ProtocolError:
+        raise
+    except (TypeError, ValueError, KeyError, UnicodeError) as e:
+        raise ProtocolError(f"malformed value: {e}") from None
+    raise ProtocolError(f"malformed value with tag {tag!r}")
+
+
+def _dumps(value):
+    return json.dumps(encode(value), allow_nan=False, separators=(",", ":"))
+
+
+# ----- inboxes ----------------------------------------------------------------------------------
+
+class _Closed:
+    def __init__(self, exc):
+        self.exc = exc
+
+
+class _Inbox:
+    """The messages waiting for one role, per (peer, channel)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._queues = {}
+        self._closed = {}
+
+    def _q(self, peer, chan):
+        with self._lock:
+            q = self._queues.get((peer, chan))
+            if q is None:
+                q = self._queues[(peer, chan)] = queue.SimpleQueue()
+                if peer in self._closed:
+                    q.put(self._closed[peer])
+            return q
+
+    def put(self, peer, chan, kind, payload):
+        self._q(peer, chan).put((kind, payload))
+
+    def close(self, peer, exc):
+        with self._lock:
+            if peer in self._closed:
+                return
+            self._closed[peer] = _Closed(exc)
+            qs = [q for (p, _), q in self._queues.items() if p == peer]
+        for q in qs:
+            q.put(self._closed[peer])
+
+    def get(self, peer, chan, me):
+        q = self._q(peer, chan)
+        timeout = _timeout()
+        try:
+            item = q.get(timeout=timeout)
+        except queue.Empty:
+            raise ChoreographyTimeout(
+                f"{me} waited {timeout:g} s for {peer} on channel {chan!r} (PYCHORAL_TIMEOUT)"
+            ) from None
+        if isinstance(item, _Closed):
+            q.put(item)  # every later receive fails the same way
+            raise item.exc
+        return item
+
+
+# ----- channels ---------------------------------------------------------------------------------
+
+_NET = contextvars.ContextVar("pychoral_network")
+
+
+class ChannelEnd:
+    """One role's end of a channel: `com`/`select` send a value, or receive when given nothing."""
+
+    def __init__(self, net, name, me, peer):
+        self.net, self.name, self.me, self.peer = net, name, me, peer
+
+    def _recv(self, kind):
+        got, payload = self.net.inbox(self.me).get(self.peer, self.name, self.me)
+        if got != kind:
+            want = "a value (com)" if kind == "com" else "a selection label"
+            raise ProtocolError(
+                f"{self.me} expected {want} from {self.peer} on channel {self.name!r}, got {got!r}"
+            )
+        return decode(payload)
+
+    def com(self, value=Unit.id):
+        if value is Unit.id:
+            return self._recv("com")
+        self.net.send(self.me, self.peer, self.name, "com", value)
+        return Unit.id
+
+    def select(self, label=Unit.id):
+        if label is Unit.id:
+            return self._recv("select")
+        if not isinstance(label, enum.Enum):
+            raise EncodeError(f"a selection label must be an enum member, not {label!r}")
+        self.net.send(self.me, self.peer, self.name, "select", label)
+        return Unit.id
+
+    def __repr__(self):
+        return f"<channel {self.name!r} {self.me}->{self.peer}>"
+
+
+def open_channel(name, me, peer):
+    """This role's end of channel `name` to `peer`, on the network the role runs in."""
+    try:
+        net = _NET.get()
+    except LookupError:
+        raise RuntimeError(
+            "no PyChoral network: run projected code with `ranklift choreo run` or "
+            "`python3 pychoral_rt.py run MODULE ENTRY`"
+        ) from None
+    return ChannelEnd(net, name, me, peer)
+
+
+class LocalNetwork:
+    """All roles in one process (threads); values are encoded on send and decoded on receive, so
+    roles never share mutable objects and the same values are refused as over TCP."""
+
+    def __init__(self, roles):
+        self.roles = list(roles)
+        self._inboxes = {r: _Inbox() for r in self.roles}
+
+    def inbox(self, me):
+        return self._inboxes[me]
+
+    def send(self, src, dst, chan, kind, value):
+        payload = json.loads(_dumps(value))  # the same bytes TCP would carry, parsed
+        _trace(src, dst, chan, kind, value)
+        self._inboxes[dst].put(src, chan, kind, payload)
+
+    def close(self, role, why="finished"):
+        for r, box in self._inboxes.items():
+            if r != role:
+                box.close(role, PeerClosed(f"{role} has {why}; no more messages will come from it"))
+
+
+def _read_exact(sock, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def _read_frame(sock):
+    head = _read_exact(sock, 4)
+    if head is None:
+        return None
+    (n,) = struct.unpack(">I", head)
+    if n > _max_frame():
+        raise ProtocolError(f"frame of {n} bytes is larger than PYCHORAL_MAX_FRAME ({_max_frame()})")
+    body = _read_exact(sock, n)
+    if body is None:
+        raise ProtocolError("connection closed in the middle of a frame")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ProtocolError(f"malformed frame: {e}") from None
+
+
+def _frame(obj):
+    body = json.dumps(obj, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    return struct.pack(">I", len(body)) + body
+
+
+class TcpNetwork:
+    """One role of a multi-process deployment: `peers` maps every role (this one too) to
+    (host, port). The lexicographically smaller role of each pair connects, the larger accepts."""
+
+    def __init__(self, me, peers):
+        self.me = me
+        self.peers = dict(peers)
+        self._inbox = _Inbox()
+        self._socks = {}
+        self._send_locks = {}
+        self._eof = {}
+        self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
+
+    def inbox(self, me):
+        return self._inbox
+
+    def start(self, connect_timeout=None):
+        connect_timeout = connect_timeout or max(_timeout(), 10.0)
+        host, port = self.peers[self.me]
+        self._server = socket.create_server((host, port), reuse_port=False)
+        self._server.settimeout(0.2)
+        others = [r for r in self.peers if r != self.me]
+        deadline = time.monotonic() + connect_timeout
+        acceptor = threading.Thread(target=self._accept_loop, args=(deadline,), daemon=True)
+        acceptor.start()
+        for r in others:
+            if self.me < r:
+                self._connect(r, deadline)
+        with self._ready:
+            while len(self._socks) < len(others):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    missing = sorted(set(others) - set(self._socks))
+                    raise PeerClosed(f"{self.me}: peers {missing} did not connect within {connect_timeout:g} s")
+                self._ready.wait(left)
+        self._server.close()
+
+    def _connect(self, r, deadline):
+        host, port = self.peers[r]
+        while True:
+            try:
+                s = socket.create_connection((host, port), timeout=1.0)
+                s.settimeout(None)
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                s.sendall(_frame({"hello": self.me}))
+                self._register(r, s)
+                return
+            except (ConnectionRefusedError, socket.timeout, OSError):
+                if time.monotonic() > deadline:
+                    raise PeerClosed(f"{self.me} could not connect to {r} at {host}:{port}") from None
+                time.sleep(0.05)
+
+    def _accept_loop(self, deadline):
+        while time.monotonic() < deadline:
+            with self._lock:
+                if len(self._socks) == len(self.peers) - 1:
+                    return
+            try:
+                s, _ = self._server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            try:
+                s.settimeout(5.0)
+                hello = _read_frame(s)
+                s.settimeout(None)
+                peer = hello.get("hello") if isinstance(hello, dict) else None
+                if peer not in self.peers or peer == self.me or not peer < self.me:
+                    raise ProtocolError(f"unexpected hello {hello!r}")
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                self._register(peer, s)
+            except (ProtocolError, OSError, AttributeError):
+                s.close()
+
+    def _register(self, peer, s):
+        with self._ready:
+            self._socks[peer] = s
+            self._send_locks[peer] = threading.Lock()
+            self._eof[peer] = threading.Event()
+            self._ready.notify_all()
+        threading.Thread(target=self._reader, args=(peer, s), daemon=True).start()
+
+    def _reader(self, peer, s):
+        """Demultiplex frames from `peer` into per-channel queues; never dies on bad input."""
+        try:
+            while True:
+                msg = _read_frame(s)
+                if msg is None:
+                    self._inbox.close(peer, PeerClosed(f"{peer} closed the connection"))
+                    return
+                if (not isinstance(msg, dict) or not isinstance(msg.get("c"), str)
+                        or msg.get("k") not in ("com", "select") or "v" not in msg):
+                    raise ProtocolError(f"malformed message from {peer}: {str(msg)[:80]}")
+                self._inbox.put(peer, msg["c"], msg["k"], msg["v"])
+        except ProtocolError as e:
+            self._inbox.close(peer, e)
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        except OSError as e:
+            self._inbox.close(peer, PeerClosed(f"connection to {peer} failed: {e}"))
+        finally:
+            self._eof[peer].set()
+
+    def send(self, src, dst, chan, kind, value):
+        data = _frame({"c": chan, "k": kind, "v": encode(value)})
+        _trace(src, dst, chan, kind, value)
+        s = self._socks.get(dst)
+        if s is None:
+            raise PeerClosed(f"{src} has no connection to {dst}")
+        try:
+            with self._send_locks[dst]:
+                s.sendall(data)
+        except OSError as e:
+            raise PeerClosed(f"{dst} is gone ({e})") from None
+
+    def close(self, wait=None):
+        """Half-close every connection and wait (up to `wait` s) until every peer has too, so no
+        message in flight is lost."""
+        for s in self._socks.values():
+            try:
+                s.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+        deadline = time.monotonic() + (wait if wait is not None else _timeout())
+        for ev in self._eof.values():
+            ev.wait(max(0.0, deadline - time.monotonic()))
+        for s in self._socks.values():
+            s.close()
+
+
+# ----- runners ----------------------------------------------------------------------------------
+
+def _entry_of(cls):
+    if cls is None:
+        return None
+    for name in dir(cls):
+        if getattr(getattr(cls, name, None), "__pychoral_entry__", False):
+            return getattr(cls, name)
+    return None
+
+
+def _roles_of(mod, entry_class):
+    roles = getattr(mod, "__pychoral_roles__", {}).get(entry_class)
+    if roles is None:
+        raise SystemExit(f"pychoral: {entry_class} is not a choreography of {mod.__name__}")
+    return roles
+
+
+class _RoleStdout(io.TextIOBase):
+    """sys.stdout while roles run as threads: each thread's prints go to its own buffer."""
+
+    def __init__(self, real):
+        self.real = real
+        self.local = threading.local()
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        buf = getattr(self.local, "buf", None)
+        (buf if buf is not None else self.real).write(s)
+        return len(s)
+
+    def flush(self):
+        self.real.flush()
+
+
+def _report_error(role, exc):
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    for line in "".join(lines).rstrip("\n").split("\n"):
+        sys.stderr.write(f"[{role}] {line}\n")
+
+
+def run_threads(module, entry_class):
+    """Run every role of `entry_class` as a thread; print `[Role] line` per role; exit status."""
+    mod = importlib.import_module(module)
+    roles = _roles_of(mod, entry_class)
+    net = LocalNetwork(roles)
+    router = _RoleStdout(sys.stdout)
+    buffers = {r: io.StringIO() for r in roles}
+    errors = {}
+
+    def play(role):
+        router.local.buf = buffers[role]
+        _NET.set(net)
+        try:
+            main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))
+            if main is not None:
+                main()
+            net.close(role, "finished")
+        except BaseException as e:  # noqa: BLE001 - reported per role below
+            errors[role] = e
+            net.close(role, f"failed ({type(e).__name__})")
+
+    old = sys.stdout
+    sys.stdout = router
+    try:
+        threads = [threading.Thread(target=play, args=(r,), name=f"role-{r}") for r in roles]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.stdout = old
+    for r in roles:
+        for line in buffers[r].getvalue().splitlines():
+            print(f"[{r}] {line}")
+    for r in roles:
+        if r in errors:
+            _report_error(r, errors[r])
+    return 1 if errors else 0
+
+
+def run_tcp_role(module, entry_class, role, peers):
+    """Run one role of `entry_class` in this process over TCP; its prints go to stdout."""
+    net = TcpNetwork(role, peers)
+    net.start()
+    _NET.set(net)
+    mod = importlib.import_module(module)
+    status = 0
+    try:
+        main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))
+        if main is not None:
+            main()
+    except BaseException as e:  # noqa: BLE001
+        sys.stdout.flush()
+        _report_error(role, e)
+        status = 1
+    sys.stdout.flush()
+    net.close(wait=0.0 if status else None)
+    return status
+
+
+def _free_ports(n):
+    socks = [socket.create_server(("127.0.0.1", 0)) for _ in range(n)]
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+def launch_tcp(module, entry_class, directory="."):
+    """One OS process per role on loopback; print each role's lines as `[Role] line`."""
+    sys.path.insert(0, directory)
+    mod = importlib.import_module(module)
+    roles = _roles_of(mod, entry_class)
+    peers = ",".join(f"{r}=127.0.0.1:{p}" for r, p in zip(roles, _free_ports(len(roles))))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([directory] + [p for p in [env.get("PYTHONPATH")] if p])
+    procs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in roles:
+            out = open(os.path.join(tmp, f"{r}.out"), "w+")
+            err = open(os.path.join(tmp, f"{r}.err"), "w+")
+            p = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "tcp-role", module, entry_class, r,
+                 "--peers", peers],
+                stdout=out, stderr=err, env=env, cwd=directory,
+            )
+            procs.append((r, p, out, err))
+        status = 0
+        for r, p, out, err in procs:
+            if p.wait() != 0:
+                status = 1
+        for r, p, out, err in procs:
+            out.seek(0)
+            for line in out.read().splitlines():
+                print(f"[{r}] {line}")
+        sys.stdout.flush()
+        for r, p, out, err in procs:
+            err.seek(0)
+            text = err.read()
+            if text:
+                sys.stderr.write(text if text.endswith("\n") else text + "\n")
+            out.close()
+            err.close()
+    return status
+
+
+def _main(argv):
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="pychoral_rt", description="Run a projected choreography.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    run = sub.add_parser("run", help="run every role (threads, or --tcp: one process per role)")
+    run.add_argument("module")
+    run.add_argument("entry")
+    run.add_argument("--tcp", action="store_true")
+    one = sub.add_parser("tcp-role", help="run one role over TCP")
+    one.add_argument("module")
+    one.add_argument("entry")
+    one.add_argument("role")
+    one.add_argument("--peers", required=True, help="A=host:port,B=host:port,...")
+    a = ap.parse_args(argv)
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    if a.cmd == "run":
+        if a.tcp:
+            return launch_tcp(a.module, a.entry, os.getcwd())
+        sys.path.insert(0, os.getcwd())
+        return run_threads(a.module, a.entry)
+    peers = {}
+    for item in a.peers.split(","):
+        name, _, addr = item.partition("=")
+        host, _, port = addr.rpartition(":")
+        peers[name] = (host, int(port))
+    sys.path.insert(0, os.getcwd())
+    return run_tcp_role(a.module, a.entry, a.role, peers)
+
+
+if __name__ == "__main__":
+    # Run as a script, this file is `__main__`; make the projected module's `import pychoral_rt`
+    # see this same module (one set of exception classes, one ambient network).
+    sys.modules.setdefault("pychoral_rt", sys.modules[__name__])
+    sys.exit(_main(sys.argv[1:]))
