@@ -285,6 +285,18 @@ pub fn merge(a: Vec<S>, b: Vec<S>) -> Result<Vec<S>, MergeError> {
     }
 }
 
+/// Append `s` to the end of `block`: inside every arm if the block ends in a `match` (a selection
+/// takes the rest of its block into its arms).
+pub fn append_tail(block: &mut Vec<S>, s: S) {
+    if let Some(SK::Match(_, arms, _)) = block.last_mut().map(|l| &mut l.kind) {
+        for (_, b) in arms.iter_mut() {
+            append_tail(b, s.clone());
+        }
+        return;
+    }
+    block.push(s);
+}
+
 /// Turn the merged body of a loop driven by another role into the arms of `while True:`: an arm
 /// ending in [`SK::Again`] continues, any other arm breaks out. `None` if an `Again` is not in tail
 /// position.

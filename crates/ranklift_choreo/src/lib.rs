@@ -320,10 +320,12 @@ fn erase(
         fn visit_expr(&mut self, e: &'x Expr) {
             match e {
                 Expr::BinOp(b)
-                    if matches!(
-                        self.facts.specials.get(&locate::key(e.range())),
-                        Some(locate::Special::At { .. })
-                    ) =>
+                    if b.op == ruff_python_ast::Operator::MatMult
+                        && (matches!(
+                            self.facts.specials.get(&locate::key(e.range())),
+                            Some(locate::Special::At { .. })
+                        ) || matches!(&*b.right, Expr::Name(n)
+                            if self.decls.roles.contains_key(n.id.as_str()))) =>
                 {
                     // Keep the left operand (with its parentheses), drop `@ R`.
                     let inner =

@@ -70,6 +70,8 @@ pub struct Facts {
     pub specials: FastMap<Key, Special>,
     /// Expressions containing a special node.
     pub has_special: FastSet<Key>,
+    /// Expressions containing a communication or choreographic call (a special other than `@`).
+    pub has_comm: FastSet<Key>,
     /// Locations of assignment targets (names and `self.f`), by target range.
     pub targets: FastMap<Key, Loc>,
     /// Compound statements local to one role (`try`, source-level `match`), by statement range.
@@ -143,6 +145,7 @@ pub fn check(decls: &Decls, out: &mut Vec<Problem>) -> Facts {
                 calls: Vec::new(),
                 loop_depth: 0,
                 ctx_role: Vec::new(),
+                hint: Vec::new(),
             };
             for p in &m.params {
                 cx.scope.insert(p.name.clone(), p.loc.clone());
@@ -202,6 +205,9 @@ struct Cx<'a, 'd> {
     loop_depth: usize,
     /// Roles of the enclosing `if`/`while` conditions (innermost last).
     ctx_role: Vec<String>,
+    /// Where the enclosing expression is expected (innermost last): an impure call with no located
+    /// operand inside `x: At[T, R] = f(g())` runs at R.
+    hint: Vec<Option<Loc>>,
 }
 
 fn name_of(e: &Expr) -> Option<&str> {
@@ -222,18 +228,28 @@ impl Cx<'_, '_> {
     }
 
     fn special(&mut self, e: &Expr, s: Special) {
+        if !matches!(s, Special::At { .. }) {
+            self.facts.has_comm.insert(key(e.range()));
+        }
         self.facts.specials.insert(key(e.range()), s);
         self.facts.has_special.insert(key(e.range()));
     }
 
+    /// Does `e` contain a communication or a choreographic call (not just `e @ R`)?
     fn has_special(&self, e: &Expr) -> bool {
-        self.facts.has_special.contains(&key(e.range()))
+        self.facts.has_comm.contains(&key(e.range()))
     }
 
     /// Propagate "contains a special" from children to `e`.
     fn lift(&mut self, e: &Expr, children: &[&Expr]) {
-        if children.iter().any(|c| self.has_special(c)) {
+        if children
+            .iter()
+            .any(|c| self.facts.has_special.contains(&key(c.range())))
+        {
             self.facts.has_special.insert(key(e.range()));
+        }
+        if children.iter().any(|c| self.has_special(c)) {
+            self.facts.has_comm.insert(key(e.range()));
         }
     }
 
@@ -277,7 +293,7 @@ impl Cx<'_, '_> {
                 ) else {
                     return Loc::Unknown;
                 };
-                let inner = self.expr(&b.left, None);
+                let inner = self.expr(&b.left, Some(&Loc::At(role.clone())));
                 if !matches!(inner, Loc::Every | Loc::Unknown) && inner != Loc::At(role.clone()) {
                     self.err(
                         e.range(),
@@ -435,9 +451,12 @@ impl Cx<'_, '_> {
             }
             _ => {
                 let kids = children(e);
+                self.hint
+                    .push(expected.filter(|l| matches!(l, Loc::At(_))).cloned());
                 for k in &kids {
                     self.expr(k, None);
                 }
+                self.hint.pop();
                 self.local_op(e, &kids, expected)
             }
         }
@@ -537,7 +556,8 @@ impl Cx<'_, '_> {
                 if pure {
                     return Loc::Every;
                 }
-                match expected {
+                let hint = self.hint.last().cloned().flatten();
+                match expected.or(hint.as_ref()) {
                     Some(Loc::At(r)) => Loc::At(r.clone()),
                     _ => match self.ctx_role.last() {
                         _ if matches!(expected, Some(Loc::NoValue)) => Loc::Every,
@@ -671,7 +691,9 @@ impl Cx<'_, '_> {
         } else {
             self.expr(&call.func, None);
         }
-        // A local call.
+        // A local call; role-free arguments of a call located at R are computed at R.
+        self.hint
+            .push(expected.filter(|l| matches!(l, Loc::At(_))).cloned());
         let mut kids: Vec<&Expr> = vec![&call.func];
         for a in args.args.iter() {
             self.expr(a, None);
@@ -681,6 +703,7 @@ impl Cx<'_, '_> {
             self.expr(&k.value, None);
             kids.push(&k.value);
         }
+        self.hint.pop();
         self.local_op(e, &kids, expected)
     }
 
@@ -767,7 +790,9 @@ impl Cx<'_, '_> {
             return Loc::Unknown;
         }
         let arg = &args.args[0];
+        self.hint.push(None);
         let l = self.expr(arg, None);
+        self.hint.pop();
         let chan_text = crate::short(chan);
         let sender = match l {
             Loc::At(s) if s == a || s == b => s,
@@ -982,7 +1007,9 @@ impl Cx<'_, '_> {
         }
         for (a, p) in args.args.iter().zip(params) {
             let want = p.loc.subst(&|r| actual_role(class, roles, r));
+            self.hint.push(None);
             let got = self.expr(a, Some(&want));
+            self.hint.pop();
             if !want.accepts(&got) {
                 self.err(
                     a.range(),

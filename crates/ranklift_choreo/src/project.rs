@@ -111,6 +111,10 @@ impl Px<'_, '_> {
             return self.special(e, &sp.clone());
         }
         let loc = self.f.loc(e);
+        if loc == Loc::Every {
+            // Role-free expressions are pure: computing them has no effect to keep.
+            return PE::Text(self.splice(e), true);
+        }
         if self.here(&loc) {
             return PE::Text(self.splice(e), is_noop_expr(e));
         }
@@ -346,16 +350,26 @@ impl Px<'_, '_> {
         }
     }
 
-    fn verbatim(&self, s: &Stmt, exits: bool) -> SK {
+    /// The statement's source, dedented, with `exprs` replaced by their projections.
+    fn verbatim(&mut self, s: &Stmt, exits: bool, exprs: &[&Expr]) -> SK {
         let r = s.range();
         let start = usize::from(r.start());
         let line_start = self.src[..start].rfind('\n').map_or(0, |i| i + 1);
-        let prefix = &self.src[line_start..start];
+        let prefix = self.src[line_start..start].to_owned();
+        let mut src = self.text(r).to_owned();
+        for e in exprs.iter().rev() {
+            if self.f.has_special.contains(&key(e.range())) {
+                let t = self.pe(e).text();
+                let a = usize::from(e.range().start()) - start;
+                let b = usize::from(e.range().end()) - start;
+                src.replace_range(a..b, &t);
+            }
+        }
         let mut text = String::new();
-        for (i, l) in self.text(r).lines().enumerate() {
+        for (i, l) in src.lines().enumerate() {
             if i > 0 {
                 text.push('\n');
-                text.push_str(l.strip_prefix(prefix).unwrap_or(l));
+                text.push_str(l.strip_prefix(prefix.as_str()).unwrap_or(l));
             } else {
                 text.push_str(l);
             }
@@ -495,7 +509,7 @@ impl Px<'_, '_> {
                         if norm(body.clone()).is_empty() && norm(orelse.clone()).is_empty() {
                             return;
                         }
-                        body.push(S::new(SK::Again, w.range));
+                        ir::append_tail(&mut body, S::new(SK::Again, w.range));
                         let then_span = w.body.first().map_or(span, |s| s.range());
                         let else_span = w.orelse.first().map_or(span, |s| s.range());
                         match ir::merge(norm(body), norm(orelse)) {
@@ -564,7 +578,14 @@ impl Px<'_, '_> {
                     .get(&key(span))
                     .is_some_and(|r| r == self.x) =>
             {
-                let kind = self.verbatim(s, matches!(s, Stmt::Raise(_)));
+                let exprs: Vec<&Expr> = match s {
+                    Stmt::Raise(r) => r.exc.iter().chain(r.cause.iter()).map(|b| &**b).collect(),
+                    Stmt::Assert(a) => std::iter::once(&*a.test)
+                        .chain(a.msg.iter().map(|b| &**b))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let kind = self.verbatim(s, matches!(s, Stmt::Raise(_)), &exprs);
                 out.push(S::new(kind, span));
             }
             Stmt::Try(_) | Stmt::Match(_)
@@ -574,7 +595,7 @@ impl Px<'_, '_> {
                     .get(&key(span))
                     .is_some_and(|r| r == self.x) =>
             {
-                let kind = self.verbatim(s, false);
+                let kind = self.verbatim(s, false, &[]);
                 out.push(S::new(kind, span));
             }
             _ => {}

@@ -1,0 +1,433 @@
+//! `ranklift choreo` end to end: every example runs (threads and TCP) and prints exactly the
+//! expected per-role lines; our own examples also agree with their role-erased reference run;
+//! must-fail programs give the listed code at the listed line; DistAuth's projection is golden;
+//! a failed or killed peer makes the others fail (PeerClosed / timeout) instead of hanging.
+//!
+//! Needs `python3` (3.10 or newer) on PATH, as the generated code does.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixtures() -> PathBuf {
+    root().join("crates/ranklift_choreo/tests/fixtures")
+}
+
+fn ranklift() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ranklift"));
+    c.env("PYCHORAL_TIMEOUT", "30").env_remove("PYCHORAL_TRACE");
+    c
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "ranklift-choreo-test-{tag}-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// `[Role] line` output, split per role (roles with no lines are absent).
+fn per_role(stdout: &str) -> BTreeMap<String, Vec<String>> {
+    let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for l in stdout.lines() {
+        let (role, rest) = l
+            .strip_prefix('[')
+            .and_then(|r| r.split_once("] "))
+            .unwrap_or_else(|| panic!("line without a role prefix: {l:?}"));
+        m.entry(role.to_owned()).or_default().push(rest.to_owned());
+    }
+    m
+}
+
+fn expected_roles(v: &serde_json::Value) -> BTreeMap<String, Vec<String>> {
+    let mut m = BTreeMap::new();
+    for (role, lines) in v["roles"].as_object().expect("roles") {
+        let lines: Vec<String> = lines
+            .as_array()
+            .expect("lines")
+            .iter()
+            .map(|l| l.as_str().expect("str").to_owned())
+            .collect();
+        if !lines.is_empty() {
+            m.insert(role.clone(), lines);
+        }
+    }
+    m
+}
+
+fn run(file: &Path, entry: &str, tcp: bool) -> Output {
+    let mut c = ranklift();
+    c.args(["choreo", "run"]).arg(file).args(["--entry", entry]);
+    if tcp {
+        c.arg("--tcp");
+    }
+    c.output().expect("run ranklift")
+}
+
+fn check_runs(dir: &Path, expected: &serde_json::Value) -> usize {
+    let mut n = 0;
+    for (name, case) in expected.as_object().expect("object") {
+        if name.starts_with('_') {
+            continue;
+        }
+        let file = dir.join(format!("{name}.py"));
+        let entry = case["entry"].as_str().expect("entry");
+        let want = expected_roles(case);
+        for tcp in [false, true] {
+            let out = run(&file, entry, tcp);
+            assert!(
+                out.status.success(),
+                "{name} (tcp={tcp}) failed:\n{}",
+                text(&out.stderr)
+            );
+            assert_eq!(per_role(&text(&out.stdout)), want, "{name} (tcp={tcp})");
+            n += 1;
+        }
+    }
+    n
+}
+
+fn load(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).expect("read json")).expect("json")
+}
+
+#[test]
+fn shared_examples_print_the_expected_lines_with_threads_and_tcp() {
+    let dir = fixtures().join("shared");
+    let expected = load(&dir.join("expected.json"));
+    assert_eq!(check_runs(&dir, &expected["pass"]), 12);
+}
+
+#[test]
+fn own_examples_print_the_expected_lines_and_agree_with_the_reference_run() {
+    let dir = root().join("examples/choreo");
+    let expected = load(&dir.join("expected.json"));
+    assert!(check_runs(&dir, &expected) >= 16);
+    // The role-erased program, run centrally, prints the same lines; each role's lines appear
+    // in the same order as in the central run (a role runs its part in program order).
+    for (name, case) in expected.as_object().expect("object") {
+        if name.starts_with('_') {
+            continue;
+        }
+        let out_dir = tempdir(&format!("erased-{name}"));
+        let st = ranklift()
+            .args(["choreo", "project"])
+            .arg(dir.join(format!("{name}.py")))
+            .arg("-o")
+            .arg(&out_dir)
+            .arg("--emit-erased")
+            .output()
+            .expect("project");
+        assert!(st.status.success(), "{}", text(&st.stderr));
+        let reference = Command::new("python3")
+            .arg(format!("{name}_erased.py"))
+            .current_dir(&out_dir)
+            .output()
+            .expect("python3");
+        assert!(
+            reference.status.success(),
+            "{name}: {}",
+            text(&reference.stderr)
+        );
+        let central: Vec<String> = text(&reference.stdout).lines().map(str::to_owned).collect();
+        let roles = expected_roles(case);
+        let mut all: Vec<String> = roles.values().flatten().cloned().collect();
+        let mut sorted_central = central.clone();
+        all.sort();
+        sorted_central.sort();
+        assert_eq!(
+            all, sorted_central,
+            "{name}: same lines as the reference run"
+        );
+        for (role, lines) in &roles {
+            let mut it = central.iter();
+            for l in lines {
+                assert!(
+                    it.any(|c| c == l),
+                    "{name}: {role}'s line {l:?} out of the reference run's order"
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&out_dir);
+    }
+}
+
+fn check_fails(dir: &Path, expected: &serde_json::Value) -> usize {
+    let mut n = 0;
+    for (name, case) in expected.as_object().expect("object") {
+        if name.starts_with('_') {
+            continue;
+        }
+        let file = dir.join(format!("{name}.py"));
+        let out = ranklift()
+            .args(["choreo", "check"])
+            .arg(&file)
+            .output()
+            .expect("check");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        let code = case["error"].as_str().expect("error");
+        let line = case["line"].as_u64().expect("line");
+        let prefix = format!("{}:{line}:", file.display());
+        let headline = err
+            .lines()
+            .find(|l| l.starts_with(&prefix) && l.contains(&format!(": error[{code}]: ")))
+            .unwrap_or_else(|| panic!("{name}: no {code} at line {line}:\n{err}"));
+        if let Some(role) = case.get("role").and_then(|r| r.as_str()) {
+            assert!(
+                headline.contains(&format!("role `{role}`")),
+                "{name}: {headline}"
+            );
+        }
+        assert!(
+            err.contains("help: "),
+            "{name}: every error has a hint:\n{err}"
+        );
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn must_fail_programs_report_the_listed_code_line_and_role() {
+    let shared = fixtures().join("shared");
+    assert_eq!(
+        check_fails(&shared, &load(&shared.join("expected.json"))["fail"]),
+        4
+    );
+    let own = fixtures().join("fail");
+    assert!(check_fails(&own, &load(&own.join("expected.json"))) >= 14);
+}
+
+#[test]
+fn errors_are_sorted_and_all_reported() {
+    // Two independent errors in one file: both are printed, in line order.
+    let dir = tempdir("two-errors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("two.py");
+    std::fs::write(
+        &f,
+        "from pychoral import Role, At, Ch2\nA = Role(\"A\")\nB = Role(\"B\")\n\
+         class T(Ch2[A, B]):\n    @staticmethod\n    def run(a: At[int, A], b: At[int, B]) -> None:\n\
+         \x20       print(a, b)\n        x: At[int, B] = a\n",
+    )
+    .unwrap();
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    let heads: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(": error["))
+        .filter(|l| l.starts_with(&*f.to_string_lossy()))
+        .collect();
+    assert_eq!(heads.len(), 2, "{err}");
+    assert!(
+        heads[0].contains(":7:") && heads[0].contains("E-MIX"),
+        "{err}"
+    );
+    assert!(
+        heads[1].contains(":8:") && heads[1].contains("E-LOC"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dist_auth_projection_is_golden() {
+    // The expected text is the note's §3.9 projection (Client: receives the salt, sends the hash,
+    // `match` on the IP's label with enum-qualified cases; Service keeps only the match; IP keeps
+    // the native `if`), completed for Service and IP and for the entry class.
+    let out_dir = tempdir("golden");
+    let st = ranklift()
+        .args(["choreo", "project"])
+        .arg(fixtures().join("shared/ex04_dist_auth.py"))
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", text(&st.stderr));
+    let got = std::fs::read_to_string(out_dir.join("ex04_dist_auth_chor.py")).unwrap();
+    let golden = root().join("crates/ranklift_choreo/tests/golden/ex04_dist_auth_chor.py");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &got).unwrap();
+    }
+    assert_eq!(got, std::fs::read_to_string(&golden).unwrap());
+    let rt = std::fs::read_to_string(out_dir.join("pychoral_rt.py")).unwrap();
+    assert_eq!(
+        rt,
+        std::fs::read_to_string(root().join("python/pychoral_rt.py")).unwrap()
+    );
+    // Deterministic: a second projection is byte-identical.
+    let again = tempdir("golden2");
+    ranklift()
+        .args(["choreo", "project"])
+        .arg(fixtures().join("shared/ex04_dist_auth.py"))
+        .arg("-o")
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert_eq!(
+        got,
+        std::fs::read_to_string(again.join("ex04_dist_auth_chor.py")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let _ = std::fs::remove_dir_all(&again);
+}
+
+#[test]
+fn nothing_is_written_for_a_failing_choreography() {
+    let out_dir = tempdir("nothing");
+    let st = ranklift()
+        .args(["choreo", "project"])
+        .arg(fixtures().join("shared/f01_koc_missing_select.py"))
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(1));
+    assert!(
+        !out_dir.exists(),
+        "no output directory for a failing choreography"
+    );
+}
+
+#[test]
+fn run_usage_errors_exit_2() {
+    let out = ranklift()
+        .args(["choreo", "run"])
+        .arg(fixtures().join("shared/ex02_ping_pong.py"))
+        .args(["--entry", "Nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("PingPong"),
+        "names the entries there are"
+    );
+    let out = ranklift()
+        .args(["choreo", "check", "/nonexistent/x.py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_failing_role_makes_its_peer_fail_with_peer_closed_threads_and_tcp() {
+    for tcp in [false, true] {
+        let out = run(&fixtures().join("fault/crash.py"), "Crash", tcp);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "tcp={tcp}: {err}");
+        assert!(
+            err.contains("[A] RuntimeError: A crashed on purpose"),
+            "tcp={tcp}: {err}"
+        );
+        assert!(err.contains("[B] PeerClosed"), "tcp={tcp}: {err}");
+        assert_eq!(
+            per_role(&text(&out.stdout))["B"],
+            ["B got 0", "B got 1", "B got 2"],
+            "tcp={tcp}"
+        );
+    }
+}
+
+#[test]
+fn a_silent_peer_times_out() {
+    let mut c = ranklift();
+    c.env("PYCHORAL_TIMEOUT", "1")
+        .args(["choreo", "run"])
+        .arg(fixtures().join("fault/silent.py"));
+    let out = c.output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("[B] ChoreographyTimeout"), "{err}");
+}
+
+#[test]
+fn killing_a_role_process_mid_protocol_fails_the_other_with_peer_closed() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempdir("kill");
+    let st = ranklift()
+        .args(["choreo", "project"])
+        .arg(fixtures().join("fault/stream.py"))
+        .arg("-o")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", text(&st.stderr));
+    let ports: Vec<u16> = (0..2)
+        .map(|_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        })
+        .collect();
+    let peers = format!("A=127.0.0.1:{},B=127.0.0.1:{}", ports[0], ports[1]);
+    let spawn = |role: &str| {
+        Command::new("python3")
+            .args([
+                "pychoral_rt.py",
+                "tcp-role",
+                "stream_chor",
+                "Stream",
+                role,
+                "--peers",
+                &peers,
+            ])
+            .current_dir(&dir)
+            .env("PYCHORAL_TIMEOUT", "120")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut a = spawn("A");
+    let mut b = spawn("B");
+    let mut lines = BufReader::new(b.stdout.take().unwrap()).lines();
+    for _ in 0..3 {
+        let l = lines.next().expect("B prints").unwrap();
+        assert!(l.starts_with("B got"), "{l}");
+    }
+    a.kill().unwrap(); // SIGKILL: no goodbye from A
+    a.wait().unwrap();
+    let started = std::time::Instant::now();
+    let status = b.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut b.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("PeerClosed"), "{err}");
+    // B did not sit out its 120 s receive timeout.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn runtime_unit_tests_pass() {
+    let out = Command::new("python3")
+        .args(["-m", "unittest", "discover", "-s", "python/tests", "-v"])
+        .current_dir(root())
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("OK"));
+}

@@ -1,0 +1,143 @@
+# Projected by `ranklift choreo project` from ex04_dist_auth.py: one class per role. Do not edit.
+import pychoral_rt as rt
+from pychoral_rt import Unit
+import hashlib
+from enum import Enum
+from typing import Optional
+from pychoral_rt import Role, At, Channel, Ch2, Ch3, entry
+
+Client = Role("Client")
+Service = Role("Service")
+IP = Role("IP")
+A = Role("A")
+B = Role("B")
+
+def calc_hash(salt: str, pwd: str) -> str:          # plain (non-choreographic) helper
+    return hashlib.sha256((salt + pwd).encode()).hexdigest()[:8]
+
+REGISTRY = {"alice": ("s1", calc_hash("s1", "pw123"))}   # consulted only at IP
+
+def get_salt(user: str) -> str:
+    return REGISTRY[user][0] if user in REGISTRY else "none"
+
+def check(user: str, h: str) -> bool:
+    return user in REGISTRY and REGISTRY[user][1] == h
+
+class AuthBranch(Enum):
+    OK = "OK"
+    KO = "KO"
+
+class AuthResult_A:
+    """Role A of `AuthResult` (projected by ranklift choreo)."""
+
+    def __init__(self, t1):
+        self.t1 = t1
+
+
+class AuthResult_B:
+    """Role B of `AuthResult` (projected by ranklift choreo)."""
+
+    def __init__(self, t2):
+        self.t2 = t2
+
+class DistAuth_Client:
+    """Role Client of `DistAuth` (projected by ranklift choreo)."""
+
+    def __init__(self, ch_client_ip):
+        self.ch_client_ip = ch_client_ip
+
+    def authenticate(self, username, password):
+        self.ch_client_ip.com(username)
+        salt = self.ch_client_ip.com()
+        self.ch_client_ip.com(calc_hash(salt, password))
+        match self.ch_client_ip.select():
+            case AuthBranch.OK:
+                return AuthResult_A(self.ch_client_ip.com())
+            case AuthBranch.KO:
+                return AuthResult_A(None)
+            case _unexpected:
+                raise rt.ProtocolError(f"DistAuth.authenticate at Client: unexpected label {_unexpected!r}")
+
+
+class DistAuth_Service:
+    """Role Service of `DistAuth` (projected by ranklift choreo)."""
+
+    def __init__(self, ch_service_ip):
+        self.ch_service_ip = ch_service_ip
+
+    def authenticate(self):
+        match self.ch_service_ip.select():
+            case AuthBranch.OK:
+                return AuthResult_B(self.ch_service_ip.com())
+            case AuthBranch.KO:
+                return AuthResult_B(None)
+            case _unexpected:
+                raise rt.ProtocolError(f"DistAuth.authenticate at Service: unexpected label {_unexpected!r}")
+
+
+class DistAuth_IP:
+    """Role IP of `DistAuth` (projected by ranklift choreo)."""
+
+    def __init__(self, ch_client_ip, ch_service_ip):
+        self.ch_client_ip = ch_client_ip
+        self.ch_service_ip = ch_service_ip
+
+    def authenticate(self):
+        user = self.ch_client_ip.com()
+        self.ch_client_ip.com(get_salt(user))
+        valid = check(user, self.ch_client_ip.com())
+        if valid:
+            self.ch_client_ip.select(AuthBranch.OK)
+            self.ch_service_ip.select(AuthBranch.OK)
+            t = "tok-" + user
+            self.ch_client_ip.com(t)
+            self.ch_service_ip.com(t)
+            return
+        else:
+            self.ch_client_ip.select(AuthBranch.KO)
+            self.ch_service_ip.select(AuthBranch.KO)
+            return
+
+class DistAuthMain_Client:
+    """Role Client of `DistAuthMain` (projected by ranklift choreo)."""
+
+    @staticmethod
+    @rt.entry
+    def main():
+        c1 = rt.open_channel("client_ip", "Client", "IP")
+        auth = DistAuth_Client(c1)
+        r1 = auth.authenticate("alice", "pw123")
+        print("Client token:", r1.t1)
+        r2 = auth.authenticate("alice", "wrong")
+        print("Client token:", r2.t1)
+
+
+class DistAuthMain_Service:
+    """Role Service of `DistAuthMain` (projected by ranklift choreo)."""
+
+    @staticmethod
+    @rt.entry
+    def main():
+        c2 = rt.open_channel("service_ip", "Service", "IP")
+        auth = DistAuth_Service(c2)
+        r1 = auth.authenticate()
+        print("Service token:", r1.t2)
+        r2 = auth.authenticate()
+        print("Service token:", r2.t2)
+
+
+class DistAuthMain_IP:
+    """Role IP of `DistAuthMain` (projected by ranklift choreo)."""
+
+    @staticmethod
+    @rt.entry
+    def main():
+        c1 = rt.open_channel("client_ip", "IP", "Client")
+        c2 = rt.open_channel("service_ip", "IP", "Service")
+        auth = DistAuth_IP(c1, c2)
+        auth.authenticate()
+        auth.authenticate()
+
+
+# The roles of each choreography (read by pychoral_rt's runners).
+__pychoral_roles__ = {"AuthResult": ["A", "B"], "DistAuth": ["Client", "Service", "IP"], "DistAuthMain": ["Client", "Service", "IP"]}

@@ -1,0 +1,199 @@
+"""Unit tests of the PyChoral runtime (stdlib unittest; run by `cargo test` through
+crates/ranklift/tests/choreo.rs, or directly: `python3 -m unittest discover -s python/tests`)."""
+
+import dataclasses
+import enum
+import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import pychoral_rt as rt  # noqa: E402
+
+
+class Color(enum.Enum):
+    RED = "r"
+    BLUE = "b"
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: tuple
+
+
+class NotData:
+    pass
+
+
+def roundtrip(v):
+    return rt.decode(json.loads(json.dumps(rt.encode(v), allow_nan=False)))
+
+
+class WireFormat(unittest.TestCase):
+    def test_values_survive_with_their_types(self):
+        values = [
+            None, True, 0, -7, 2**70, 1.5, "héllo", [1, [2, "x"]], (1, (2, 3)), {"a": 1, 2: (3,)},
+            {1, 2}, frozenset({"a"}), b"\x00\xffbytes", bytearray(b"ab"), Color.BLUE,
+            Point(1, (2, Color.RED)), float("inf"), [(), {}],
+        ]
+        for v in values:
+            got = roundtrip(v)
+            self.assertEqual(got, v)
+            self.assertIs(type(got), type(v))
+        self.assertIs(roundtrip(Color.RED), Color.RED)
+        nan = roundtrip(float("nan"))
+        self.assertNotEqual(nan, nan)
+
+    def test_anything_else_is_refused_at_the_sender(self):
+        class MyInt(int):
+            pass
+
+        for bad in [object(), NotData(), lambda: 1, MyInt(3), print, [1, object()], {"k": NotData()}]:
+            with self.assertRaises(rt.EncodeError):
+                rt.encode(bad)
+        deep = []
+        for _ in range(100):
+            deep = [deep]
+        with self.assertRaises(rt.EncodeError):
+            rt.encode(deep)
+
+    def test_malformed_values_raise_protocol_error_and_never_run_code(self):
+        bad = [
+            {"$": "nope", "v": 1},
+            {"$": "dc", "t": "os:system", "v": {}},
+            {"$": "dc", "t": "builtins:object", "v": {}},
+            {"$": "enum", "t": f"{__name__}:Color", "v": "GREEN"},
+            {"$": "enum", "t": "not_imported_module_xyz:Thing", "v": "A"},
+            {"$": "dc", "t": f"{__name__}:Point", "v": {"x": 1, "y": [], "z": 3}},
+            {"$": "bytes", "v": "***"},
+            {"$": "dict", "v": [[1]]},
+            {"no": "tag"},
+        ]
+        for b in bad:
+            with self.assertRaises(rt.ProtocolError, msg=repr(b)):
+                rt.decode(b)
+        self.assertNotIn("not_imported_module_xyz", sys.modules)
+
+
+class Channels(unittest.TestCase):
+    def test_kind_mismatch_is_a_protocol_error(self):
+        net = rt.LocalNetwork(["A", "B"])
+        a = rt.ChannelEnd(net, "ab", "A", "B")
+        b = rt.ChannelEnd(net, "ab", "B", "A")
+        a.com(5)
+        with self.assertRaises(rt.ProtocolError):
+            b.select()
+
+    def test_receivers_get_copies_and_fifo_order(self):
+        net = rt.LocalNetwork(["A", "B"])
+        a = rt.ChannelEnd(net, "ab", "A", "B")
+        b = rt.ChannelEnd(net, "ab", "B", "A")
+        sent = [1, 2]
+        a.com(sent)
+        a.com("second")
+        sent.append(3)
+        self.assertEqual(b.com(), [1, 2])
+        self.assertEqual(b.com(), "second")
+
+    def test_closed_peer_and_timeout(self):
+        net = rt.LocalNetwork(["A", "B"])
+        b = rt.ChannelEnd(net, "ab", "B", "A")
+        os.environ["PYCHORAL_TIMEOUT"] = "0.2"
+        try:
+            with self.assertRaises(rt.ChoreographyTimeout):
+                b.com()
+            rt.ChannelEnd(net, "ab", "A", "B").com("last")
+            net.close("A", "failed")
+            self.assertEqual(b.com(), "last")  # messages sent before closing still arrive
+            with self.assertRaises(rt.PeerClosed):
+                b.com()
+            with self.assertRaises(rt.PeerClosed):  # and every later receive fails too
+                rt.ChannelEnd(net, "other", "B", "A").com()
+        finally:
+            del os.environ["PYCHORAL_TIMEOUT"]
+
+    def test_unit_and_effects(self):
+        self.assertIs(rt.Unit.id(1, 2), rt.Unit.id)
+        self.assertEqual(rt.effects(1, 2), ())
+
+
+class Tcp(unittest.TestCase):
+    """A real TcpNetwork role ("B") fed by a raw socket pretending to be role "A"."""
+
+    def setUp(self):
+        ports = rt._free_ports(2)
+        self.peers = {"A": ("127.0.0.1", ports[0]), "B": ("127.0.0.1", ports[1])}
+        self.net = rt.TcpNetwork("B", self.peers)
+        t = threading.Thread(target=self.net.start, kwargs={"connect_timeout": 5})
+        t.start()
+        for _ in range(100):
+            try:
+                self.raw = socket.create_connection(self.peers["B"], timeout=1)
+                break
+            except OSError:
+                threading.Event().wait(0.02)
+        self.raw.sendall(rt._frame({"hello": "A"}))
+        t.join()
+        self.chan = rt.ChannelEnd(self.net, "ab", "B", "A")
+        os.environ["PYCHORAL_TIMEOUT"] = "5"
+
+    def tearDown(self):
+        del os.environ["PYCHORAL_TIMEOUT"]
+        self.raw.close()
+        self.net.close(wait=0)
+
+    def test_good_frames_are_demultiplexed_by_channel(self):
+        self.raw.sendall(rt._frame({"c": "other", "k": "com", "v": 1}))
+        self.raw.sendall(rt._frame({"c": "ab", "k": "com", "v": rt.encode((1, b"x"))}))
+        self.assertEqual(self.chan.com(), (1, b"x"))
+        self.assertEqual(rt.ChannelEnd(self.net, "other", "B", "A").com(), 1)
+
+    def test_oversized_frame(self):
+        self.raw.sendall(struct.pack(">I", (16 << 20) + 1) + b"{}")
+        with self.assertRaises(rt.ProtocolError):
+            self.chan.com()
+
+    def test_invalid_json_frame(self):
+        self.raw.sendall(struct.pack(">I", 5) + b"\xff{not")
+        with self.assertRaises(rt.ProtocolError):
+            self.chan.com()
+
+    def test_bad_message_shape(self):
+        self.raw.sendall(rt._frame({"c": "ab", "k": "exec", "v": "__import__('os')"}))
+        with self.assertRaises(rt.ProtocolError):
+            self.chan.com()
+
+    def test_malicious_class_reference_is_refused_at_decode(self):
+        self.raw.sendall(rt._frame({"c": "ab", "k": "com", "v": {"$": "dc", "t": "subprocess:Popen", "v": {"args": "true"}}}))
+        with self.assertRaises(rt.ProtocolError):
+            self.chan.com()
+
+    def test_peer_eof_is_peer_closed(self):
+        self.raw.shutdown(socket.SHUT_WR)
+        with self.assertRaises(rt.PeerClosed):
+            self.chan.com()
+
+
+class Trace(unittest.TestCase):
+    def test_trace_lines(self):
+        code = (
+            "import pychoral_rt as rt\n"
+            "net = rt.LocalNetwork(['A', 'B'])\n"
+            "rt.ChannelEnd(net, 'ab', 'A', 'B').com(5)\n"
+            "print(rt.ChannelEnd(net, 'ab', 'B', 'A').com())\n"
+        )
+        env = dict(os.environ, PYCHORAL_TRACE="1", PYTHONPATH=os.path.join(os.path.dirname(__file__), ".."))
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        self.assertEqual(p.stdout, "5\n")
+        self.assertEqual(p.stderr, "A -> B [ab] com 5\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
