@@ -763,4 +763,8 @@ if __name__ == "__main__":
     # Run as a script, this file is `__main__`; make the projected module's `import pychoral_rt`
     # see this same module (one set of exception classes, one ambient network).
     sys.modules.setdefault("pychoral_rt", sys.modules[__name__])
-    sys.exit(_main(sys.argv[1:]))
+    try:
+        sys.exit(_main(sys.argv[1:]))
+    except BrokenPipeError:  # e.g. `ranklift choreo run ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -431,3 +431,24 @@ fn runtime_unit_tests_pass() {
     );
     assert!(text(&out.stderr).contains("OK"));
 }
+
+#[test]
+fn readme_choreography_runs() {
+    // The example in README.md's `ranklift choreo` section stays true.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("```python\nfrom enum import Enum\nfrom pychoral")
+        .expect("README has the choreo example");
+    let body = &readme[start + "```python\n".len()..];
+    let code = &body[..body.find("```").unwrap()];
+    let dir = tempdir("readme");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bookseller.py");
+    std::fs::write(&f, code).unwrap();
+    let out = run(&f, "Bookseller", false);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let roles = per_role(&text(&out.stdout));
+    assert_eq!(roles["Buyer"], ["bought"]);
+    assert_eq!(roles["Seller"], ["Seller sold TAPL"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -387,9 +387,22 @@ pub fn emit_stmt(out: &mut String, s: &S, level: usize) {
         SK::If(c, a, b) => {
             line(out, level, &format!("if {}:", c.text()));
             emit_block(out, a, level + 1);
-            if !b.is_empty() {
+            // An `else:` holding just another `if` prints as `elif`.
+            let mut rest = b;
+            while let [
+                S {
+                    kind: SK::If(c2, a2, b2),
+                    ..
+                },
+            ] = rest.as_slice()
+            {
+                line(out, level, &format!("elif {}:", c2.text()));
+                emit_block(out, a2, level + 1);
+                rest = b2;
+            }
+            if !rest.is_empty() {
                 line(out, level, "else:");
-                emit_block(out, b, level + 1);
+                emit_block(out, rest, level + 1);
             }
         }
         SK::While(c, a, b) => {
