@@ -11,7 +11,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use crate::Problem;
 use crate::codes::*;
-use crate::decls::{ClassDecl, Decls, MethodDecl, role_arg, role_args, slice_elts};
+use crate::decls::{ClassDecl, Decls, MethodDecl, role_arg, role_args};
 use crate::loc::Loc;
 
 pub type Key = (u32, u32);
@@ -1654,57 +1654,65 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
     k.out
 }
 
+/// Collects the names in an expression or statement whose context `want` accepts and, with
+/// `handlers`, the names bound by `except ... as name`.
+struct Names<'b> {
+    out: &'b mut Vec<String>,
+    want: fn(&ast::ExprContext) -> bool,
+    handlers: bool,
+}
+
+impl<'a> ruff_python_ast::visitor::Visitor<'a> for Names<'_> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if let Expr::Name(n) = e
+            && (self.want)(&n.ctx)
+        {
+            self.out.push(n.id.to_string());
+        }
+        ruff_python_ast::visitor::walk_expr(self, e);
+    }
+    fn visit_except_handler(&mut self, h: &'a ast::ExceptHandler) {
+        let ast::ExceptHandler::ExceptHandler(h2) = h;
+        if self.handlers
+            && let Some(n) = &h2.name
+        {
+            self.out.push(n.to_string());
+        }
+        ruff_python_ast::visitor::walk_except_handler(self, h);
+    }
+}
+
+/// Every name an expression mentions.
 fn collect_loads(e: &Expr, out: &mut Vec<String>) {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct L<'b>(&'b mut Vec<String>);
-    impl<'a> Visitor<'a> for L<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e {
-                self.0.push(n.id.to_string());
-            }
-            visitor::walk_expr(self, e);
-        }
+    use ruff_python_ast::visitor::Visitor;
+    Names {
+        out,
+        want: |_| true,
+        handlers: false,
     }
-    L(out).visit_expr(e);
+    .visit_expr(e);
 }
 
+/// The names a statement reads.
 fn collect_loads_stmt(s: &Stmt, out: &mut Vec<String>) {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct L<'b>(&'b mut Vec<String>);
-    impl<'a> Visitor<'a> for L<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e
-                && n.ctx.is_load()
-            {
-                self.0.push(n.id.to_string());
-            }
-            visitor::walk_expr(self, e);
-        }
+    use ruff_python_ast::visitor::Visitor;
+    Names {
+        out,
+        want: ast::ExprContext::is_load,
+        handlers: false,
     }
-    L(out).visit_stmt(s);
+    .visit_stmt(s);
 }
 
+/// The names a statement binds.
 fn collect_stores_stmt(s: &Stmt, out: &mut Vec<String>) {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct L<'b>(&'b mut Vec<String>);
-    impl<'a> Visitor<'a> for L<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e
-                && n.ctx.is_store()
-            {
-                self.0.push(n.id.to_string());
-            }
-            visitor::walk_expr(self, e);
-        }
-        fn visit_except_handler(&mut self, h: &'a ast::ExceptHandler) {
-            let ast::ExceptHandler::ExceptHandler(h2) = h;
-            if let Some(n) = &h2.name {
-                self.0.push(n.to_string());
-            }
-            visitor::walk_except_handler(self, h);
-        }
+    use ruff_python_ast::visitor::Visitor;
+    Names {
+        out,
+        want: ast::ExprContext::is_store,
+        handlers: true,
     }
-    L(out).visit_stmt(s);
+    .visit_stmt(s);
 }
 
 fn collect_stores(e: &Expr, out: &mut Vec<String>) {
@@ -1717,53 +1725,50 @@ fn collect_stores(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
-/// Syntactically, does `e` contain `.com(`/`.select(` calls?
-fn contains_comm(e: &Expr) -> bool {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct C(bool);
-    impl<'a> Visitor<'a> for C {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Call(c) = e
-                && let Expr::Attribute(a) = &*c.func
-                && matches!(a.attr.as_str(), "com" | "select")
-            {
-                self.0 = true;
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
-    let mut c = C(false);
-    c.visit_expr(e);
-    c.0
+/// Finds `.com(`/`.select(` calls and, with `decls`, also `self.m(...)` calls and role classes.
+struct Comm<'d, 'a> {
+    found: bool,
+    decls: Option<&'d Decls<'a>>,
 }
 
-/// Does `s` contain communication or a call on a role class?
-fn contains_comm_stmt(s: &Stmt, d: &Decls) -> bool {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct C<'d, 'a>(bool, &'d Decls<'a>);
-    impl<'x> Visitor<'x> for C<'_, '_> {
-        fn visit_expr(&mut self, e: &'x Expr) {
-            match e {
-                Expr::Call(c) => {
-                    if let Expr::Attribute(a) = &*c.func
-                        && matches!(a.attr.as_str(), "com" | "select")
-                    {
-                        self.0 = true;
-                    }
-                    if let Expr::Attribute(a) = &*c.func
-                        && name_of(&a.value) == Some("self")
-                    {
-                        self.0 = true;
-                    }
+impl<'x> ruff_python_ast::visitor::Visitor<'x> for Comm<'_, '_> {
+    fn visit_expr(&mut self, e: &'x Expr) {
+        match e {
+            Expr::Call(c) => {
+                if let Expr::Attribute(a) = &*c.func
+                    && (matches!(a.attr.as_str(), "com" | "select")
+                        || (self.decls.is_some() && name_of(&a.value) == Some("self")))
+                {
+                    self.found = true;
                 }
-                Expr::Name(n) if self.1.class(n.id.as_str()).is_some() => self.0 = true,
-                _ => {}
             }
-            visitor::walk_expr(self, e);
+            Expr::Name(n) if self.decls.is_some_and(|d| d.class(n.id.as_str()).is_some()) => {
+                self.found = true;
+            }
+            _ => {}
         }
+        ruff_python_ast::visitor::walk_expr(self, e);
     }
-    let mut c = C(false, d);
+}
+
+/// Syntactically, does `e` contain `.com(`/`.select(` calls?
+fn contains_comm(e: &Expr) -> bool {
+    use ruff_python_ast::visitor::Visitor;
+    let mut c = Comm {
+        found: false,
+        decls: None,
+    };
+    c.visit_expr(e);
+    c.found
+}
+
+/// Does `s` contain communication, a `self.m(...)` call or a role class?
+fn contains_comm_stmt(s: &Stmt, d: &Decls) -> bool {
+    use ruff_python_ast::visitor::Visitor;
+    let mut c = Comm {
+        found: false,
+        decls: Some(d),
+    };
     c.visit_stmt(s);
-    let _ = slice_elts;
-    c.0
+    c.found
 }
