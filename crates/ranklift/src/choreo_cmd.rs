@@ -86,7 +86,7 @@ pub fn run(args: Args) -> ExitCode {
                 Ok(p) => p,
                 Err(code) => return code,
             };
-            match write_projection(&p, &out, emit_erased, &file) {
+            match write_projection(&p, &out, emit_erased) {
                 Ok(written) => {
                     for w in written {
                         eprintln!("wrote {}", w.display());
@@ -119,7 +119,7 @@ pub fn run(args: Args) -> ExitCode {
             let python = python
                 .or_else(|| std::env::var("PYCHORAL_PYTHON").ok())
                 .unwrap_or_else(|| "python3".to_owned());
-            run_projection(&p, &file, &entry, tcp, &python)
+            run_projection(&p, &entry, tcp, &python)
         }
     }
 }
@@ -158,12 +158,7 @@ fn compile(file: &Path, format: Format) -> Result<Projection, ExitCode> {
     })
 }
 
-fn write_projection(
-    p: &Projection,
-    out: &Path,
-    erased: bool,
-    file: &Path,
-) -> Result<Vec<PathBuf>, String> {
+fn write_projection(p: &Projection, out: &Path, erased: bool) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files = vec![
         (out.join(format!("{}.py", p.module_name)), p.module.clone()),
@@ -173,7 +168,6 @@ fn write_projection(
         let stem = p.module_name.trim_end_matches("_chor");
         files.push((out.join(format!("{stem}_erased.py")), p.erased.clone()));
     }
-    let _ = file;
     let mut written = Vec::new();
     for (path, text) in files {
         atomic_write(&path, text.as_bytes())?;
@@ -203,12 +197,12 @@ fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {
     }
 }
 
-fn run_projection(p: &Projection, file: &Path, entry: &str, tcp: bool, python: &str) -> ExitCode {
+fn run_projection(p: &Projection, entry: &str, tcp: bool, python: &str) -> ExitCode {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let dir = std::env::temp_dir().join(format!("ranklift-choreo-{}-{nanos}", std::process::id()));
-    let res = write_projection(p, &dir, false, file);
+    let res = write_projection(p, &dir, false);
     if let Err(e) = res {
         eprintln!("error: {e}");
         return ExitCode::from(2);

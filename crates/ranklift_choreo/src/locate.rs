@@ -143,7 +143,6 @@ pub fn check(decls: &Decls, out: &mut Vec<Problem>) -> Facts {
                 out,
                 direct: BTreeSet::new(),
                 calls: Vec::new(),
-                loop_depth: 0,
                 ctx_role: Vec::new(),
                 hint: Vec::new(),
             };
@@ -202,7 +201,6 @@ struct Cx<'a, 'd> {
     out: &'d mut Vec<Problem>,
     direct: BTreeSet<String>,
     calls: Vec<(String, String, Vec<String>)>,
-    loop_depth: usize,
     /// Roles of the enclosing `if`/`while` conditions (innermost last).
     ctx_role: Vec<String>,
     /// Where the enclosing expression is expected (innermost last): an impure call with no located
@@ -559,22 +557,21 @@ impl Cx<'_, '_> {
                 let hint = self.hint.last().cloned().flatten();
                 match expected.or(hint.as_ref()) {
                     Some(Loc::At(r)) => Loc::At(r.clone()),
-                    _ => match self.ctx_role.last() {
-                        _ if matches!(expected, Some(Loc::NoValue)) => Loc::Every,
-                        _ => {
-                            self.err(
-                                e.range(),
-                                E_INFER,
-                                format!("cannot tell which role runs `{}`", crate::short(e)),
-                                format!(
-                                    "locate a value with `@`, e.g. `{} @ {}`, or annotate the target",
-                                    first_arg_text(e),
-                                    self.class.roles.first().map_or("R", |s| s)
-                                ),
-                            );
-                            Loc::Unknown
-                        }
-                    },
+                    // `raise`/`assert` decide their role themselves (from the enclosing branch).
+                    Some(Loc::NoValue) => Loc::Every,
+                    _ => {
+                        self.err(
+                            e.range(),
+                            E_INFER,
+                            format!("cannot tell which role runs `{}`", crate::short(e)),
+                            format!(
+                                "locate a value with `@`, e.g. `{} @ {}`, or annotate the target",
+                                first_arg_text(e),
+                                self.class.roles.first().map_or("R", |s| s)
+                            ),
+                        );
+                        Loc::Unknown
+                    }
                 }
             }
             1 => {
@@ -1059,11 +1056,8 @@ impl Cx<'_, '_> {
                 format!("create an object first: `{cname}[...](...).{mname}(...)`"),
             );
         }
-        if let Target::Obj(r) = &target {
-            let _ = r;
-            if let Expr::Attribute(a) = &*call.func {
-                self.lift(&call.func, &[&a.value]);
-            }
+        if let (Target::Obj(_), Expr::Attribute(a)) = (&target, &*call.func) {
+            self.lift(&call.func, &[&a.value]);
         }
         let what = format!("{cname}.{mname}");
         self.check_args(call, class, &what, &m.params, &roles);
@@ -1153,8 +1147,6 @@ impl Cx<'_, '_> {
                     self.select(&x.value, c, &a.value);
                     return;
                 }
-                let ctx = self.ctx_role.last().cloned().map(Loc::At);
-                let _ = ctx;
                 self.expr(&x.value, None);
             }
             Stmt::AnnAssign(a) => {
@@ -1299,9 +1291,7 @@ impl Cx<'_, '_> {
                 self.cond(&w.test);
                 let role = self.cond_role(&w.test);
                 self.ctx_role.extend(role.clone());
-                self.loop_depth += 1;
                 self.block(&w.body);
-                self.loop_depth -= 1;
                 self.block(&w.orelse);
                 if role.is_some() {
                     self.ctx_role.pop();
@@ -1349,9 +1339,7 @@ impl Cx<'_, '_> {
                 if let Loc::At(r) = &l {
                     self.ctx_role.push(r.clone());
                 }
-                self.loop_depth += 1;
                 self.block(&f.body);
-                self.loop_depth -= 1;
                 self.block(&f.orelse);
                 if let Loc::At(_) = &l {
                     self.ctx_role.pop();
