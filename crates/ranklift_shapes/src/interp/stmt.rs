@@ -291,9 +291,11 @@ impl<'a> Interp<'a> {
             None => Out::default(),
         };
         let normal = join_opt(r.normal.take(), breaks);
-        out.absorb(&mut r);
+        // This loop's own breaks and continues end here; those of its `else:` clause belong to
+        // the enclosing loop and are kept.
         out.breaks = None;
         out.continues = None;
+        out.absorb(&mut r);
         out.normal = normal;
         out
     }
