@@ -37,13 +37,14 @@ import tempfile
 import threading
 import time
 import traceback
+import typing
 
 __all__ = [
     "Unit", "ProtocolError", "ChoreographyTimeout", "PeerClosed", "EncodeError", "ChannelEnd",
     "LocalNetwork", "TcpNetwork", "open_channel", "effects", "entry", "encode", "decode",
     "run_threads", "run_tcp_role", "launch_tcp",
     # authoring names, so module-level code copied from a choreography still runs
-    "Role", "At", "Channel", "DiChannel", "Choreography",
+    "Role", "At", "Channel", "DiChannel", "Choreography", "ErasedChannel",
     "Ch1", "Ch2", "Ch3", "Ch4", "Ch5", "Ch6", "Ch7", "Ch8", "Ch9",
 ]
 
@@ -118,16 +119,20 @@ class _Subscriptable:
         return object
 
 
-class _ErasedChannel:
-    """A channel in the role-erased reference run: every value stays where it is."""
+_V = typing.TypeVar("_V")
 
-    def __init__(self, name):
+
+class ErasedChannel:
+    """A channel in the role-erased reference run (and its type for mypy, in `*_erased.py`):
+    every value stays where it is."""
+
+    def __init__(self, name: str) -> None:
         self.name = name
 
-    def com(self, value):
+    def com(self, value: _V) -> _V:
         return value
 
-    def select(self, label):
+    def select(self, label: _V) -> _V:
         return label
 
 
@@ -135,8 +140,8 @@ class _ChannelType:
     def __getitem__(self, item):
         return self
 
-    def open(self, name):
-        return _ErasedChannel(name)
+    def open(self, name: str) -> ErasedChannel:
+        return ErasedChannel(name)
 
 
 At = _Subscriptable()
@@ -343,7 +348,7 @@ class _Inbox:
 
 # ----- channels ---------------------------------------------------------------------------------
 
-_NET = contextvars.ContextVar("pychoral_network")
+_NET: "contextvars.ContextVar[object]" = contextvars.ContextVar("pychoral_network")
 
 
 class ChannelEnd:
@@ -729,6 +734,10 @@ def launch_tcp(module, entry_class, directory="."):
 
 def _main(argv):
     import argparse
+
+    if sys.version_info < (3, 10):
+        sys.stderr.write("pychoral: projected choreographies use `match`; they need Python 3.10 or newer\n")
+        return 2
 
     ap = argparse.ArgumentParser(prog="pychoral_rt", description="Run a projected choreography.")
     sub = ap.add_subparsers(dest="cmd", required=True)

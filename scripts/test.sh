@@ -10,6 +10,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --all-targets --quiet -- -D warnings
 echo "== cargo test"
+# The choreo test type-checks role-erased programs with mypy (a cached venv).
+RANKLIFT_MYPY="$(scripts/mypy-env.sh | tail -n 1)"
+export RANKLIFT_MYPY
 cargo test --all-targets
 if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
   echo "== end-to-end check skipped (RANKLIFT_SKIP_E2E=1)"

@@ -452,3 +452,81 @@ fn readme_choreography_runs() {
     assert_eq!(roles["Seller"], ["Seller sold TAPL"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// mypy from `RANKLIFT_MYPY` (scripts/test.sh sets it from scripts/mypy-env.sh) or the cached
+/// venv; `None` if neither exists.
+fn mypy() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("RANKLIFT_MYPY") {
+        let p = PathBuf::from(p);
+        assert!(p.exists(), "RANKLIFT_MYPY={} does not exist", p.display());
+        return Some(p);
+    }
+    let home = std::env::var_os("HOME")?;
+    let p = Path::new(&home).join(".cache/ranklift/mypy-venv/bin/mypy");
+    p.exists().then_some(p)
+}
+
+/// Project every file with `--emit-erased` into one directory and run mypy once over the erased
+/// programs.
+fn erased_mypy(files: &[PathBuf], tag: &str) -> Output {
+    let dir = tempdir(tag);
+    let mut erased = Vec::new();
+    for file in files {
+        let st = ranklift()
+            .args(["choreo", "project"])
+            .arg(file)
+            .arg("-o")
+            .arg(&dir)
+            .arg("--emit-erased")
+            .output()
+            .unwrap();
+        assert!(st.status.success(), "{}", text(&st.stderr));
+        erased.push(format!(
+            "{}_erased.py",
+            file.file_stem().unwrap().to_string_lossy()
+        ));
+    }
+    let out = Command::new(mypy().unwrap())
+        .args(["--no-incremental", "--cache-dir", "/dev/null"])
+        .args(&erased)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+#[test]
+fn erased_programs_type_check_with_mypy() {
+    if mypy().is_none() {
+        eprintln!("skipped: no mypy (run scripts/mypy-env.sh, or scripts/test.sh which does)");
+        return;
+    }
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in [root().join("examples/choreo"), fixtures().join("shared")] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if name.ends_with(".py") && !name.starts_with('f') {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 17);
+    let out = erased_mypy(&files, "mypy");
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains(&format!("no issues found in {} source files", files.len())),
+        "{report}"
+    );
+    // mypy really checks: a wrong type is found, at the choreography's own line number.
+    let out = erased_mypy(&[fixtures().join("mypy/mistyped.py")], "mypy-bad");
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("mistyped_erased.py:13: error: Incompatible types in assignment"),
+        "{report}"
+    );
+}

@@ -302,7 +302,9 @@ fn assemble(
 }
 
 /// The role-erased program: `e @ R` → `e`, `C[R...](...)`/`C[R...].m` → `C(...)`/`C.m`,
-/// `At[T, R]` → `T`; then a `__main__` block that runs an entry (`python3 x_erased.py [Class]`).
+/// `At[T, R]` → `T`, `Channel[T, A, B]` → `ErasedChannel`, `class C(ChN[...])` → `class C`; then
+/// a `__main__` block that runs an entry (`python3 x_erased.py [Class]`). Lines keep their
+/// numbers, so what mypy reports on the erased program points into the choreography.
 fn erase(
     text: &str,
     suite: &[Stmt],
@@ -342,6 +344,10 @@ fn erase(
                 Expr::Subscript(s) => {
                     if let Expr::Name(n) = &*s.value {
                         let name = n.id.as_str();
+                        if matches!(name, "Channel" | "DiChannel") {
+                            self.edits.push(Edit::replace(s.range, "ErasedChannel"));
+                            return;
+                        }
                         if self.decls.class(name).is_some() {
                             self.edits.push(Edit::delete(TextRange::new(
                                 s.value.range().end(),
@@ -381,6 +387,17 @@ fn erase(
         if let Stmt::ClassDef(c) = s
             && decls.class(c.name.as_str()).is_some()
         {
+            // `class C(Ch2[A, B]):` → `class C:` (mypy rejects roles as types).
+            if let Some(args) = &c.arguments {
+                if args.args.len() == 1 && args.keywords.is_empty() {
+                    v.edits.push(Edit::delete(args.range));
+                } else if let Some(b) = args.args.iter().find(|b| {
+                    matches!(b, Expr::Subscript(s) if matches!(&*s.value, Expr::Name(n)
+                        if n.id.as_str() == "Choreography" || n.id.as_str().starts_with("Ch")))
+                }) {
+                    v.edits.push(Edit::replace(b.range(), "object"));
+                }
+            }
             for b in &c.body {
                 v.visit_stmt(b);
             }
@@ -388,8 +405,13 @@ fn erase(
     }
     for r in &decls.pychoral_imports {
         let t = &text[*r];
-        v.edits
-            .push(Edit::replace(*r, t.replacen("pychoral", "pychoral_rt", 1)));
+        v.edits.push(Edit::replace(
+            *r,
+            format!(
+                "{}; from pychoral_rt import ErasedChannel",
+                t.replacen("pychoral", "pychoral_rt", 1)
+            ),
+        ));
     }
     let mut out = edit::apply(text, &v.edits)
         .map_err(|e| format!("internal error while erasing roles: {e:?}"))?;
