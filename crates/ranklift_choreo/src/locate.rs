@@ -320,6 +320,20 @@ impl Cx<'_, '_> {
                 self.direct.insert(role.clone());
                 Loc::At(role)
             }
+            Expr::BinOp(b)
+                if b.op == Operator::MatMult
+                    && matches!(&*b.right, Expr::Name(n) if !self.scope.contains_key(n.id.as_str())
+                        && !self.d.globals.contains(n.id.as_str())
+                        && !ranklift_python::builtins::is_builtin(n.id.as_str())) =>
+            {
+                self.err(
+                    b.right.range(),
+                    E_ROLE,
+                    format!("unknown role `{}`", crate::short(&b.right)),
+                    "declare it at module level: `R = Role(\"R\")`, and add it to the class's roles",
+                );
+                Loc::Unknown
+            }
             Expr::Call(call) => self.call(e, call, expected),
             Expr::Name(n) => {
                 let id = n.id.as_str();
@@ -339,6 +353,20 @@ impl Cx<'_, '_> {
                         format!("role `{id}` used as a value"),
                         "roles only appear in types, `C[R...]` and `e @ R`",
                     );
+                    return Loc::Unknown;
+                }
+                if !self.d.globals.contains(id)
+                    && self.d.class(id).is_none()
+                    && !ranklift_python::builtins::is_builtin(id)
+                    && id != "__file__"
+                {
+                    let hint = if self.class.field(id).is_some() {
+                        format!("`{id}` is a field: write `self.{id}`")
+                    } else {
+                        "assign it before this line, or define or import it at module level"
+                            .to_owned()
+                    };
+                    self.err(e.range(), E_LOC, format!("unknown name `{id}`"), hint);
                     return Loc::Unknown;
                 }
                 Loc::Every

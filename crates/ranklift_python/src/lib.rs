@@ -13,9 +13,11 @@
 //!   resolve imports between them.
 //!
 //! - [`fxhash`]: the fast hasher every analysis's maps use.
+//! - [`builtins`]: Python's builtin names.
 //!
 //! Architecture invariant: this crate does no writing to disk; callers own all writes.
 
+pub mod builtins;
 pub mod diagnostics;
 pub mod edit;
 pub mod fxhash;

@@ -1,4 +1,4 @@
-"""Write python_builtins.txt (builtin names) and python_types.txt (`<type> <attribute>` for the
+"""Write python_builtins.txt (builtin names; it lives in crates/ranklift_python/data/) and python_types.txt (`<type> <attribute>` for the
 plain types whose missing attributes ranklift shapes reports as E011). Run with the CPython
 whose names to record:  python3 gen_python_names.py"""
 import builtins, sys

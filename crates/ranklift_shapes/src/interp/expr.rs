@@ -10,14 +10,6 @@ use super::value::{Builtin, Int, ModRef, Seq, Value};
 use super::{Exc, Interp};
 use crate::{Certainty, Dim, Shape};
 
-/// Python 3.11's builtin names (`data/python_builtins.txt`, recorded from CPython).
-static BUILTINS: LazyLock<super::state::FxSet<&'static str>> = LazyLock::new(|| {
-    include_str!("../../data/python_builtins.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .collect()
-});
-
 /// The attributes of Python's plain types (`data/python_types.txt`, recorded from CPython).
 static TYPE_ATTRS: LazyLock<super::state::FxSet<(&'static str, &'static str)>> =
     LazyLock::new(|| {
@@ -52,7 +44,7 @@ fn builtin(name: &str) -> Option<Value> {
         "True" => return Some(Value::Bool(Some(true))),
         "False" => return Some(Value::Bool(Some(false))),
         "Ellipsis" => return Some(Value::Ellipsis),
-        n if BUILTINS.contains(n) => Builtin::Other,
+        n if ranklift_python::builtins::is_builtin(n) => Builtin::Other,
         _ => return None,
     };
     Some(Value::Builtin(b))
