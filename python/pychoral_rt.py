@@ -291,10 +291,6 @@ def decode(x, _depth=0):
     raise ProtocolError(f"malformed value with tag {tag!r}")
 
 
-def _dumps(value):
-    return json.dumps(encode(value), allow_nan=False, separators=(",", ":"))
-
-
 # ----- inboxes ----------------------------------------------------------------------------------
 
 class _Closed:
@@ -408,7 +404,7 @@ class LocalNetwork:
         return self._inboxes[me]
 
     def send(self, src, dst, chan, kind, value):
-        payload = json.loads(_dumps(value))  # the same bytes TCP would carry, parsed
+        payload = encode(value)  # a fresh JSON-shaped tree: the receiver decodes its own copy
         _trace(src, dst, chan, kind, value)
         self._inboxes[dst].put(src, chan, kind, payload)
 
@@ -418,25 +414,18 @@ class LocalNetwork:
                 box.close(role, PeerClosed(f"{role} has {why}; no more messages will come from it"))
 
 
-def _read_exact(sock, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
-
-
-def _read_frame(sock):
-    head = _read_exact(sock, 4)
-    if head is None:
+def _read_frame(stream):
+    """One frame from a buffered binary stream (`socket.makefile("rb")`); None at a clean EOF."""
+    head = stream.read(4)
+    if not head:
         return None
+    if len(head) < 4:
+        raise ProtocolError("connection closed in the middle of a frame header")
     (n,) = struct.unpack(">I", head)
     if n > _max_frame():
         raise ProtocolError(f"frame of {n} bytes is larger than PYCHORAL_MAX_FRAME ({_max_frame()})")
-    body = _read_exact(sock, n)
-    if body is None:
+    body = stream.read(n)
+    if len(body) < n:
         raise ProtocolError("connection closed in the middle of a frame")
     try:
         return json.loads(body.decode("utf-8"))
@@ -515,7 +504,7 @@ class TcpNetwork:
                 return
             try:
                 s.settimeout(5.0)
-                hello = _read_frame(s)
+                hello = _read_frame(s.makefile("rb", buffering=0))
                 s.settimeout(None)
                 peer = hello.get("hello") if isinstance(hello, dict) else None
                 if peer not in self.peers or peer == self.me or not peer < self.me:
@@ -535,9 +524,10 @@ class TcpNetwork:
 
     def _reader(self, peer, s):
         """Demultiplex frames from `peer` into per-channel queues; never dies on bad input."""
+        stream = s.makefile("rb")
         try:
             while True:
-                msg = _read_frame(s)
+                msg = _read_frame(stream)
                 if msg is None:
                     self._inbox.close(peer, PeerClosed(f"{peer} closed the connection"))
                     return
