@@ -141,6 +141,27 @@ fn own_examples_print_the_expected_lines_and_agree_with_the_reference_run() {
             text(&reference.stderr)
         );
         let central: Vec<String> = text(&reference.stdout).lines().map(str::to_owned).collect();
+        // The choreography itself, imported with the `pychoral` package, runs the same way.
+        let direct = Command::new("python3")
+            .args([
+                "-c",
+                &format!(
+                    "import {name} as m; m.{}.main()",
+                    case["entry"].as_str().unwrap()
+                ),
+            ])
+            .env(
+                "PYTHONPATH",
+                std::env::join_paths([root().join("python"), dir.clone()]).unwrap(),
+            )
+            .output()
+            .expect("python3");
+        assert!(direct.status.success(), "{name}: {}", text(&direct.stderr));
+        assert_eq!(
+            text(&direct.stdout),
+            text(&reference.stdout),
+            "{name}: direct run"
+        );
         let roles = expected_roles(case);
         let mut all: Vec<String> = roles.values().flatten().cloned().collect();
         let mut sorted_central = central.clone();
