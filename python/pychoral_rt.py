@@ -735,7 +735,7 @@ def _main(argv):
     run.add_argument("module")
     run.add_argument("entry")
     run.add_argument("--tcp", action="store_true")
-    one = sub.add_parser("tcp-role", help="run one role over TCP")
+    one = sub.add_parser("tcp-role", aliases=["tcp"], help="run one role over TCP")
     one.add_argument("module")
     one.add_argument("entry")
     one.add_argument("role")
@@ -750,7 +750,7 @@ def _main(argv):
         sys.path.insert(0, os.getcwd())
         return run_threads(a.module, a.entry)
     peers = {}
-    for item in a.peers.split(","):
+    for item in a.peers.split(","):  # cmd is "tcp-role" (or its alias "tcp")
         name, _, addr = item.partition("=")
         host, _, port = addr.rpartition(":")
         peers[name] = (host, int(port))

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use ranklift_choreo::{Projection, RUNTIME};
 use ranklift_python::SourceFile;
+use ranklift_python::diagnostics::{self, Diagnostic};
 
 use crate::distribute_cmd::atomic_write;
 
@@ -23,7 +24,9 @@ pub struct Args {
 enum Cmd {
     /// Check roles, locations, channels and knowledge of choice; print every error.
     Check {
-        file: PathBuf,
+        /// Choreography files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -57,32 +60,43 @@ enum Cmd {
 enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
 }
 
 pub fn run(args: Args) -> ExitCode {
     match args.command {
-        Cmd::Check { file, format } => match compile(&file, format) {
-            Ok(p) => {
-                if format == Format::Json {
-                    println!("{{\"diagnostics\": []}}");
-                } else {
-                    let roles: Vec<String> = p
-                        .classes
-                        .iter()
-                        .map(|(c, rs)| format!("{c}[{}]", rs.join(", ")))
-                        .collect();
-                    eprintln!("{}: ok ({})", file.display(), roles.join(", "));
+        Cmd::Check { files, format } => {
+            let mut all = Vec::new();
+            let mut status = ExitCode::SUCCESS;
+            for file in &files {
+                match load_and_compile(file) {
+                    Err(code) => return code,
+                    Ok(Ok(p)) => {
+                        if format == Format::Text {
+                            let roles: Vec<String> = p
+                                .classes
+                                .iter()
+                                .map(|(c, rs)| format!("{c}[{}]", rs.join(", ")))
+                                .collect();
+                            eprintln!("{}: ok ({})", file.display(), roles.join(", "));
+                        }
+                    }
+                    Ok(Err(diags)) => {
+                        status = ExitCode::from(1);
+                        all.extend(diags);
+                    }
                 }
-                ExitCode::SUCCESS
             }
-            Err(code) => code,
-        },
+            report(&all, format);
+            status
+        }
         Cmd::Project {
             file,
             out,
             emit_erased,
         } => {
-            let p = match compile(&file, Format::Text) {
+            let p = match compile(&file) {
                 Ok(p) => p,
                 Err(code) => return code,
             };
@@ -105,7 +119,7 @@ pub fn run(args: Args) -> ExitCode {
             tcp,
             python,
         } => {
-            let p = match compile(&file, Format::Text) {
+            let p = match compile(&file) {
                 Ok(p) => p,
                 Err(code) => return code,
             };
@@ -124,7 +138,9 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn compile(file: &Path, format: Format) -> Result<Projection, ExitCode> {
+/// Load and compile `file`: `Err(exit code)` if it cannot be read, else the projection or the
+/// choreography's errors.
+fn load_and_compile(file: &Path) -> Result<Result<Projection, Vec<Diagnostic>>, ExitCode> {
     let display = file.display().to_string();
     let src = match SourceFile::load(file) {
         Ok(s) => s,
@@ -134,28 +150,48 @@ fn compile(file: &Path, format: Format) -> Result<Projection, ExitCode> {
         }
     };
     let text: Arc<str> = src.text.as_str().into();
-    ranklift_choreo::compile(&display, &text).map_err(|diags| {
-        match format {
-            Format::Text => {
-                let mut out = String::new();
-                for d in &diags {
-                    out.push_str(&d.render_text());
-                }
-                eprint!("{out}");
+    Ok(ranklift_choreo::compile(&display, &text))
+}
+
+/// Print diagnostics: text (snippets and hints) on stderr, JSON or SARIF on stdout.
+fn report(diags: &[Diagnostic], format: Format) {
+    match format {
+        Format::Text => {
+            let mut out = String::new();
+            for d in diags {
+                out.push_str(&d.render_text());
+            }
+            eprint!("{out}");
+            if !diags.is_empty() {
                 eprintln!(
-                    "{} error{} in {display}",
+                    "{} error{}",
                     diags.len(),
                     if diags.len() == 1 { "" } else { "s" }
                 );
             }
-            Format::Json => println!(
-                "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": diags }))
-                    .unwrap_or_default()
-            ),
         }
-        ExitCode::from(1)
-    })
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": diags }))
+                .unwrap_or_default()
+        ),
+        Format::Sarif => println!(
+            "{}",
+            serde_json::to_string_pretty(&diagnostics::to_sarif("ranklift choreo", diags))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// Compile for `project` and `run`: errors are printed as text, exit 1.
+fn compile(file: &Path) -> Result<Projection, ExitCode> {
+    match load_and_compile(file)? {
+        Ok(p) => Ok(p),
+        Err(diags) => {
+            report(&diags, Format::Text);
+            Err(ExitCode::from(1))
+        }
+    }
 }
 
 fn write_projection(p: &Projection, out: &Path, erased: bool) -> Result<Vec<PathBuf>, String> {

@@ -551,3 +551,48 @@ fn erased_programs_type_check_with_mypy() {
         "{report}"
     );
 }
+
+#[test]
+fn check_takes_several_files_and_speaks_json_and_sarif() {
+    let good = root().join("examples/choreo/karatsuba.py");
+    let bad = fixtures().join("shared/f02_wrong_channel.py");
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("karatsuba.py: ok (Karatsuba[A, B, C])"),
+        "{err}"
+    );
+    assert!(
+        err.contains("f02_wrong_channel.py:10:32: error[E-CHAN]"),
+        "{err}"
+    );
+    let out = ranklift()
+        .args(["choreo", "check", "--format", "json"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["diagnostics"][0]["code"], "E-CHAN");
+    assert_eq!(v["diagnostics"][0]["line"], 10);
+    let out = ranklift()
+        .args(["choreo", "check", "--format", "sarif"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["runs"][0]["results"][0]["ruleId"], "E-CHAN");
+    let out = ranklift()
+        .args(["choreo", "check", "--format", "json"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 0);
+}
