@@ -112,8 +112,20 @@ fn shared_examples_print_the_expected_lines_with_threads_and_tcp() {
 #[test]
 fn own_examples_print_the_expected_lines_and_agree_with_the_reference_run() {
     let dir = root().join("examples/choreo");
+    assert!(agrees_with_reference_run(&dir) >= 11);
+}
+
+#[test]
+fn construct_fixtures_print_the_expected_lines_and_agree_with_the_reference_run() {
+    assert!(agrees_with_reference_run(&fixtures().join("pass")) >= 3);
+}
+
+/// Run every case of `dir/expected.json` (threads and TCP) and compare it with the role-erased
+/// reference run; the number of cases.
+fn agrees_with_reference_run(dir: &Path) -> usize {
+    let dir = dir.to_path_buf();
     let expected = load(&dir.join("expected.json"));
-    assert!(check_runs(&dir, &expected) >= 16);
+    let cases = check_runs(&dir, &expected) / 2;
     // The role-erased program, run centrally, prints the same lines; each role's lines appear
     // in the same order as in the central run (a role runs its part in program order).
     for (name, case) in expected.as_object().expect("object") {
@@ -182,6 +194,7 @@ fn own_examples_print_the_expected_lines_and_agree_with_the_reference_run() {
         }
         let _ = std::fs::remove_dir_all(&out_dir);
     }
+    cases
 }
 
 fn check_fails(dir: &Path, expected: &serde_json::Value) -> usize {

@@ -118,6 +118,35 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
     // Pass 1: names, roles, enums and the roles of each class.
     for stmt in suite {
         match stmt {
+            Stmt::Assign(a)
+                if a.targets.len() == 1
+                    && matches!((&a.targets[0], &*a.value), (Expr::Tuple(t), Expr::Tuple(v))
+                        if t.elts.len() == v.elts.len()
+                            && v.elts.iter().all(|e| matches!(e, Expr::Call(c) if name_of(&c.func) == Some("Role")))) =>
+            {
+                // `A, B = Role("A"), Role("B")`
+                let (Expr::Tuple(t), Expr::Tuple(v)) = (&a.targets[0], &*a.value) else {
+                    unreachable!("checked by the guard")
+                };
+                for (target, value) in t.elts.iter().zip(&v.elts) {
+                    let (Some(n), Expr::Call(c)) = (name_of(target), value) else {
+                        continue;
+                    };
+                    let arg = c.arguments.args.first().and_then(|a| match a {
+                        Expr::StringLiteral(s) => Some(s.value.to_str().to_owned()),
+                        _ => None,
+                    });
+                    if arg.as_deref() != Some(n) {
+                        out.push(Problem::new(
+                            value.range(),
+                            E_ROLE,
+                            format!("role `{n}` must be declared as `Role(\"{n}\")`"),
+                            "the role's name string is its process name; keep it equal to the variable",
+                        ));
+                    }
+                    d.roles.insert(n.to_owned(), a.range);
+                }
+            }
             Stmt::Assign(a) => {
                 let role = match &*a.value {
                     Expr::Call(c) if name_of(&c.func) == Some("Role") => Some(c),
@@ -373,6 +402,37 @@ fn self_field(e: &Expr) -> Option<&str> {
     }
 }
 
+/// The location of a field's value when it can be read off the syntax: a parameter, a
+/// constructor `C[R...](...)`, or `e @ R`.
+fn field_loc(v: &Expr, params: &[Param], roles: &[String], d: &Decls) -> Option<Loc> {
+    match v {
+        Expr::Name(n) => params
+            .iter()
+            .find(|p| p.name == n.id.as_str())
+            .map(|p| p.loc.clone()),
+        Expr::Call(c) => match &*c.func {
+            Expr::Subscript(s) => {
+                let class = d.class(name_of(&s.value)?)?;
+                let rs: Vec<String> = slice_elts(&s.slice)
+                    .iter()
+                    .map(|e| name_of(e).map(str::to_owned))
+                    .collect::<Option<_>>()?;
+                (rs.len() == class.roles.len() && rs.iter().all(|r| roles.contains(r)))
+                    .then(|| Loc::Obj(class.name.clone(), rs))
+            }
+            _ => None,
+        },
+        Expr::BinOp(b) if b.op == ruff_python_ast::Operator::MatMult => {
+            let r = match &*b.right {
+                Expr::Call(c) => name_of(&c.func)?,
+                r => name_of(r)?,
+            };
+            roles.iter().any(|x| x == r).then(|| Loc::At(r.to_owned()))
+        }
+        _ => None,
+    }
+}
+
 /// A field assignment in `__init__`: `self.f = param` or `self.f: T = e`.
 fn init_field(
     s: &Stmt,
@@ -387,9 +447,7 @@ fn init_field(
             let Some(f) = self_field(&a.targets[0]) else {
                 return;
             };
-            let loc = name_of(&a.value)
-                .and_then(|n| params.iter().find(|p| p.name == n))
-                .map(|p| p.loc.clone());
+            let loc = field_loc(&a.value, params, roles, d);
             match loc {
                 Some(l) => (f, l),
                 None => {
