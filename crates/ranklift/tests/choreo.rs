@@ -609,3 +609,100 @@ fn check_takes_several_files_and_speaks_json_and_sarif() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["diagnostics"].as_array().unwrap().len(), 0);
 }
+
+/// The backticked `... .select(...)` snippets of an E-KOC hint, in order.
+fn hint_selects(err: &str) -> Vec<String> {
+    let help = err
+        .lines()
+        .find(|l| l.contains("help: "))
+        .expect("a hint")
+        .to_owned();
+    help.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.contains(".select("))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn following_the_knowledge_of_choice_hint_fixes_the_program() {
+    // f01: B is not told whether the ping-pong goes on. Insert the two selections the hint
+    // proposes at the start of each branch (lines 12 and 16 of the file, by reading it) and
+    // declare the enum it names: the program then checks, runs and B prints its line.
+    let f01 = fixtures().join("shared/f01_koc_missing_select.py");
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&f01)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    let selects = hint_selects(&err);
+    assert_eq!(selects.len(), 2, "{err}");
+    assert!(
+        err.contains("declare `class Choice(Enum): YES = \"YES\"; NO = \"NO\"`"),
+        "{err}"
+    );
+    let src = std::fs::read_to_string(&f01).unwrap();
+    let mut lines: Vec<String> = src.lines().map(str::to_owned).collect();
+    lines.insert(15, format!("            {}", selects[1])); // after `else:` (line 15)
+    lines.insert(11, format!("            {}", selects[0])); // after `if n < 3:` (line 11)
+    lines.insert(
+        5,
+        "class Choice(Enum):\n    YES = \"YES\"\n    NO = \"NO\"\n".to_owned(),
+    );
+    lines.insert(0, "from enum import Enum".to_owned());
+    lines.push(
+        "\n    @staticmethod\n    @entry\n    def main() -> None:\n        ch: Channel[object, A, B] = Channel.open(\"ab\")\n        PingPongNoSelect[A, B](ch).play(0 @ A)".to_owned(),
+    );
+    let fixed = lines.join("\n").replace(
+        "import Role, At, Channel, Ch2",
+        "import Role, At, Channel, Ch2, entry",
+    );
+    let dir = tempdir("koc-fix");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("fixed.py");
+    std::fs::write(&f, &fixed).unwrap();
+    let out = run(&f, "PingPongNoSelect", false);
+    assert!(out.status.success(), "{fixed}\n{}", text(&out.stderr));
+    assert_eq!(per_role(&text(&out.stdout))["B"], ["B done"]);
+
+    // g01: no channel between Buyer and Shipper; the hint forwards the choice through Seller.
+    let g01 = fixtures().join("fail/g01_forward_missing.py");
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&g01)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    let selects = hint_selects(&err);
+    assert_eq!(
+        selects,
+        [
+            "bs.select(D.YES @ Buyer)",
+            "ss.select(D.YES @ Seller)",
+            "bs.select(D.NO @ Buyer)",
+            "ss.select(D.NO @ Seller)"
+        ],
+        "{err}"
+    );
+    let src = std::fs::read_to_string(&g01).unwrap();
+    let fixed = src
+        .replace(
+            "            bs.select(D.YES @ Buyer)\n",
+            &format!("            {}\n            {}\n", selects[0], selects[1]),
+        )
+        .replace(
+            "            bs.select(D.NO @ Buyer)\n",
+            &format!("            {}\n            {}\n", selects[2], selects[3]),
+        );
+    let f = dir.join("forwarded.py");
+    std::fs::write(&f, &fixed).unwrap();
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{fixed}\n{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -386,15 +386,35 @@ impl Px<'_, '_> {
         branches: [(&str, TextRange); 2],
     ) {
         let x = self.x;
+        let (l1, l2, declare) = self.label_pair();
+        let (b1, b2) = if what == "while" {
+            (
+                "the loop body",
+                "an `else:` clause (run when the loop ends)",
+            )
+        } else {
+            ("the `if` branch", "the `else` branch")
+        };
+        let hint = if let Some(ch) = self.channel_between(cond_role, x) {
+            format!(
+                "inform {x}: start {b1} with `{ch}.select({l1} @ {cond_role})` and {b2} with `{ch}.select({l2} @ {cond_role})` (or forward the choice through a role that already knows){declare}"
+            )
+        } else if let Some((c1, w, c2)) = self.forwarder(cond_role, x) {
+            format!(
+                "forward the choice to {x} through {w}: start {b1} with `{c1}.select({l1} @ {cond_role})` then `{c2}.select({l1} @ {w})`, and {b2} with `{c1}.select({l2} @ {cond_role})` then `{c2}.select({l2} @ {w})`{declare}"
+            )
+        } else {
+            format!(
+                "send `ch.select(Enum.LABEL @ {cond_role})` to {x} (directly, or forwarded by a role that already knows) before {x}'s first action in each branch, with different labels; no channel between {cond_role} and {x} is in scope here"
+            )
+        };
         let mut p = Problem::new(
             at,
             E_KOC,
             format!(
                 "role `{x}` cannot tell which branch of this `{what}` was taken (the condition is at {cond_role})"
             ),
-            format!(
-                "send `ch.select(Enum.LABEL @ {cond_role})` to {x} (directly, or forwarded by a role that already knows) before {x}'s first action in each branch, with different labels"
-            ),
+            hint,
         );
         for ((name, fallback), span) in branches.into_iter().zip([err.left, err.right]) {
             match span {
@@ -409,6 +429,55 @@ impl Px<'_, '_> {
             }
         }
         self.problems.push(p);
+    }
+
+    /// A channel over which `from` can send to `to`, as the code names it here (a field or a
+    /// parameter of the method being projected).
+    fn channel_between(&self, from: &str, to: &str) -> Option<String> {
+        let fits = |l: &Loc| match l {
+            Loc::Chan { a, b, di } => (a == from && b == to) || (!di && a == to && b == from),
+            _ => false,
+        };
+        if let Some(p) = self.method.params.iter().find(|p| fits(&p.loc)) {
+            return Some(p.name.clone());
+        }
+        if self.method.is_static {
+            return None;
+        }
+        self.class
+            .fields
+            .iter()
+            .find(|(_, l)| fits(l))
+            .map(|(f, _)| format!("self.{f}"))
+    }
+
+    /// A role `w` and channels `from → w` and `w → to` in scope: (channel 1, w, channel 2).
+    fn forwarder(&self, from: &str, to: &str) -> Option<(String, String, String)> {
+        self.class
+            .roles
+            .iter()
+            .filter(|w| *w != from && *w != to)
+            .find_map(|w| {
+                let c1 = self.channel_between(from, w)?;
+                let c2 = self.channel_between(w, to)?;
+                Some((c1, w.clone(), c2))
+            })
+    }
+
+    /// Two labels to suggest: the first two members of an enum of the module (by name), or new
+    /// ones with a note to declare them.
+    fn label_pair(&self) -> (String, String, &'static str) {
+        let mut enums: Vec<(&String, &Vec<String>)> =
+            self.d.enums.iter().filter(|(_, m)| m.len() >= 2).collect();
+        enums.sort();
+        match enums.first() {
+            Some((e, m)) => (format!("{e}.{}", m[0]), format!("{e}.{}", m[1]), ""),
+            None => (
+                "Choice.YES".to_owned(),
+                "Choice.NO".to_owned(),
+                "; declare `class Choice(Enum): YES = \"YES\"; NO = \"NO\"`",
+            ),
+        }
     }
 
     fn if_stmt(

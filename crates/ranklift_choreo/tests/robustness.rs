@@ -12,6 +12,7 @@ fn sources() -> Vec<(String, String)> {
         root.join("examples/choreo"),
         root.join("crates/ranklift_choreo/tests/fixtures/shared"),
         root.join("crates/ranklift_choreo/tests/fixtures/fail"),
+        root.join("crates/ranklift_choreo/tests/fixtures/pass"),
     ] {
         let mut entries: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
