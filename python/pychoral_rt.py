@@ -592,18 +592,34 @@ def _roles_of(mod, entry_class):
 
 
 class _RoleStdout(io.TextIOBase):
-    """sys.stdout while roles run as threads: each thread's prints go to its own buffer."""
+    """sys.stdout while roles run as threads: each thread's prints go to its own buffer, or, when
+    streaming, straight out as `[Role] line` once each line is complete."""
 
-    def __init__(self, real):
+    def __init__(self, real, stream=False):
         self.real = real
+        self.stream = stream
         self.local = threading.local()
+        self.lock = threading.Lock()
 
     def writable(self):
         return True
 
     def write(self, s):
         buf = getattr(self.local, "buf", None)
-        (buf if buf is not None else self.real).write(s)
+        if buf is None:
+            self.real.write(s)
+            return len(s)
+        buf.write(s)
+        if self.stream and "\n" in s:
+            text = buf.getvalue()
+            done, _, rest = text.rpartition("\n")
+            with self.lock:
+                for line in done.split("\n"):
+                    self.real.write(f"[{self.local.role}] {line}\n")
+                self.real.flush()
+            buf.seek(0)
+            buf.truncate()
+            buf.write(rest)
         return len(s)
 
     def flush(self):
@@ -616,17 +632,19 @@ def _report_error(role, exc):
         sys.stderr.write(f"[{role}] {line}\n")
 
 
-def run_threads(module, entry_class):
-    """Run every role of `entry_class` as a thread; print `[Role] line` per role; exit status."""
+def run_threads(module, entry_class, stream=False):
+    """Run every role of `entry_class` as a thread; print `[Role] line` grouped per role (or, with
+    `stream`, as the lines come); return the exit status."""
     mod = importlib.import_module(module)
     roles = _roles_of(mod, entry_class)
     net = LocalNetwork(roles)
-    router = _RoleStdout(sys.stdout)
+    router = _RoleStdout(sys.stdout, stream)
     buffers = {r: io.StringIO() for r in roles}
     errors = {}
 
     def play(role):
         router.local.buf = buffers[role]
+        router.local.role = role
         _NET.set(net)
         try:
             main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))
@@ -647,7 +665,7 @@ def run_threads(module, entry_class):
             t.join()
     finally:
         sys.stdout = old
-    for r in roles:
+    for r in roles:  # (when streaming, only an unfinished last line is left)
         for line in buffers[r].getvalue().splitlines():
             print(f"[{r}] {line}")
     for r in roles:
@@ -684,40 +702,58 @@ def _free_ports(n):
     return ports
 
 
-def launch_tcp(module, entry_class, directory="."):
-    """One OS process per role on loopback; print each role's lines as `[Role] line`."""
+def launch_tcp(module, entry_class, directory=".", stream=False):
+    """One OS process per role on loopback; print each role's lines as `[Role] line`, grouped per
+    role (or, with `stream`, as they come)."""
     sys.path.insert(0, directory)
     mod = importlib.import_module(module)
     roles = _roles_of(mod, entry_class)
     peers = ",".join(f"{r}=127.0.0.1:{p}" for r, p in zip(roles, _free_ports(len(roles))))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([directory] + [p for p in [env.get("PYTHONPATH")] if p])
+    env["PYTHONUNBUFFERED"] = "1"
     procs = []
+    lock = threading.Lock()
+    lines = {r: [] for r in roles}
+
+    def pump(role, pipe):
+        for raw in pipe:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if stream:
+                with lock:
+                    sys.stdout.write(f"[{role}] {line}\n")
+                    sys.stdout.flush()
+            else:
+                lines[role].append(line)
+
     with tempfile.TemporaryDirectory() as tmp:
+        pumps = []
         for r in roles:
-            out = open(os.path.join(tmp, f"{r}.out"), "w+")
             err = open(os.path.join(tmp, f"{r}.err"), "w+")
             p = subprocess.Popen(
                 [sys.executable, os.path.abspath(__file__), "tcp-role", module, entry_class, r,
                  "--peers", peers],
-                stdout=out, stderr=err, env=env, cwd=directory,
+                stdout=subprocess.PIPE, stderr=err, env=env, cwd=directory,
             )
-            procs.append((r, p, out, err))
+            t = threading.Thread(target=pump, args=(r, p.stdout), daemon=True)
+            t.start()
+            pumps.append(t)
+            procs.append((r, p, err))
         status = 0
-        for r, p, out, err in procs:
+        for r, p, err in procs:
             if p.wait() != 0:
                 status = 1
-        for r, p, out, err in procs:
-            out.seek(0)
-            for line in out.read().splitlines():
+        for t in pumps:
+            t.join()
+        for r in roles:
+            for line in lines[r]:
                 print(f"[{r}] {line}")
         sys.stdout.flush()
-        for r, p, out, err in procs:
+        for r, p, err in procs:
             err.seek(0)
             text = err.read()
             if text:
                 sys.stderr.write(text if text.endswith("\n") else text + "\n")
-            out.close()
             err.close()
     return status
 
@@ -735,6 +771,7 @@ def _main(argv):
     run.add_argument("module")
     run.add_argument("entry")
     run.add_argument("--tcp", action="store_true")
+    run.add_argument("--stream", action="store_true", help="print lines as they come")
     one = sub.add_parser("tcp-role", aliases=["tcp"], help="run one role over TCP")
     one.add_argument("module")
     one.add_argument("entry")
@@ -746,9 +783,9 @@ def _main(argv):
         sys.path.insert(0, here)
     if a.cmd == "run":
         if a.tcp:
-            return launch_tcp(a.module, a.entry, os.getcwd())
+            return launch_tcp(a.module, a.entry, os.getcwd(), a.stream)
         sys.path.insert(0, os.getcwd())
-        return run_threads(a.module, a.entry)
+        return run_threads(a.module, a.entry, a.stream)
     peers = {}
     for item in a.peers.split(","):  # cmd is "tcp-role" (or its alias "tcp")
         name, _, addr = item.partition("=")

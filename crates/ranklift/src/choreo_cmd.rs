@@ -50,6 +50,9 @@ enum Cmd {
         /// One OS process per role over loopback TCP (default: one thread per role).
         #[arg(long)]
         tcp: bool,
+        /// Print each line as soon as a role prints it (default: grouped per role at the end).
+        #[arg(long)]
+        stream: bool,
         /// Python interpreter, 3.10 or newer (default: $PYCHORAL_PYTHON, else `python3`).
         #[arg(long)]
         python: Option<String>,
@@ -117,6 +120,7 @@ pub fn run(args: Args) -> ExitCode {
             file,
             entry,
             tcp,
+            stream,
             python,
         } => {
             let p = match compile(&file) {
@@ -133,7 +137,7 @@ pub fn run(args: Args) -> ExitCode {
             let python = python
                 .or_else(|| std::env::var("PYCHORAL_PYTHON").ok())
                 .unwrap_or_else(|| "python3".to_owned());
-            run_projection(&p, &entry, tcp, &python)
+            run_projection(&p, &entry, tcp, stream, &python)
         }
     }
 }
@@ -233,7 +237,7 @@ fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {
     }
 }
 
-fn run_projection(p: &Projection, entry: &str, tcp: bool, python: &str) -> ExitCode {
+fn run_projection(p: &Projection, entry: &str, tcp: bool, stream: bool, python: &str) -> ExitCode {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -251,6 +255,9 @@ fn run_projection(p: &Projection, entry: &str, tcp: bool, python: &str) -> ExitC
         .current_dir(&dir);
     if tcp {
         cmd.arg("--tcp");
+    }
+    if stream {
+        cmd.arg("--stream");
     }
     let status = cmd.status();
     let _ = std::fs::remove_dir_all(&dir);

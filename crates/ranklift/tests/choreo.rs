@@ -706,3 +706,20 @@ fn following_the_knowledge_of_choice_hint_fixes_the_program() {
     assert!(out.status.success(), "{fixed}\n{}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn streamed_output_has_each_roles_lines_in_order() {
+    let file = root().join("examples/choreo/sealed_auction.py");
+    let want =
+        expected_roles(&load(&root().join("examples/choreo/expected.json"))["sealed_auction"]);
+    for tcp in [false, true] {
+        let mut c = ranklift();
+        c.args(["choreo", "run", "--stream"]).arg(&file);
+        if tcp {
+            c.arg("--tcp");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(per_role(&text(&out.stdout)), want, "tcp={tcp}");
+    }
+}
