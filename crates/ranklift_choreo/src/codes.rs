@@ -1,29 +1,99 @@
-//! The diagnostic codes of `ranklift choreo check` (the table in README.md mirrors this one).
+//! The diagnostic codes of `ranklift choreo check` (README.md has the same table).
 //!
-//! Every code is an error: a choreography with any of them is not projected.
+//! Every code is an error: a choreography with any of them is not projected. Each entry says what
+//! triggers it, shows a program that gets it, the fix, and where it is raised.
 
-/// A construct outside the supported subset (inside a role class): lambdas or comprehensions over
-/// values of several roles, `global`, `nonlocal`, `yield`, `async`, `with`, nested `def`s,
-/// `*args`, keyword arguments in choreographic calls, `break`/`continue` in choreographic loops.
+/// A construct outside the supported subset inside a role class: `with`, `global`/`nonlocal`,
+/// `yield`/`await`, nested `def`/`class`, `*args`/`**kwargs`, keyword arguments in a
+/// choreographic call, `break`/`continue` in a choreographic loop, communication inside
+/// `try`/`raise`/`assert`, a lambda or comprehension over values of several roles.
+///
+/// ```python
+/// for i in range(3):
+///     break                       # E-UNSUP
+/// ```
+/// Fix: end loops through their condition (a `while` with selections). Raised in
+/// `locate/stmt.rs`, `locate/expr.rs` (closures), `decls.rs` (signatures, decorators).
 pub const E_UNSUP: &str = "E-UNSUP";
-/// Unknown role, wrong role arity in `C[R...]` or `ChN[...]`, duplicate role, role that is not a
-/// parameter of the class.
+
+/// A role that is not declared (`R = Role("R")`), not a parameter of the class, repeated, or the
+/// wrong number of roles in `C[R...]` / `ChN[...]`.
+///
+/// ```python
+/// class Unknown(Ch2[A, B]):
+///     def run(n: At[int, D]) -> None: ...   # E-ROLE: D is not a role of Unknown
+/// ```
+/// Fix: add the role to the class's roles or use one of them. Raised in `decls.rs` (`role_arg`,
+/// `role_args`) and `locate/` (`@ R`, role classes used without roles).
 pub const E_ROLE: &str = "E-ROLE";
-/// Declared and actual location differ (assignment, argument, return, field), or a located type is
-/// missing.
+
+/// Declared and actual location differ (annotated assignment, re-assignment, argument, return,
+/// field), a parameter or return without a located type, an unknown name or field.
+///
+/// ```python
+/// x: At[int, B] = n + 1           # E-LOC when n is At[int, A]
+/// ```
+/// Fix: move the value with `ch.com(...)`, or declare the right role. Raised in `locate/stmt.rs`
+/// (`assign_check`, returns), `locate/comm.rs` (`check_args`), `decls.rs` (`parse_loc`).
 pub const E_LOC: &str = "E-LOC";
-/// A local operation whose operands are located at different roles (`print(a_at_A, b_at_B)`).
+
+/// A local operation whose operands are located at different roles.
+///
+/// ```python
+/// print(a, b)                     # E-MIX when a is at A and b at B
+/// ```
+/// Fix: send one value to the other role first. Raised in `locate/expr.rs` (`local_op`).
 pub const E_MIX: &str = "E-MIX";
-/// The location of an expression cannot be inferred: write `e @ R`.
+
+/// No role can be inferred for an expression (no located operand, no expected type).
+///
+/// ```python
+/// print("hello")                  # E-INFER: which role prints?
+/// ```
+/// Fix: `print("hello" @ A)`, or annotate the target. Raised in `locate/expr.rs` (`local_op`),
+/// `locate/comm.rs` (a role-free value sent over a symmetric channel, a label without `@ R`).
 pub const E_INFER: &str = "E-INFER";
-/// Misused channel: value not at an endpoint, wrong direction on a `DiChannel`, same role at both
-/// ends, label not an enum member, `select` used as a value, `Channel.open` outside `@entry`.
+
+/// A misused channel: the value is not at an end of it, a `DiChannel` used backwards, the same
+/// role at both ends, a label that is not an enum member, `select` used as a value,
+/// `Channel.open` outside an `@entry` method or without an annotated target.
+///
+/// ```python
+/// x: At[str, IP] = s.com(pwd)     # E-CHAN when pwd is at Client and s: Channel[object, Service, IP]
+/// ```
+/// Fix: use a channel with an end where the value is. Raised in `locate/comm.rs`.
 pub const E_CHAN: &str = "E-CHAN";
-/// Communication in a place Python evaluates conditionally or out of order: the right operand of
-/// `and`/`or`, a conditional expression, a comprehension, a lambda, an assignment target.
+
+/// Communication where Python evaluates conditionally or out of order: the right operand of
+/// `and`/`or`, a branch of a conditional expression, a comprehension or lambda, an assignment
+/// target, a `for` header, a `while` condition that involves another role.
+///
+/// ```python
+/// y: At[bool, B] = ok and ch.com(x)   # E-SHORT: B may skip the receive while A sends
+/// ```
+/// Fix: communicate in a statement of its own first. Raised in `locate/expr.rs`,
+/// `locate/stmt.rs` and `project.rs` (`while` conditions).
 pub const E_SHORT: &str = "E-SHORT";
-/// An `if`/`while` condition not located at exactly one role (or everywhere).
+
+/// An `if`/`while` condition that is not at one role (or role-free): a channel, an object.
+///
+/// ```python
+/// if ch:                          # E-COND
+/// ```
+/// Fix: compute a boolean at one role. Raised in `locate/stmt.rs` (`cond`).
 pub const E_COND: &str = "E-COND";
-/// Knowledge of choice: some role cannot tell which branch was taken (merging its two projections
-/// failed).
+
+/// Knowledge of choice: merging a role's projections of the two branches of an `if` (or of a
+/// `while` body and its exit) failed, so that role cannot tell which branch was taken. Reported
+/// at the `if`/`while` header, naming the role, with notes at its first differing actions and a
+/// hint naming the channel (or forwarding role) and labels to use.
+///
+/// ```python
+/// if n < 3:                       # E-KOC for B: B receives in one branch, prints in the other
+///     m: At[int, B] = self.ch.com(n)
+/// else:
+///     print("done" @ B)
+/// ```
+/// Fix: start each branch with `self.ch.select(Choice.X @ A)`, different labels. Raised in
+/// `project.rs` (`koc`, the `while` case); the merge itself is `ir::merge`.
 pub const E_KOC: &str = "E-KOC";
