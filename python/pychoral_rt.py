@@ -181,8 +181,16 @@ def _trace(src, dst, chan, kind, value):
 
 # ----- the wire encoding ------------------------------------------------------------------------
 
+# The module holding the running choreography. Its classes travel as `:Qual.Name` so that roles
+# running differently named modules (`project --split`) still agree on them.
+_choreography = None
+
+
 def _class_ref(cls):
-    return f"{cls.__module__}:{cls.__qualname__}"
+    mod = cls.__module__
+    if _choreography is not None and mod == _choreography.__name__:
+        mod = ""
+    return f"{mod}:{cls.__qualname__}"
 
 
 def encode(value, _depth=0):
@@ -223,7 +231,7 @@ def _lookup(ref, want):
     if not isinstance(ref, str) or ":" not in ref:
         raise ProtocolError(f"bad class reference {ref!r}")
     mod_name, qual = ref.split(":", 1)
-    obj = sys.modules.get(mod_name)
+    obj = _choreography if mod_name == "" else sys.modules.get(mod_name)
     if obj is None:
         raise ProtocolError(f"class {ref} is not defined here (module {mod_name} is not loaded)")
     for part in qual.split("."):
@@ -635,7 +643,8 @@ def _report_error(role, exc):
 def run_threads(module, entry_class, stream=False):
     """Run every role of `entry_class` as a thread; print `[Role] line` grouped per role (or, with
     `stream`, as the lines come); return the exit status."""
-    mod = importlib.import_module(module)
+    global _choreography
+    mod = _choreography = importlib.import_module(module)
     roles = _roles_of(mod, entry_class)
     net = LocalNetwork(roles)
     router = _RoleStdout(sys.stdout, stream)
@@ -676,10 +685,11 @@ def run_threads(module, entry_class, stream=False):
 
 def run_tcp_role(module, entry_class, role, peers):
     """Run one role of `entry_class` in this process over TCP; its prints go to stdout."""
+    global _choreography
     net = TcpNetwork(role, peers)
     net.start()
     _NET.set(net)
-    mod = importlib.import_module(module)
+    mod = _choreography = importlib.import_module(module)
     status = 0
     try:
         main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))

@@ -51,6 +51,18 @@ class WireFormat(unittest.TestCase):
         nan = roundtrip(float("nan"))
         self.assertNotEqual(nan, nan)
 
+    def test_choreography_classes_travel_without_their_module_name(self):
+        # Roles deployed from per-role modules (`project --split`) name the choreography's
+        # classes relative to the module each of them runs.
+        rt._choreography = sys.modules[__name__]
+        try:
+            self.assertEqual(rt.encode(Color.RED), {"$": "enum", "t": ":Color", "v": "RED"})
+            self.assertIs(roundtrip(Color.RED), Color.RED)
+            self.assertEqual(roundtrip(Point(1, (2,))), Point(1, (2,)))
+        finally:
+            rt._choreography = None
+        self.assertEqual(rt.encode(Color.RED)["t"], f"{__name__}:Color")
+
     def test_anything_else_is_refused_at_the_sender(self):
         class MyInt(int):
             pass

@@ -40,6 +40,10 @@ enum Cmd {
         /// Also write the role-erased program `<stem>_erased.py` (for mypy and reference runs).
         #[arg(long)]
         emit_erased: bool,
+        /// Also write one module per role, `<stem>_<Role>.py`, with only the classes that role
+        /// runs (to deploy each role without the others' code).
+        #[arg(long)]
+        split: bool,
     },
     /// Project to a temporary directory and run every role; print each role's lines as `[Role] line`.
     Run {
@@ -98,12 +102,13 @@ pub fn run(args: Args) -> ExitCode {
             file,
             out,
             emit_erased,
+            split,
         } => {
             let p = match compile(&file) {
                 Ok(p) => p,
                 Err(code) => return code,
             };
-            match write_projection(&p, &out, emit_erased) {
+            match write_projection(&p, &out, emit_erased, split) {
                 Ok(written) => {
                     for w in written {
                         eprintln!("wrote {}", w.display());
@@ -198,15 +203,25 @@ fn compile(file: &Path) -> Result<Projection, ExitCode> {
     }
 }
 
-fn write_projection(p: &Projection, out: &Path, erased: bool) -> Result<Vec<PathBuf>, String> {
+fn write_projection(
+    p: &Projection,
+    out: &Path,
+    erased: bool,
+    split: bool,
+) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files = vec![
         (out.join(format!("{}.py", p.module_name)), p.module.clone()),
         (out.join("pychoral_rt.py"), RUNTIME.to_owned()),
     ];
+    let stem = p.module_name.trim_end_matches("_chor");
     if erased {
-        let stem = p.module_name.trim_end_matches("_chor");
         files.push((out.join(format!("{stem}_erased.py")), p.erased.clone()));
+    }
+    if split {
+        for (role, text) in &p.role_modules {
+            files.push((out.join(format!("{stem}_{role}.py")), text.clone()));
+        }
     }
     let mut written = Vec::new();
     for (path, text) in files {
@@ -242,7 +257,7 @@ fn run_projection(p: &Projection, entry: &str, tcp: bool, stream: bool, python: 
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let dir = std::env::temp_dir().join(format!("ranklift-choreo-{}-{nanos}", std::process::id()));
-    let res = write_projection(p, &dir, false);
+    let res = write_projection(p, &dir, false, false);
     if let Err(e) = res {
         eprintln!("error: {e}");
         return ExitCode::from(2);

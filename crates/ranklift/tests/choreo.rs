@@ -723,3 +723,75 @@ fn streamed_output_has_each_roles_lines_in_order() {
         assert_eq!(per_role(&text(&out.stdout)), want, "tcp={tcp}");
     }
 }
+
+#[test]
+fn split_modules_deploy_each_role_without_the_others_code() {
+    // `--split` writes one module per role; each role's process imports only its own module.
+    let dir = tempdir("split");
+    let st = ranklift()
+        .args(["choreo", "project", "--split"])
+        .arg(fixtures().join("shared/ex04_dist_auth.py"))
+        .arg("-o")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", text(&st.stderr));
+    let client = std::fs::read_to_string(dir.join("ex04_dist_auth_Client.py")).unwrap();
+    let ip = std::fs::read_to_string(dir.join("ex04_dist_auth_IP.py")).unwrap();
+    assert!(client.contains("class DistAuth_Client:") && !client.contains("class DistAuth_IP:"));
+    assert!(ip.contains("class DistAuth_IP:") && !ip.contains("class AuthResult_A:"));
+    let roles = ["Client", "Service", "IP"];
+    let ports: Vec<u16> = roles
+        .iter()
+        .map(|_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        })
+        .collect();
+    let peers: Vec<String> = roles
+        .iter()
+        .zip(&ports)
+        .map(|(r, p)| format!("{r}=127.0.0.1:{p}"))
+        .collect();
+    let peers = peers.join(",");
+    let children: Vec<_> = roles
+        .iter()
+        .map(|r| {
+            Command::new("python3")
+                .args([
+                    "pychoral_rt.py",
+                    "tcp",
+                    &format!("ex04_dist_auth_{r}"),
+                    "DistAuthMain",
+                    r,
+                ])
+                .args(["--peers", &peers])
+                .current_dir(&dir)
+                .env("PYCHORAL_TIMEOUT", "30")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    for (r, o) in roles.iter().zip(&outs) {
+        assert!(o.status.success(), "{r}: {}", text(&o.stderr));
+    }
+    assert_eq!(
+        text(&outs[0].stdout),
+        "Client token: tok-alice\nClient token: None\n"
+    );
+    assert_eq!(
+        text(&outs[1].stdout),
+        "Service token: tok-alice\nService token: None\n"
+    );
+    assert_eq!(text(&outs[2].stdout), "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -96,6 +96,9 @@ pub struct Projection {
     pub module_name: String,
     /// The projected module.
     pub module: String,
+    /// For each role of an entry class: the module with only the projected classes that role
+    /// runs (`project --split`).
+    pub role_modules: Vec<(String, String)>,
     /// The role-erased program (runs centrally with the `pychoral` package).
     pub erased: String,
     pub entries: Vec<Entry>,
@@ -187,29 +190,48 @@ pub fn compile(path: &str, text: &Arc<str>) -> Result<Projection, Vec<Diagnostic
     if !problems.is_empty() {
         return Err(to_diags(path, text, &index, problems));
     }
-    // Projection (finds knowledge-of-choice errors).
-    let mut classes_text: Vec<(TextRange, String)> = Vec::new();
+    // Projection (finds knowledge-of-choice errors): (class range, class, role, text).
+    let mut projected: Vec<(TextRange, String, String, String)> = Vec::new();
     for class in &decls.classes {
-        let mut parts = Vec::new();
         for r in &class.roles {
-            parts.push(project::project_class(
-                text,
-                &decls,
-                &facts,
-                class,
-                r,
-                &mut problems,
-            ));
+            let t = project::project_class(text, &decls, &facts, class, r, &mut problems);
+            projected.push((class.def.range, class.name.clone(), r.clone(), t));
         }
-        classes_text.push((class.def.range, parts.join("\n\n")));
     }
     if !problems.is_empty() {
         return Err(to_diags(path, text, &index, problems));
     }
     let module_name = module_name(path);
-    let module = assemble(path, text, suite, &decls, classes_text).map_err(|m| {
+    let internal = |m: String| {
         vec![Diagnostic::file_level(path, "E-INTERNAL", Severity::Error, m).rustc_style()]
-    })?;
+    };
+    let module = assemble(path, text, suite, &decls, &projected, &|_| true).map_err(internal)?;
+    // Per-role modules (`--split`): only the classes reachable from the role's entry classes.
+    let mut role_modules = Vec::new();
+    let mut entry_roles: Vec<&String> = Vec::new();
+    for c in decls
+        .classes
+        .iter()
+        .filter(|c| c.methods.iter().any(|m| m.is_entry))
+    {
+        for r in &c.roles {
+            if !entry_roles.contains(&r) {
+                entry_roles.push(r);
+            }
+        }
+    }
+    for r in entry_roles {
+        let roots: Vec<String> = decls
+            .classes
+            .iter()
+            .filter(|c| c.methods.iter().any(|m| m.is_entry) && c.roles.contains(r))
+            .map(|c| format!("{}_{r}", c.name))
+            .collect();
+        let keep = reachable(&projected, roots);
+        let text = assemble(path, text, suite, &decls, &projected, &|n| keep.contains(n))
+            .map_err(internal)?;
+        role_modules.push((r.clone(), text));
+    }
     let erased = erase(text, suite, &decls, &facts).map_err(|m| {
         vec![Diagnostic::file_level(path, "E-INTERNAL", Severity::Error, m).rustc_style()]
     })?;
@@ -227,6 +249,7 @@ pub fn compile(path: &str, text: &Arc<str>) -> Result<Projection, Vec<Diagnostic
     Ok(Projection {
         module_name,
         module,
+        role_modules,
         erased,
         entries,
         classes: decls
@@ -256,12 +279,43 @@ fn header_offset(suite: &[Stmt]) -> TextSize {
     suite.last().map_or(TextSize::new(0), |s| s.range().end())
 }
 
+/// The names of the projected classes reachable from `roots` (by the class names each class's
+/// text mentions).
+fn reachable(
+    projected: &[(TextRange, String, String, String)],
+    roots: Vec<String>,
+) -> ranklift_python::fxhash::FastSet<String> {
+    let names: ranklift_python::fxhash::FastSet<String> = projected
+        .iter()
+        .map(|(_, c, r, _)| format!("{c}_{r}"))
+        .collect();
+    let mut seen: ranklift_python::fxhash::FastSet<String> = roots.iter().cloned().collect();
+    let mut todo = roots;
+    while let Some(n) = todo.pop() {
+        let Some((_, _, _, t)) = projected
+            .iter()
+            .find(|(_, c, r, _)| format!("{c}_{r}") == n)
+        else {
+            continue;
+        };
+        for word in t.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')) {
+            if names.contains(word) && seen.insert(word.to_owned()) {
+                todo.push(word.to_owned());
+            }
+        }
+    }
+    seen
+}
+
+/// The projected module: module-level code kept, each role class replaced by its projections
+/// whose names `keep` accepts.
 fn assemble(
     path: &str,
     text: &str,
     suite: &[Stmt],
     decls: &decls::Decls,
-    classes: Vec<(TextRange, String)>,
+    projected: &[(TextRange, String, String, String)],
+    keep: &dyn Fn(&str) -> bool,
 ) -> Result<String, String> {
     let mut edits = Vec::new();
     let file = std::path::Path::new(path)
@@ -278,8 +332,20 @@ fn assemble(
         let t = &text[*r];
         edits.push(Edit::replace(*r, t.replacen("pychoral", "pychoral_rt", 1)));
     }
-    for (r, t) in classes {
-        edits.push(Edit::replace(r, t.trim_end().to_owned()));
+    for class in &decls.classes {
+        let parts: Vec<&str> = projected
+            .iter()
+            .filter(|(r, c, role, _)| {
+                *r == class.def.range && c == &class.name && keep(&format!("{c}_{role}"))
+            })
+            .map(|(_, _, _, t)| t.trim_end())
+            .collect();
+        let t = if parts.is_empty() {
+            format!("# ({} projected to other roles only)", class.name)
+        } else {
+            parts.join("\n\n\n")
+        };
+        edits.push(Edit::replace(class.def.range, t));
     }
     let mut out = edit::apply(text, &edits)
         .map_err(|e| format!("internal error while assembling the projection: {e:?}"))?;
