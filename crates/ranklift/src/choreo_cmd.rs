@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use ranklift_choreo::{Projection, RUNTIME};
+use ranklift_choreo::{Projection, RUNTIME, Want};
 use ranklift_python::SourceFile;
 use ranklift_python::diagnostics::{self, Diagnostic};
 
@@ -77,7 +77,7 @@ pub fn run(args: Args) -> ExitCode {
             let mut all = Vec::new();
             let mut status = ExitCode::SUCCESS;
             for file in &files {
-                match load_and_compile(file) {
+                match load_and_compile(file, Want::default()) {
                     Err(code) => return code,
                     Ok(Ok(p)) => {
                         if format == Format::Text {
@@ -104,7 +104,13 @@ pub fn run(args: Args) -> ExitCode {
             emit_erased,
             split,
         } => {
-            let p = match compile(&file) {
+            let p = match compile(
+                &file,
+                Want {
+                    erased: emit_erased,
+                    split,
+                },
+            ) {
                 Ok(p) => p,
                 Err(code) => return code,
             };
@@ -128,7 +134,7 @@ pub fn run(args: Args) -> ExitCode {
             stream,
             python,
         } => {
-            let p = match compile(&file) {
+            let p = match compile(&file, Want::default()) {
                 Ok(p) => p,
                 Err(code) => return code,
             };
@@ -149,7 +155,10 @@ pub fn run(args: Args) -> ExitCode {
 
 /// Load and compile `file`: `Err(exit code)` if it cannot be read, else the projection or the
 /// choreography's errors.
-fn load_and_compile(file: &Path) -> Result<Result<Projection, Vec<Diagnostic>>, ExitCode> {
+fn load_and_compile(
+    file: &Path,
+    want: Want,
+) -> Result<Result<Projection, Vec<Diagnostic>>, ExitCode> {
     let display = file.display().to_string();
     let src = match SourceFile::load(file) {
         Ok(s) => s,
@@ -159,7 +168,7 @@ fn load_and_compile(file: &Path) -> Result<Result<Projection, Vec<Diagnostic>>, 
         }
     };
     let text: Arc<str> = src.text.as_str().into();
-    Ok(ranklift_choreo::compile(&display, &text))
+    Ok(ranklift_choreo::compile_with(&display, &text, want))
 }
 
 /// Print diagnostics: text (snippets and hints) on stderr, JSON or SARIF on stdout.
@@ -193,8 +202,8 @@ fn report(diags: &[Diagnostic], format: Format) {
 }
 
 /// Compile for `project` and `run`: errors are printed as text, exit 1.
-fn compile(file: &Path) -> Result<Projection, ExitCode> {
-    match load_and_compile(file)? {
+fn compile(file: &Path, want: Want) -> Result<Projection, ExitCode> {
+    match load_and_compile(file, want)? {
         Ok(p) => Ok(p),
         Err(diags) => {
             report(&diags, Format::Text);

@@ -164,6 +164,31 @@ fn to_diags(
 /// Check and project the choreography `text` (shown as `path`). All errors, sorted, or the
 /// projection.
 pub fn compile(path: &str, text: &Arc<str>) -> Result<Projection, Vec<Diagnostic>> {
+    compile_with(
+        path,
+        text,
+        Want {
+            erased: true,
+            split: true,
+        },
+    )
+}
+
+/// Which optional outputs [`compile_with`] builds (a plain check needs neither).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Want {
+    /// The role-erased program ([`Projection::erased`]).
+    pub erased: bool,
+    /// One module per role ([`Projection::role_modules`]).
+    pub split: bool,
+}
+
+/// [`compile`], building only the optional outputs `want` asks for (the others are empty).
+pub fn compile_with(
+    path: &str,
+    text: &Arc<str>,
+    want: Want,
+) -> Result<Projection, Vec<Diagnostic>> {
     let index = LineIndex::from_source_text(text);
     let parsed = match ruff_python_parser::parse_module(text) {
         Ok(p) => p,
@@ -212,7 +237,7 @@ pub fn compile(path: &str, text: &Arc<str>) -> Result<Projection, Vec<Diagnostic
     for c in decls
         .classes
         .iter()
-        .filter(|c| c.methods.iter().any(|m| m.is_entry))
+        .filter(|c| want.split && c.methods.iter().any(|m| m.is_entry))
     {
         for r in &c.roles {
             if !entry_roles.contains(&r) {
@@ -232,7 +257,12 @@ pub fn compile(path: &str, text: &Arc<str>) -> Result<Projection, Vec<Diagnostic
             .map_err(internal)?;
         role_modules.push((r.clone(), text));
     }
-    let erased = erase(text, suite, &decls, &facts).map_err(|m| {
+    let erased = if !want.erased {
+        Ok(String::new())
+    } else {
+        erase(text, suite, &decls, &facts)
+    }
+    .map_err(|m| {
         vec![Diagnostic::file_level(path, "E-INTERNAL", Severity::Error, m).rustc_style()]
     })?;
     let entries = decls
