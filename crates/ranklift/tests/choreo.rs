@@ -66,6 +66,19 @@ fn expected_roles(v: &serde_json::Value) -> BTreeMap<String, Vec<String>> {
     m
 }
 
+/// `ranklift choreo project FILE -o DIR FLAGS...`, which must succeed.
+fn project(file: &Path, dir: &Path, flags: &[&str]) {
+    let st = ranklift()
+        .args(["choreo", "project"])
+        .args(flags)
+        .arg(file)
+        .arg("-o")
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "{}", text(&st.stderr));
+}
+
 fn run(file: &Path, entry: &str, tcp: bool) -> Output {
     let mut c = ranklift();
     c.args(["choreo", "run"]).arg(file).args(["--entry", entry]);
@@ -133,15 +146,11 @@ fn agrees_with_reference_run(dir: &Path) -> usize {
             continue;
         }
         let out_dir = tempdir(&format!("erased-{name}"));
-        let st = ranklift()
-            .args(["choreo", "project"])
-            .arg(dir.join(format!("{name}.py")))
-            .arg("-o")
-            .arg(&out_dir)
-            .arg("--emit-erased")
-            .output()
-            .expect("project");
-        assert!(st.status.success(), "{}", text(&st.stderr));
+        project(
+            &dir.join(format!("{name}.py")),
+            &out_dir,
+            &["--emit-erased"],
+        );
         let reference = Command::new("python3")
             .arg(format!("{name}_erased.py"))
             .current_dir(&out_dir)
@@ -286,14 +295,7 @@ fn dist_auth_projection_is_golden() {
     // `match` on the IP's label with enum-qualified cases; Service keeps only the match; IP keeps
     // the native `if`), completed for Service and IP and for the entry class.
     let out_dir = tempdir("golden");
-    let st = ranklift()
-        .args(["choreo", "project"])
-        .arg(fixtures().join("shared/ex04_dist_auth.py"))
-        .arg("-o")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert!(st.status.success(), "{}", text(&st.stderr));
+    project(&fixtures().join("shared/ex04_dist_auth.py"), &out_dir, &[]);
     let got = std::fs::read_to_string(out_dir.join("ex04_dist_auth_chor.py")).unwrap();
     let golden = root().join("crates/ranklift_choreo/tests/golden/ex04_dist_auth_chor.py");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
@@ -394,14 +396,7 @@ fn a_silent_peer_times_out() {
 fn killing_a_role_process_mid_protocol_fails_the_other_with_peer_closed() {
     use std::io::{BufRead, BufReader};
     let dir = tempdir("kill");
-    let st = ranklift()
-        .args(["choreo", "project"])
-        .arg(fixtures().join("fault/stream.py"))
-        .arg("-o")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(st.status.success(), "{}", text(&st.stderr));
+    project(&fixtures().join("fault/stream.py"), &dir, &[]);
     let ports: Vec<u16> = (0..2)
         .map(|_| {
             std::net::TcpListener::bind("127.0.0.1:0")
@@ -506,15 +501,7 @@ fn erased_mypy(files: &[PathBuf], tag: &str) -> Output {
     let dir = tempdir(tag);
     let mut erased = Vec::new();
     for file in files {
-        let st = ranklift()
-            .args(["choreo", "project"])
-            .arg(file)
-            .arg("-o")
-            .arg(&dir)
-            .arg("--emit-erased")
-            .output()
-            .unwrap();
-        assert!(st.status.success(), "{}", text(&st.stderr));
+        project(&file, &dir, &["--emit-erased"]);
         erased.push(format!(
             "{}_erased.py",
             file.file_stem().unwrap().to_string_lossy()
@@ -728,14 +715,11 @@ fn streamed_output_has_each_roles_lines_in_order() {
 fn split_modules_deploy_each_role_without_the_others_code() {
     // `--split` writes one module per role; each role's process imports only its own module.
     let dir = tempdir("split");
-    let st = ranklift()
-        .args(["choreo", "project", "--split"])
-        .arg(fixtures().join("shared/ex04_dist_auth.py"))
-        .arg("-o")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(st.status.success(), "{}", text(&st.stderr));
+    project(
+        &fixtures().join("shared/ex04_dist_auth.py"),
+        &dir,
+        &["--split"],
+    );
     let client = std::fs::read_to_string(dir.join("ex04_dist_auth_Client.py")).unwrap();
     let ip = std::fs::read_to_string(dir.join("ex04_dist_auth_IP.py")).unwrap();
     assert!(client.contains("class DistAuth_Client:") && !client.contains("class DistAuth_IP:"));

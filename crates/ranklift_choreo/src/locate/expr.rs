@@ -381,12 +381,8 @@ impl Cx<'_, '_> {
                 return self.open(e, call, expected);
             }
             // C[R...].m(...)
-            if let Expr::Subscript(s) = &*a.value
-                && let Some(cname) = name_of(&s.value)
-                && let Some(class) = self.d.class(cname)
-            {
-                let Some(roles) = role_args(class, &s.slice, &self.class.roles, self.d, self.out)
-                else {
+            if let Some((cname, roles)) = self.instance(&a.value) {
+                let Some(roles) = roles else {
                     self.visit_args(call);
                     return Loc::Unknown;
                 };
@@ -439,13 +435,9 @@ impl Cx<'_, '_> {
             // A method call on a local value: the receiver is an operand.
             self.record(&call.func, base);
             self.lift(&call.func, &[&a.value]);
-        } else if let Expr::Subscript(s) = &*call.func
-            && let Some(cname) = name_of(&s.value)
-            && let Some(class) = self.d.class(cname)
-        {
+        } else if let Some((cname, roles)) = self.instance(&call.func) {
             // C[R...](args): a constructor
-            let Some(roles) = role_args(class, &s.slice, &self.class.roles, self.d, self.out)
-            else {
+            let Some(roles) = roles else {
                 self.visit_args(call);
                 return Loc::Unknown;
             };
@@ -478,6 +470,18 @@ impl Cx<'_, '_> {
         }
         self.hint.pop();
         self.local_op(e, &kids, expected)
+    }
+
+    /// `C[R...]` with `C` a role class: its name, and its roles checked against `C`'s arity
+    /// (`None` after an error, reported).
+    fn instance<'e>(&mut self, e: &'e Expr) -> Option<(&'e str, Option<Vec<String>>)> {
+        let Expr::Subscript(s) = e else {
+            return None;
+        };
+        let cname = name_of(&s.value)?;
+        let class = self.d.class(cname)?;
+        let roles = role_args(class, &s.slice, &self.class.roles, self.d, self.out);
+        Some((cname, roles))
     }
 
     pub(super) fn visit_args(&mut self, call: &ast::ExprCall) {
