@@ -501,7 +501,7 @@ fn erased_mypy(files: &[PathBuf], tag: &str) -> Output {
     let dir = tempdir(tag);
     let mut erased = Vec::new();
     for file in files {
-        project(&file, &dir, &["--emit-erased"]);
+        project(file, &dir, &["--emit-erased"]);
         erased.push(format!(
             "{}_erased.py",
             file.file_stem().unwrap().to_string_lossy()
