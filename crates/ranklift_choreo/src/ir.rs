@@ -121,7 +121,7 @@ pub enum SK {
     Return(Option<PE>),
     /// Source copied as is (possibly several lines, already dedented); `exits` for `raise`.
     Verbatim {
-        text: String,
+        lines: Vec<VLine>,
         exits: bool,
     },
     If(PE, Vec<S>, Vec<S>),
@@ -135,6 +135,14 @@ pub enum SK {
     Again,
     Continue,
     Break,
+}
+
+/// One line of a [`SK::Verbatim`] statement. A `raw` line continues a multi-line string literal:
+/// it is printed exactly as written, because indenting it would change the string's value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VLine {
+    pub text: String,
+    pub raw: bool,
 }
 
 impl S {
@@ -375,12 +383,15 @@ pub fn emit_stmt(out: &mut String, s: &S, level: usize) {
         SK::Assign(t, op, v) => line(out, level, &format!("{t} {op} {}", v.text())),
         SK::Return(None) => line(out, level, "return"),
         SK::Return(Some(e)) => line(out, level, &format!("return {}", e.text())),
-        SK::Verbatim { text, .. } => {
-            for l in text.lines() {
-                if l.trim().is_empty() {
+        SK::Verbatim { lines, .. } => {
+            for l in lines {
+                if l.raw {
+                    out.push_str(&l.text);
+                    out.push('\n');
+                } else if l.text.trim().is_empty() {
                     out.push('\n');
                 } else {
-                    line(out, level, l);
+                    line(out, level, &l.text);
                 }
             }
         }

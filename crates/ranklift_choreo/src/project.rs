@@ -11,7 +11,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::Problem;
 use crate::codes::{E_KOC, E_SHORT};
 use crate::decls::{ClassDecl, Decls, MethodDecl};
-use crate::ir::{self, MergeError, PArg, PE, S, SK, norm, push_expr};
+use crate::ir::{self, MergeError, PArg, PE, S, SK, VLine, norm, push_expr};
 use crate::loc::Loc;
 use crate::locate::{Facts, Special, Target, children, key};
 
@@ -350,31 +350,79 @@ impl Px<'_, '_> {
         }
     }
 
-    /// The statement's source, dedented, with `exprs` replaced by their projections.
+    /// The statement's source, dedented, with `exprs` replaced by their projections. Lines that
+    /// continue a multi-line string literal are kept exactly as written (marked `raw`).
     fn verbatim(&mut self, s: &Stmt, exits: bool, exprs: &[&Expr]) -> SK {
+        /// Marks the start of a raw line while the text is being edited (Python source cannot
+        /// contain NUL, and a source that does gets no marks).
+        const MARK: char = '\0';
         let r = s.range();
         let start = usize::from(r.start());
         let line_start = self.src[..start].rfind('\n').map_or(0, |i| i + 1);
         let prefix = self.src[line_start..start].to_owned();
         let mut src = self.text(r).to_owned();
-        for e in exprs.iter().rev() {
+        // Edits from the end backwards so earlier offsets stay valid: projections of special
+        // expressions, and a mark at every line start inside a string literal.
+        let mut edits: Vec<(usize, usize, String)> = Vec::new();
+        for e in exprs {
             if self.f.has_special.contains(&key(e.range())) {
                 let t = self.pe(e).text();
                 let a = usize::from(e.range().start()) - start;
                 let b = usize::from(e.range().end()) - start;
-                src.replace_range(a..b, &t);
+                edits.push((a, b, t));
             }
         }
-        let mut text = String::new();
-        for (i, l) in src.lines().enumerate() {
-            if i > 0 {
-                text.push('\n');
-                text.push_str(l.strip_prefix(prefix.as_str()).unwrap_or(l));
+        // `x: At[T, R] = ...` → `x: T = ...` (the role module knows no roles).
+        for ann in crate::locate::collect_annotations(s) {
+            if let Expr::Subscript(sub) = ann
+                && matches!(&*sub.value, Expr::Name(n) if n.id.as_str() == "At")
+                && let Expr::Tuple(t) = &*sub.slice
+                && let [ty, _] = t.elts.as_slice()
+            {
+                let a = usize::from(ann.range().start()) - start;
+                let b = usize::from(ann.range().end()) - start;
+                edits.push((a, b, self.text(ty.range()).to_owned()));
+            }
+        }
+        if !src.contains(MARK) {
+            for sr in string_ranges(s) {
+                let (a, b) = (
+                    usize::from(sr.start()) - start,
+                    usize::from(sr.end()) - start,
+                );
+                for (i, _) in src[a..b].match_indices('\n') {
+                    let at = a + i + 1;
+                    if !edits.iter().any(|(x, y, _)| *x < at && at < *y) {
+                        edits.push((at, at, MARK.to_string()));
+                    }
+                }
+            }
+        }
+        edits.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
+        for (a, b, t) in edits {
+            src.replace_range(a..b, &t);
+        }
+        let mut lines = Vec::new();
+        for (i, l) in src.split('\n').enumerate() {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            if let Some(raw) = l.strip_prefix(MARK) {
+                lines.push(VLine {
+                    text: raw.to_owned(),
+                    raw: true,
+                });
             } else {
-                text.push_str(l);
+                let text = if i > 0 {
+                    l.strip_prefix(prefix.as_str()).unwrap_or(l)
+                } else {
+                    l
+                };
+                lines.push(VLine {
+                    text: text.to_owned(),
+                    raw: false,
+                });
             }
         }
-        SK::Verbatim { text, exits }
+        SK::Verbatim { lines, exits }
     }
 
     fn koc(
@@ -670,4 +718,24 @@ impl Px<'_, '_> {
             _ => {}
         }
     }
+}
+
+/// The ranges of the string, bytes, f- and t-string literals in a statement (outermost only).
+fn string_ranges(s: &Stmt) -> Vec<TextRange> {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct Strings(Vec<TextRange>);
+    impl<'a> Visitor<'a> for Strings {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            match e {
+                Expr::StringLiteral(_)
+                | Expr::BytesLiteral(_)
+                | Expr::FString(_)
+                | Expr::TString(_) => self.0.push(e.range()),
+                _ => walk_expr(self, e),
+            }
+        }
+    }
+    let mut v = Strings(Vec::new());
+    v.visit_stmt(s);
+    v.0
 }

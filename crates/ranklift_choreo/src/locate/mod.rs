@@ -383,6 +383,23 @@ fn collect_stores(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
+/// The annotations of the annotated assignments nested in a statement (`x: At[int, B] = ...`).
+pub(crate) fn collect_annotations(s: &Stmt) -> Vec<&Expr> {
+    use ruff_python_ast::visitor::{Visitor, walk_stmt};
+    struct Anns<'a>(Vec<&'a Expr>);
+    impl<'a> Visitor<'a> for Anns<'a> {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            if let Stmt::AnnAssign(a) = s {
+                self.0.push(&a.annotation);
+            }
+            walk_stmt(self, s);
+        }
+    }
+    let mut v = Anns(Vec::new());
+    v.visit_stmt(s);
+    v.0
+}
+
 /// Finds `.com(`/`.select(` calls and, with `decls`, also `self.m(...)` calls and role classes.
 struct Comm<'d, 'a> {
     found: bool,

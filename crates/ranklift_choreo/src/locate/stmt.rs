@@ -376,6 +376,10 @@ impl Cx<'_, '_> {
                 }
             }
         }
+        for ann in super::collect_annotations(s) {
+            let l = crate::decls::parse_loc(ann, &self.class.roles, self.d, self.out);
+            roles.extend(l.roles().into_iter().map(str::to_owned));
+        }
         if roles.contains("") || roles.len() > 1 {
             self.err(
                 s.range(),
