@@ -463,10 +463,12 @@ class TcpNetwork:
     def inbox(self, me):
         return self._inbox
 
-    def start(self, connect_timeout=None):
+    def start(self, connect_timeout=None, listener=None):
+        """Connect to every peer. `listener` is this role's listening socket when the caller
+        already bound it (the loopback launcher does, so no other process can take the port)."""
         connect_timeout = connect_timeout or max(_timeout(), 10.0)
         host, port = self.peers[self.me]
-        self._server = socket.create_server((host, port), reuse_port=False)
+        self._server = listener or socket.create_server((host, port), reuse_port=False)
         self._server.settimeout(0.2)
         others = [r for r in self.peers if r != self.me]
         deadline = time.monotonic() + connect_timeout
@@ -683,11 +685,11 @@ def run_threads(module, entry_class, stream=False):
     return 1 if errors else 0
 
 
-def run_tcp_role(module, entry_class, role, peers):
+def run_tcp_role(module, entry_class, role, peers, listener=None):
     """Run one role of `entry_class` in this process over TCP; its prints go to stdout."""
     global _choreography
     net = TcpNetwork(role, peers)
-    net.start()
+    net.start(listener=listener)
     _NET.set(net)
     mod = _choreography = importlib.import_module(module)
     status = 0
@@ -704,21 +706,16 @@ def run_tcp_role(module, entry_class, role, peers):
     return status
 
 
-def _free_ports(n):
-    socks = [socket.create_server(("127.0.0.1", 0)) for _ in range(n)]
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
-
-
 def launch_tcp(module, entry_class, directory=".", stream=False):
     """One OS process per role on loopback; print each role's lines as `[Role] line`, grouped per
     role (or, with `stream`, as they come)."""
     sys.path.insert(0, directory)
     mod = importlib.import_module(module)
     roles = _roles_of(mod, entry_class)
-    peers = ",".join(f"{r}=127.0.0.1:{p}" for r, p in zip(roles, _free_ports(len(roles))))
+    # Bind every role's listening socket here and hand it to the role's process: a port chosen
+    # here and bound later by the child could be taken by another process in between.
+    listeners = {r: socket.create_server(("127.0.0.1", 0)) for r in roles}
+    peers = ",".join(f"{r}=127.0.0.1:{s.getsockname()[1]}" for r, s in listeners.items())
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([directory] + [p for p in [env.get("PYTHONPATH")] if p])
     env["PYTHONUNBUFFERED"] = "1"
@@ -740,11 +737,13 @@ def launch_tcp(module, entry_class, directory=".", stream=False):
         pumps = []
         for r in roles:
             err = open(os.path.join(tmp, f"{r}.err"), "w+")
+            fd = listeners[r].fileno()
             p = subprocess.Popen(
                 [sys.executable, os.path.abspath(__file__), "tcp-role", module, entry_class, r,
-                 "--peers", peers],
-                stdout=subprocess.PIPE, stderr=err, env=env, cwd=directory,
+                 "--peers", peers, "--listen-fd", str(fd)],
+                stdout=subprocess.PIPE, stderr=err, env=env, cwd=directory, pass_fds=(fd,),
             )
+            listeners[r].close()
             t = threading.Thread(target=pump, args=(r, p.stdout), daemon=True)
             t.start()
             pumps.append(t)
@@ -787,6 +786,7 @@ def _main(argv):
     one.add_argument("entry")
     one.add_argument("role")
     one.add_argument("--peers", required=True, help="A=host:port,B=host:port,...")
+    one.add_argument("--listen-fd", type=int, help="an inherited socket already listening on ROLE's address")
     a = ap.parse_args(argv)
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
@@ -801,8 +801,11 @@ def _main(argv):
         name, _, addr = item.partition("=")
         host, _, port = addr.rpartition(":")
         peers[name] = (host, int(port))
+    listener = None
+    if a.listen_fd is not None:
+        listener = socket.socket(fileno=a.listen_fd)
     sys.path.insert(0, os.getcwd())
-    return run_tcp_role(a.module, a.entry, a.role, peers)
+    return run_tcp_role(a.module, a.entry, a.role, peers, listener)
 
 
 if __name__ == "__main__":

@@ -140,10 +140,11 @@ class Tcp(unittest.TestCase):
     """A real TcpNetwork role ("B") fed by a raw socket pretending to be role "A"."""
 
     def setUp(self):
-        ports = rt._free_ports(2)
-        self.peers = {"A": ("127.0.0.1", ports[0]), "B": ("127.0.0.1", ports[1])}
+        # B listens on a socket bound here (as the loopback launcher does); A never listens.
+        listener = socket.create_server(("127.0.0.1", 0))
+        self.peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
         self.net = rt.TcpNetwork("B", self.peers)
-        t = threading.Thread(target=self.net.start, kwargs={"connect_timeout": 5})
+        t = threading.Thread(target=self.net.start, kwargs={"connect_timeout": 5, "listener": listener})
         t.start()
         for _ in range(100):
             try:

@@ -6,7 +6,8 @@
 /// A construct outside the supported subset inside a role class: `with`, `global`/`nonlocal`,
 /// `yield`/`await`, nested `def`/`class`, `*args`/`**kwargs`, keyword arguments in a
 /// choreographic call, `break`/`continue` in a choreographic loop, communication inside
-/// `try`/`raise`/`assert`, a lambda or comprehension over values of several roles.
+/// `try`/`raise`/`assert`, a lambda or comprehension over values of several roles, `@entry` on a
+/// module-level function (entries are static methods of a choreography class).
 ///
 /// ```python
 /// for i in range(3):

@@ -182,6 +182,18 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                 }
             }
             Stmt::FunctionDef(f) => {
+                for dec in &f.decorator_list {
+                    if matches!(&dec.expression, Expr::Name(n) if n.id.as_str() == "entry")
+                        || matches!(&dec.expression, Expr::Attribute(a) if a.attr.as_str() == "entry")
+                    {
+                        out.push(Problem::new(
+                            dec.range,
+                            E_UNSUP,
+                            format!("`@entry` on the module-level function `{}`", f.name),
+                            "an entry is a static method of a choreography class: put `@entry` and `@staticmethod` on a `main()` inside the class, and run it with `--entry ClassName`",
+                        ));
+                    }
+                }
                 d.globals.insert(f.name.to_string());
             }
             Stmt::ClassDef(c) => {
