@@ -88,6 +88,12 @@ def effects(*args):
     return ()
 
 
+def kw_effects(*args):
+    """`**rt.kw_effects(a, b)`: the same for erased keyword arguments (`**` keeps them in order
+    with the other keywords, where CPython evaluates a `*` after keywords before them)."""
+    return {}
+
+
 def entry(f):
     """Marks the entry method of a projected class."""
     f.__pychoral_entry__ = True

@@ -4,8 +4,8 @@
 //! triggers it, shows a program that gets it, the fix, and where it is raised.
 
 /// A construct outside the supported subset inside a role class: `with`, `global`/`nonlocal`,
-/// `yield`/`await`, nested `def`/`class`, `*args`/`**kwargs`, keyword arguments in a
-/// choreographic call, `break`/`continue` in a choreographic loop, communication inside
+/// `yield`/`await`, nested `def`/`class`, `*args`/`**kwargs` (parameters, or `*`/`**` arguments
+/// of a choreographic call), `break`/`continue` in a choreographic loop, communication inside
 /// `try`/`raise`/`assert`, a lambda or comprehension over values of several roles, `@entry` on a
 /// module-level function (entries are static methods of a choreography class).
 ///
@@ -29,13 +29,16 @@ pub const E_UNSUP: &str = "E-UNSUP";
 pub const E_ROLE: &str = "E-ROLE";
 
 /// Declared and actual location differ (annotated assignment, re-assignment, argument, return,
-/// field), a parameter or return without a located type, an unknown name or field.
+/// field), a parameter or return without a located type, an unknown name or field, a
+/// choreographic call with an unknown, repeated or missing argument, a parameter default that is
+/// not role-free.
 ///
 /// ```python
 /// x: At[int, B] = n + 1           # E-LOC when n is At[int, A]
 /// ```
 /// Fix: move the value with `ch.com(...)`, or declare the right role. Raised in `locate/stmt.rs`
-/// (`assign_check`, returns), `locate/comm.rs` (`check_args`), `decls.rs` (`parse_loc`).
+/// (`assign_check`, returns), `locate/comm.rs` (`check_args`), `decls.rs` (`parse_loc`,
+/// `role_free` defaults).
 pub const E_LOC: &str = "E-LOC";
 
 /// A local operation whose operands are located at different roles.

@@ -13,6 +13,9 @@ use crate::loc::Loc;
 pub struct Param {
     pub name: String,
     pub loc: Loc,
+    /// The default value (a role-free expression, copied into every projection that keeps the
+    /// parameter).
+    pub default: Option<TextRange>,
 }
 
 /// A method of a role class with its located signature (roles are the class's formal roles).
@@ -357,9 +360,20 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                         Loc::Unknown
                     }
                 };
+                if let Some(dv) = &pw.default
+                    && !role_free(dv, &d)
+                {
+                    out.push(Problem::new(
+                        dv.range(),
+                        E_LOC,
+                        format!("the default of `{name}` must be role-free"),
+                        "a default is evaluated once, where the method is defined; use a plain value (no roles, `@`, `self` or communication)",
+                    ));
+                }
                 params.push(Param {
                     name: name.to_owned(),
                     loc,
+                    default: pw.default.as_ref().map(|e| e.range()),
                 });
             }
             let ret = match &f.returns {
@@ -393,6 +407,32 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
         d.classes[i].fields = fields;
     }
     d
+}
+
+/// Is `e` free of roles, role classes, `self` and communication?
+fn role_free(e: &Expr, d: &Decls) -> bool {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct V<'d, 'a>(&'d Decls<'a>, bool);
+    impl<'x> Visitor<'x> for V<'_, '_> {
+        fn visit_expr(&mut self, e: &'x Expr) {
+            match e {
+                Expr::Name(n)
+                    if n.id.as_str() == "self"
+                        || self.0.roles.contains_key(n.id.as_str())
+                        || self.0.class(n.id.as_str()).is_some() =>
+                {
+                    self.1 = false;
+                }
+                Expr::Attribute(a) if matches!(a.attr.as_str(), "com" | "select") => {
+                    self.1 = false;
+                }
+                _ => walk_expr(self, e),
+            }
+        }
+    }
+    let mut v = V(d, true);
+    v.visit_expr(e);
+    v.1
 }
 
 fn collect_store_names(e: &Expr, out: &mut FastSet<String>) {

@@ -37,6 +37,10 @@ pub enum PArg {
     Pos(PE),
     /// An erased argument with effects, evaluated in place: `*rt.effects(e...)`.
     Effects(Vec<PE>),
+    /// `name=value`.
+    Kw(String, PE),
+    /// An erased keyword argument with effects, evaluated in place: `**rt.kw_effects(e...)`.
+    KwEffects(Vec<PE>),
 }
 
 impl PE {
@@ -94,6 +98,8 @@ impl PE {
                     .map(|a| match a {
                         PArg::Pos(e) => e.text(),
                         PArg::Effects(v) => format!("*rt.effects({})", join(v)),
+                        PArg::Kw(k, e) => format!("{k}={}", e.text()),
+                        PArg::KwEffects(v) => format!("**rt.kw_effects({})", join(v)),
                     })
                     .collect();
                 format!("{callee}({})", parts.join(", "))

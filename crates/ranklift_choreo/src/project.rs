@@ -13,7 +13,7 @@ use crate::codes::{E_KOC, E_SHORT};
 use crate::decls::{ClassDecl, Decls, MethodDecl};
 use crate::ir::{self, MergeError, PArg, PE, S, SK, VLine, norm, push_expr};
 use crate::loc::Loc;
-use crate::locate::{Facts, Special, Target, children, key};
+use crate::locate::{Facts, Special, Target, arg_exprs, children, key};
 
 /// Project role class `class` to its formal role `x`: the text of `class C_x`.
 pub fn project_class(
@@ -52,15 +52,18 @@ pub fn project_class(
         if m.is_entry {
             out.push_str("    @rt.entry\n");
         }
-        let mut params: Vec<&str> = Vec::new();
+        let mut params: Vec<String> = Vec::new();
         if !m.is_static {
-            params.push("self");
+            params.push("self".to_owned());
         }
         params.extend(
             m.params
                 .iter()
                 .filter(|p| p.loc.mentions(x))
-                .map(|p| p.name.as_str()),
+                .map(|p| match p.default {
+                    Some(r) => format!("{}={}", p.name, &src[r]),
+                    None => p.name.clone(),
+                }),
         );
         out.push_str(&format!("    def {}({}):\n", m.name, params.join(", ")));
         ir::emit_block(&mut out, &body, 2);
@@ -243,7 +246,7 @@ impl Px<'_, '_> {
                 if let (Target::Obj(_), Expr::Attribute(a)) = (target, &*c.func) {
                     effects.push(self.pe(&a.value));
                 }
-                for a in c.arguments.args.iter() {
+                for a in arg_exprs(c) {
                     effects.push(self.pe(a));
                 }
                 PE::unit_call(effects)
@@ -262,14 +265,15 @@ impl Px<'_, '_> {
                         args,
                     };
                 }
-                let effects = c.arguments.args.iter().map(|a| self.pe(a)).collect();
+                let effects = arg_exprs(c).into_iter().map(|a| self.pe(a)).collect();
                 PE::unit_call(effects)
             }
         }
     }
 
     /// Arguments of a choreographic call at formal role `formal` of the callee: parameters that
-    /// live there are passed, the others are erased (their effects kept in place).
+    /// live there are passed (positionally or by name, as written), the others are erased with
+    /// their effects kept in place (`*rt.effects(...)`, `**rt.kw_effects(...)`).
     fn args(
         &mut self,
         c: &ast::ExprCall,
@@ -285,6 +289,21 @@ impl Px<'_, '_> {
                 let eff = v.effects();
                 if !eff.is_empty() {
                     out.push(PArg::Effects(eff));
+                }
+            }
+        }
+        for k in c.arguments.keywords.iter() {
+            let name = k.arg.as_ref().map_or("", |n| n.as_str());
+            let v = self.pe(&k.value);
+            if params
+                .iter()
+                .any(|p| p.name == name && p.loc.mentions(formal))
+            {
+                out.push(PArg::Kw(name.to_owned(), v));
+            } else {
+                let eff = v.effects();
+                if !eff.is_empty() {
+                    out.push(PArg::KwEffects(eff));
                 }
             }
         }

@@ -275,31 +275,84 @@ impl Cx<'_, '_> {
         roles: &[String],
     ) {
         let args = &call.arguments;
-        if !args.keywords.is_empty() || args.args.iter().any(|a| a.is_starred_expr()) {
+        if args.args.iter().any(|a| a.is_starred_expr())
+            || args.keywords.iter().any(|k| k.arg.is_none())
+        {
             self.err(
                 call.range(),
                 E_UNSUP,
-                format!("keyword or starred arguments in a choreographic call (`{what}`)"),
-                "pass arguments positionally, one per parameter",
+                format!("`*` or `**` arguments in a choreographic call (`{what}`)"),
+                "pass arguments positionally or by name, one per parameter",
             );
             self.visit_args(call);
             return;
         }
-        if args.args.len() != params.len() {
+        if args.args.len() > params.len() {
             self.err(
                 call.range(),
                 E_LOC,
                 format!(
                     "`{what}` takes {} arguments, found {}",
                     params.len(),
-                    args.args.len()
+                    args.args.len() + args.keywords.len()
                 ),
                 "pass one located value per parameter",
             );
             self.visit_args(call);
             return;
         }
-        for (a, p) in args.args.iter().zip(params) {
+        // Bind arguments to parameters as Python does; then check each in source order.
+        let mut given = vec![false; params.len()];
+        let mut bound: Vec<(&Expr, &crate::decls::Param)> = Vec::new();
+        for ((a, p), g) in args.args.iter().zip(params).zip(&mut given) {
+            bound.push((a, p));
+            *g = true;
+        }
+        let mut bad = false;
+        for k in args.keywords.iter() {
+            let name = k.arg.as_ref().map_or("", |n| n.as_str());
+            match params.iter().position(|p| p.name == name) {
+                Some(i) if !given[i] => {
+                    given[i] = true;
+                    bound.push((&k.value, &params[i]));
+                }
+                found => {
+                    bad = true;
+                    let names: Vec<String> =
+                        params.iter().map(|p| format!("`{}`", p.name)).collect();
+                    self.err(
+                        k.range(),
+                        E_LOC,
+                        if found.is_some() {
+                            format!("argument `{name}` of `{what}` is given twice")
+                        } else {
+                            format!("`{what}` has no parameter `{name}`")
+                        },
+                        if names.is_empty() {
+                            "it takes no arguments".to_owned()
+                        } else {
+                            format!("its parameters are {}", names.join(", "))
+                        },
+                    );
+                }
+            }
+        }
+        for (p, g) in params.iter().zip(&given) {
+            if !g && p.default.is_none() {
+                bad = true;
+                self.err(
+                    call.range(),
+                    E_LOC,
+                    format!("`{what}` is missing the argument `{}`", p.name),
+                    "pass one located value per parameter",
+                );
+            }
+        }
+        if bad {
+            self.visit_args(call);
+            return;
+        }
+        for (a, p) in bound {
             let want = p.loc.subst(&|r| actual_role(class, roles, r));
             self.hint.push(None);
             let got = self.expr(a, Some(&want));
@@ -358,7 +411,7 @@ impl Cx<'_, '_> {
         }
         let what = format!("{cname}.{mname}");
         self.check_args(call, class, &what, &m.params, &roles);
-        let mut kids: Vec<&Expr> = call.arguments.args.iter().collect();
+        let mut kids = arg_exprs(call);
         kids.push(&call.func);
         self.lift(e, &kids);
         self.special(
@@ -386,8 +439,7 @@ impl Cx<'_, '_> {
         let class = d.class(cname).expect("checked");
         let params: &[crate::decls::Param] = class.method("__init__").map_or(&[], |m| &m.params);
         self.check_args(call, class, &format!("{cname}[...]"), params, &roles);
-        let kids: Vec<&Expr> = call.arguments.args.iter().collect();
-        self.lift(e, &kids);
+        self.lift(e, &arg_exprs(call));
         self.special(
             e,
             Special::Ctor {
@@ -402,4 +454,13 @@ impl Cx<'_, '_> {
         self.direct.extend(roles.iter().cloned());
         Loc::Obj(cname.to_owned(), roles)
     }
+}
+
+/// The argument values of a call in source order (positional, then keywords).
+pub(crate) fn arg_exprs(call: &ast::ExprCall) -> Vec<&Expr> {
+    call.arguments
+        .args
+        .iter()
+        .chain(call.arguments.keywords.iter().map(|k| &k.value))
+        .collect()
 }

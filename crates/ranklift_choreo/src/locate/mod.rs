@@ -10,6 +10,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 mod comm;
+pub(crate) use comm::arg_exprs;
 mod expr;
 mod stmt;
 
