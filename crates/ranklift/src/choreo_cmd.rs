@@ -86,7 +86,14 @@ pub fn run(args: Args) -> ExitCode {
                                 .iter()
                                 .map(|(c, rs)| format!("{c}[{}]", rs.join(", ")))
                                 .collect();
-                            eprintln!("{}: ok ({})", file.display(), roles.join(", "));
+                            if roles.is_empty() {
+                                eprintln!(
+                                    "{}: ok, but it declares no choreography (a class with roles, `class C(Choreography[A, B])`)",
+                                    file.display()
+                                );
+                            } else {
+                                eprintln!("{}: ok ({})", file.display(), roles.join(", "));
+                            }
                         }
                     }
                     Ok(Err(diags)) => {

@@ -7,7 +7,8 @@
 /// `yield`/`await`, nested `def`/`class`, `*args`/`**kwargs` (parameters, or `*`/`**` arguments
 /// of a choreographic call), `break`/`continue` in a choreographic loop, communication inside
 /// `try`/`raise`/`assert`, a lambda or comprehension over values of several roles, `@entry` on a
-/// module-level function (entries are static methods of a choreography class).
+/// module-level function (entries are static methods of a choreography class), `import pychoral`
+/// (names are recognised only when imported with `from pychoral import ...`).
 ///
 /// ```python
 /// for i in range(3):

@@ -228,6 +228,14 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
             }
             Stmt::Import(i) => {
                 for a in &i.names {
+                    if a.name.as_str() == "pychoral" || a.name.as_str().starts_with("pychoral.") {
+                        out.push(Problem::new(
+                            a.range,
+                            E_UNSUP,
+                            format!("`import {}`: PyChoral names are recognised only when imported by name", a.name),
+                            "write `from pychoral import Role, At, Channel, Choreography, entry` (the names you use)",
+                        ));
+                    }
                     let n = a.asname.as_ref().unwrap_or(&a.name).as_str();
                     d.globals
                         .insert(n.split('.').next().unwrap_or(n).to_owned());
