@@ -8,7 +8,8 @@
 /// of a choreographic call), `break`/`continue` in a choreographic loop, communication inside
 /// `try`/`raise`/`assert`, a lambda or comprehension over values of several roles, `@entry` on a
 /// module-level function (entries are static methods of a choreography class), `import pychoral`
-/// (names are recognised only when imported with `from pychoral import ...`).
+/// (names are recognised only when imported with `from pychoral import ...`), a module-level name
+/// equal to a projected class `C_R`.
 ///
 /// ```python
 /// for i in range(3):

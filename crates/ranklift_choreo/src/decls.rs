@@ -414,6 +414,21 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
         d.classes[i].methods = methods;
         d.classes[i].fields = fields;
     }
+    // The projection adds a class `C_R` per role next to the module's own names.
+    for c in &d.classes {
+        for r in &c.roles {
+            let name = format!("{}_{r}", c.name);
+            if d.globals.contains(&name) || d.roles.contains_key(&name) || d.class(&name).is_some()
+            {
+                out.push(Problem::new(
+                    c.def.name.range,
+                    E_UNSUP,
+                    format!("the projection of `{}` at {r} is the class `{name}`, a name this module already uses", c.name),
+                    format!("rename `{name}` or the choreography class"),
+                ));
+            }
+        }
+    }
     d
 }
 
