@@ -13,7 +13,10 @@ refused at the sender with `EncodeError`. A frame that is malformed or larger th
 `PYCHORAL_MAX_FRAME` bytes raises `ProtocolError` in the receiver; it never runs code.
 
 Environment: `PYCHORAL_TIMEOUT` (seconds a receive waits, default 30), `PYCHORAL_TRACE=1` (log
-every message to stderr as `A -> B [chan] kind value`), `PYCHORAL_MAX_FRAME` (bytes, default 16 MiB).
+every message to stderr as `A -> B [chan] kind value`), `PYCHORAL_MAX_FRAME` (bytes, default 16 MiB),
+`PYCHORAL_SECRET` (TCP: a shared secret; every connection then proves, both ways, that its peer
+knows it — HMAC-SHA256 challenge and response bound to both role names. The loopback launcher
+sets a fresh one per run. It authenticates peers; it does not encrypt or sign later frames).
 
 Command line (what `ranklift choreo run` calls):
     python3 pychoral_rt.py run MODULE ENTRY [--tcp]
@@ -24,11 +27,14 @@ import base64
 import contextvars
 import dataclasses
 import enum
+import hashlib
+import hmac
 import importlib
 import io
 import json
 import os
 import queue
+import secrets
 import socket
 import struct
 import subprocess
@@ -452,19 +458,64 @@ def _frame(obj):
     return struct.pack(">I", len(body)) + body
 
 
+def _recv_exact(sock, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise ProtocolError("connection closed during the handshake")
+        buf += chunk
+    return bytes(buf)
+
+
+def _handshake_frame(sock, *keys):
+    """One small handshake frame read straight from the socket (no buffering ahead, so the reader
+    thread's stream starts exactly at the first message): a dict with `keys`."""
+    (n,) = struct.unpack(">I", _recv_exact(sock, 4))
+    if n > 4096:
+        raise ProtocolError(f"handshake frame of {n} bytes")
+    try:
+        msg = json.loads(_recv_exact(sock, n).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ProtocolError(f"malformed handshake frame: {e}") from None
+    if not isinstance(msg, dict) or any(k not in msg for k in keys):
+        raise ProtocolError(f"unexpected handshake frame {str(msg)[:80]}")
+    return msg
+
+
+def _secret():
+    s = os.environ.get("PYCHORAL_SECRET")
+    return s.encode("utf-8") if s else None
+
+
+def _proof(secret, nonce, prover, verifier):
+    """What `prover` answers to `verifier`'s challenge `nonce`: bound to both names, so a proof
+    cannot be replayed in the other direction or to another role."""
+    msg = f"pychoral-v1|{nonce}|{prover}|{verifier}".encode("utf-8")
+    return hmac.new(secret, msg, hashlib.sha256).hexdigest()
+
+
+def _check_proof(secret, nonce, prover, verifier, proof):
+    return isinstance(proof, str) and hmac.compare_digest(proof, _proof(secret, nonce, prover, verifier))
+
+
 class TcpNetwork:
     """One role of a multi-process deployment: `peers` maps every role (this one too) to
     (host, port). The lexicographically smaller role of each pair connects, the larger accepts."""
 
-    def __init__(self, me, peers):
+    def __init__(self, me, peers, secret=None):
+        """`secret` (bytes) defaults to PYCHORAL_SECRET; unset or empty, peers are not
+        authenticated."""
         self.me = me
         self.peers = dict(peers)
+        self._secret = (secret if secret is not None else _secret()) or None
         self._inbox = _Inbox()
         self._socks = {}
         self._send_locks = {}
         self._eof = {}
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
+        self._rejected = []
 
     def inbox(self, me):
         return self._inbox
@@ -488,7 +539,8 @@ class TcpNetwork:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     missing = sorted(set(others) - set(self._socks))
-                    raise PeerClosed(f"{self.me}: peers {missing} did not connect within {connect_timeout:g} s")
+                    why = f" (rejected: {'; '.join(self._rejected[-3:])})" if self._rejected else ""
+                    raise PeerClosed(f"{self.me}: peers {missing} did not connect within {connect_timeout:g} s{why}")
                 self._ready.wait(left)
         self._server.close()
 
@@ -497,15 +549,49 @@ class TcpNetwork:
         while True:
             try:
                 s = socket.create_connection((host, port), timeout=1.0)
-                s.settimeout(None)
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                s.sendall(_frame({"hello": self.me}))
-                self._register(r, s)
-                return
-            except (ConnectionRefusedError, socket.timeout, OSError):
+            except OSError:
                 if time.monotonic() > deadline:
                     raise PeerClosed(f"{self.me} could not connect to {r} at {host}:{port}") from None
                 time.sleep(0.05)
+                continue
+            try:
+                s.settimeout(max(1.0, deadline - time.monotonic()))
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                s.sendall(_frame({"hello": self.me}))
+                self._prove_to(s, r)
+                s.settimeout(None)
+            except BaseException:
+                s.close()
+                raise
+            self._register(r, s)
+            return
+
+    def _prove_to(self, s, r):
+        """The connecting side of the handshake: answer `r`'s challenge, then challenge `r`."""
+        secret = self._secret
+        try:
+            challenge = _handshake_frame(s, "challenge")["challenge"]
+        except ProtocolError:
+            raise ProtocolError(
+                f"{r} closed the connection during the handshake"
+                + (" (is PYCHORAL_SECRET the same on both sides?)" if secret else "")
+            ) from None
+        if challenge is None and secret is not None:
+            raise ProtocolError(f"{r} does not authenticate peers, but PYCHORAL_SECRET is set here")
+        if challenge is not None and secret is None:
+            raise ProtocolError(f"{r} requires PYCHORAL_SECRET, which is not set here")
+        if secret is None:
+            return
+        mine = secrets.token_hex(16)
+        s.sendall(_frame({"proof": _proof(secret, str(challenge), self.me, r), "challenge": mine}))
+        try:
+            answer = _handshake_frame(s, "proof")
+        except ProtocolError:
+            raise ProtocolError(
+                f"{r} rejected this role's proof: PYCHORAL_SECRET differs between {self.me} and {r}"
+            ) from None
+        if not _check_proof(secret, mine, r, self.me, answer["proof"]):
+            raise ProtocolError(f"{r} failed authentication: PYCHORAL_SECRET differs between {self.me} and {r}")
 
     def _accept_loop(self, deadline):
         while time.monotonic() < deadline:
@@ -518,25 +604,43 @@ class TcpNetwork:
                 continue
             except OSError:
                 return
-            try:
-                s.settimeout(5.0)
-                hello = _read_frame(s.makefile("rb", buffering=0))
-                s.settimeout(None)
-                peer = hello.get("hello") if isinstance(hello, dict) else None
-                if peer not in self.peers or peer == self.me or not peer < self.me:
-                    raise ProtocolError(f"unexpected hello {hello!r}")
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                self._register(peer, s)
-            except (ProtocolError, OSError, AttributeError):
-                s.close()
+            # One thread per handshake: a slow or hostile client cannot hold up the others.
+            threading.Thread(target=self._welcome, args=(s,), daemon=True).start()
+
+    def _welcome(self, s):
+        """The accepting side of the handshake: who are you, and (with a secret) prove it."""
+        try:
+            s.settimeout(5.0)
+            peer = _handshake_frame(s, "hello")["hello"]
+            if not isinstance(peer, str) or peer not in self.peers or not peer < self.me:
+                raise ProtocolError(f"unexpected hello from {str(peer)[:40]}")
+            secret = self._secret
+            nonce = secrets.token_hex(16) if secret else None
+            s.sendall(_frame({"challenge": nonce}))
+            if secret is not None:
+                reply = _handshake_frame(s, "proof", "challenge")
+                if not _check_proof(secret, nonce, peer, self.me, reply["proof"]):
+                    raise ProtocolError(f"a client claiming to be {peer} failed authentication (PYCHORAL_SECRET)")
+                s.sendall(_frame({"proof": _proof(secret, str(reply["challenge"]), self.me, peer)}))
+            s.settimeout(None)
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if not self._register(peer, s):
+                raise ProtocolError(f"{peer} is already connected")
+        except (ProtocolError, OSError) as e:
+            with self._lock:
+                self._rejected.append(str(e))
+            s.close()
 
     def _register(self, peer, s):
         with self._ready:
+            if peer in self._socks:
+                return False
             self._socks[peer] = s
             self._send_locks[peer] = threading.Lock()
             self._eof[peer] = threading.Event()
             self._ready.notify_all()
         threading.Thread(target=self._reader, args=(peer, s), daemon=True).start()
+        return True
 
     def _reader(self, peer, s):
         """Demultiplex frames from `peer` into per-channel queues; never dies on bad input."""
@@ -587,6 +691,8 @@ class TcpNetwork:
             ev.wait(max(0.0, deadline - time.monotonic()))
         for s in self._socks.values():
             s.close()
+        if getattr(self, "_server", None) is not None:
+            self._server.close()
 
 
 # ----- runners ----------------------------------------------------------------------------------
@@ -695,11 +801,11 @@ def run_tcp_role(module, entry_class, role, peers, listener=None):
     """Run one role of `entry_class` in this process over TCP; its prints go to stdout."""
     global _choreography
     net = TcpNetwork(role, peers)
-    net.start(listener=listener)
-    _NET.set(net)
-    mod = _choreography = importlib.import_module(module)
     status = 0
     try:
+        net.start(listener=listener)
+        _NET.set(net)
+        mod = _choreography = importlib.import_module(module)
         main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))
         if main is not None:
             main()
@@ -725,6 +831,7 @@ def launch_tcp(module, entry_class, directory=".", stream=False):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([directory] + [p for p in [env.get("PYTHONPATH")] if p])
     env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("PYCHORAL_SECRET", secrets.token_hex(32))  # other local users cannot join
     procs = []
     lock = threading.Lock()
     lines = {r: [] for r in roles}

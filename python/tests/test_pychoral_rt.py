@@ -143,7 +143,7 @@ class Tcp(unittest.TestCase):
         # B listens on a socket bound here (as the loopback launcher does); A never listens.
         listener = socket.create_server(("127.0.0.1", 0))
         self.peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
-        self.net = rt.TcpNetwork("B", self.peers)
+        self.net = rt.TcpNetwork("B", self.peers, secret=b"")
         t = threading.Thread(target=self.net.start, kwargs={"connect_timeout": 5, "listener": listener})
         t.start()
         for _ in range(100):
@@ -153,6 +153,7 @@ class Tcp(unittest.TestCase):
             except OSError:
                 threading.Event().wait(0.02)
         self.raw.sendall(rt._frame({"hello": "A"}))
+        self.assertEqual(rt._handshake_frame(self.raw, "challenge"), {"challenge": None})
         t.join()
         self.chan = rt.ChannelEnd(self.net, "ab", "B", "A")
         os.environ["PYCHORAL_TIMEOUT"] = "5"
@@ -192,6 +193,78 @@ class Tcp(unittest.TestCase):
         self.raw.shutdown(socket.SHUT_WR)
         with self.assertRaises(rt.PeerClosed):
             self.chan.com()
+
+
+def _start_all(nets, listeners, timeout=3):
+    """Start TcpNetworks in threads; the exception each start raised (or None), in order."""
+    errors = [None] * len(nets)
+
+    def go(i):
+        try:
+            nets[i].start(connect_timeout=timeout, listener=listeners[i])
+        except Exception as e:  # noqa: BLE001 - returned to the test
+            errors[i] = e
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(len(nets))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
+
+class TcpAuth(unittest.TestCase):
+    """PYCHORAL_SECRET: a mutual HMAC challenge-response when each connection opens."""
+
+    def pair(self, secret_a, secret_b):
+        ls = [socket.create_server(("127.0.0.1", 0)) for _ in range(2)]
+        peers = {"A": ls[0].getsockname(), "B": ls[1].getsockname()}
+        nets = [rt.TcpNetwork("A", peers, secret=secret_a), rt.TcpNetwork("B", peers, secret=secret_b)]
+        self.addCleanup(lambda: [n.close(wait=0) for n in nets])
+        return nets, ls
+
+    def test_same_secret_connects_and_talks(self):
+        nets, ls = self.pair(b"k3y", b"k3y")
+        self.assertEqual(_start_all(nets, ls), [None, None])
+        rt.ChannelEnd(nets[0], "ab", "A", "B").com((1, "x"))
+        self.assertEqual(rt.ChannelEnd(nets[1], "ab", "B", "A").com(), (1, "x"))
+
+    def test_different_secrets_are_refused_on_both_sides(self):
+        nets, ls = self.pair(b"one", b"two")
+        err_a, err_b = _start_all(nets, ls, timeout=2)
+        self.assertIsInstance(err_a, rt.ProtocolError)
+        self.assertIn("PYCHORAL_SECRET differs between A and B", str(err_a))
+        self.assertIsInstance(err_b, rt.PeerClosed)
+        self.assertIn("failed authentication", str(err_b))
+
+    def test_secret_on_one_side_only_is_refused(self):
+        nets, ls = self.pair(b"", b"k3y")
+        err_a, err_b = _start_all(nets, ls, timeout=2)
+        self.assertIn("B requires PYCHORAL_SECRET", str(err_a))
+        self.assertIsInstance(err_b, rt.PeerClosed)
+        nets, ls = self.pair(b"k3y", b"")
+        err_a, err_b = _start_all(nets, ls, timeout=2)
+        self.assertIn("B does not authenticate peers", str(err_a))
+
+    def test_a_client_without_the_secret_cannot_join(self):
+        listener = socket.create_server(("127.0.0.1", 0))
+        peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
+        net = rt.TcpNetwork("B", peers, secret=b"k3y")
+        self.addCleanup(lambda: net.close(wait=0))
+        errs = []
+        t = threading.Thread(target=lambda: errs.append(_start_all([net], [listener], timeout=2)[0]))
+        t.start()
+        raw = socket.create_connection(peers["B"], timeout=2)
+        self.addCleanup(raw.close)
+        raw.sendall(rt._frame({"hello": "A"}))
+        challenge = rt._handshake_frame(raw, "challenge")["challenge"]
+        self.assertIsInstance(challenge, str)
+        # A proof made with the wrong key (the replay of a proof for another nonce fails the same way).
+        raw.sendall(rt._frame({"proof": rt._proof(b"guess", challenge, "A", "B"), "challenge": "n"}))
+        self.assertEqual(raw.recv(100), b"", "B closes the connection")
+        t.join()
+        self.assertIsInstance(errs[0], rt.PeerClosed)
+        self.assertIn("failed authentication", str(errs[0]))
 
 
 class Trace(unittest.TestCase):

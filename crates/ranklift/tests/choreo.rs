@@ -755,6 +755,8 @@ fn split_modules_deploy_each_role_without_the_others_code() {
                 .args(["--peers", &peers])
                 .current_dir(&dir)
                 .env("PYCHORAL_TIMEOUT", "30")
+                // As a deployment across machines would: every connection is authenticated.
+                .env("PYCHORAL_SECRET", "split-deployment-secret")
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
