@@ -170,7 +170,7 @@ fn load_and_compile(
     let src = match SourceFile::load(file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {display}: {e}");
+            eprint!("{}", e.to_diagnostic(&display).rustc_style().render_text());
             return Err(ExitCode::from(2));
         }
     };

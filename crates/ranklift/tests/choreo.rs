@@ -359,6 +359,23 @@ fn run_usage_errors_exit_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // A file that is not UTF-8: located at the bad byte (line 2, after `s = "é`: column 7).
+    let dir = tempdir("latin");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.py");
+    std::fs::write(&bad, b"x = 1\ns = \"\xc3\xa9\xff\"\n").unwrap();
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("bad.py:2:7: error[RL002]: byte 0xFF"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

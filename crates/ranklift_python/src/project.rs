@@ -60,14 +60,7 @@ fn rel_string(root: &Path, path: &Path) -> String {
 
 fn load_module(root: &Path, rel: &str) -> Result<Module, Box<Diagnostic>> {
     let path = root.join(rel);
-    let file = SourceFile::load(&path).map_err(|e| {
-        Box::new(Diagnostic::file_level(
-            rel,
-            IO_ERROR,
-            Severity::Error,
-            e.to_string(),
-        ))
-    })?;
+    let file = SourceFile::load(&path).map_err(|e| Box::new(e.to_diagnostic(rel)))?;
     let parsed = ParsedModule::parse(file, rel)?;
     let (name, is_package) = module_name(rel);
     Ok(Module {

@@ -30,24 +30,89 @@ pub struct SourceFile {
 #[derive(Debug)]
 pub enum LoadError {
     Io(PathBuf, std::io::Error),
-    /// Bytes that are not valid in the file's encoding; offset of the first bad byte.
-    Decode(PathBuf, usize, &'static str),
+    /// Bytes that are not valid in the file's encoding: the first bad byte, its offset and its
+    /// 1-based line and column (columns count characters).
+    Decode {
+        path: PathBuf,
+        offset: usize,
+        byte: u8,
+        line: usize,
+        column: usize,
+        encoding: &'static str,
+    },
     UnsupportedEncoding(PathBuf, String),
 }
 
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LoadError::Io(p, e) => write!(f, "{}: cannot read: {e}", p.display()),
-            LoadError::Decode(p, off, enc) => {
-                write!(f, "{}: byte {off} is not valid {enc}", p.display())
+            LoadError::Io(p, _) | LoadError::UnsupportedEncoding(p, _) => {
+                write!(f, "{}: {}", p.display(), self.reason())
             }
-            LoadError::UnsupportedEncoding(p, enc) => write!(
-                f,
-                "{}: the coding cookie declares `{enc}`, which ranklift cannot decode",
-                p.display()
-            ),
+            LoadError::Decode {
+                path, line, column, ..
+            } => write!(f, "{}:{line}:{column}: {}", path.display(), self.reason()),
         }
+    }
+}
+
+impl LoadError {
+    /// What went wrong, without the path.
+    pub fn reason(&self) -> String {
+        match self {
+            LoadError::Io(_, e) => format!("cannot read: {e}"),
+            LoadError::Decode {
+                offset,
+                byte,
+                encoding,
+                ..
+            } => format!("byte 0x{byte:02X} (offset {offset}) is not valid {encoding}"),
+            LoadError::UnsupportedEncoding(_, enc) => {
+                format!("the coding cookie declares `{enc}`, which ranklift cannot decode")
+            }
+        }
+    }
+
+    /// The error as an [`crate::project::IO_ERROR`] diagnostic for `path` (as it should be
+    /// displayed), at the bad byte when there is one, with a hint.
+    pub fn to_diagnostic(&self, path: &str) -> crate::diagnostics::Diagnostic {
+        use crate::diagnostics::{Diagnostic, Severity};
+        let mut d = Diagnostic::file_level(
+            path,
+            crate::project::IO_ERROR,
+            Severity::Error,
+            self.reason(),
+        );
+        let hint = match self {
+            LoadError::Io(..) => "check the path and its permissions",
+            LoadError::Decode { line, column, .. } => {
+                (d.line, d.column, d.end_line, d.end_column) = (*line, *column, *line, *column);
+                "save the file as UTF-8, or declare its encoding on line 1 or 2 (`# -*- coding: latin-1 -*-`)"
+            }
+            LoadError::UnsupportedEncoding(..) => {
+                "re-encode the file as UTF-8 (ranklift reads UTF-8 and Latin-1)"
+            }
+        };
+        d.with_hint(hint)
+    }
+}
+
+fn decode_error(path: &Path, bytes: &[u8], offset: usize, encoding: &'static str) -> LoadError {
+    let before = &bytes[..offset];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    LoadError::Decode {
+        path: path.to_path_buf(),
+        offset,
+        byte: bytes[offset],
+        line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+        column: String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1,
+        encoding,
     }
 }
 
@@ -61,7 +126,7 @@ impl SourceFile {
         let path = path.to_path_buf();
         if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
             let text = std::str::from_utf8(rest)
-                .map_err(|e| LoadError::Decode(path.clone(), e.valid_up_to() + 3, "UTF-8"))?;
+                .map_err(|e| decode_error(&path, bytes, e.valid_up_to() + 3, "UTF-8"))?;
             return Ok(SourceFile {
                 path,
                 text: text.to_owned(),
@@ -87,7 +152,7 @@ impl SourceFile {
             }
         }
         let text = std::str::from_utf8(bytes)
-            .map_err(|e| LoadError::Decode(path.clone(), e.valid_up_to(), "UTF-8"))?;
+            .map_err(|e| decode_error(&path, bytes, e.valid_up_to(), "UTF-8"))?;
         Ok(SourceFile {
             path,
             text: text.to_owned(),
@@ -164,10 +229,21 @@ mod tests {
     #[test]
     fn invalid_utf8_is_an_error_not_a_panic() {
         let err = SourceFile::from_bytes(Path::new("a.py"), b"x = '\xff'\n").unwrap_err();
-        assert!(
-            err.to_string().contains("byte 5 is not valid UTF-8"),
-            "{err}"
+        assert_eq!(
+            err.to_string(),
+            "a.py:1:6: byte 0xFF (offset 5) is not valid UTF-8"
         );
+    }
+
+    #[test]
+    fn a_decode_error_points_at_the_bad_byte() {
+        // Line 2; before the bad byte on that line: `s = "`, then `é` (two bytes, one character),
+        // so the bad byte is the 7th character.
+        let err = SourceFile::from_bytes(Path::new("a.py"), b"x = 1\ns = \"\xc3\xa9\xff\"\n")
+            .unwrap_err();
+        let d = err.to_diagnostic("a.py");
+        assert_eq!((d.line, d.column, d.code), (2, 7, "RL002"));
+        assert!(d.hint.as_deref().unwrap_or("").contains("coding"));
     }
 
     #[test]
