@@ -24,7 +24,7 @@ pub struct Args {
 enum Cmd {
     /// Check roles, locations, channels and knowledge of choice; print every error.
     Check {
-        /// Choreography files.
+        /// Choreography files, or directories (their `.py` files that import `pychoral`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Output format.
@@ -76,34 +76,43 @@ pub fn run(args: Args) -> ExitCode {
         Cmd::Check { files, format } => {
             let mut all = Vec::new();
             let mut status = ExitCode::SUCCESS;
-            for file in &files {
-                match load_and_compile(file, Want::default()) {
-                    Err(code) => return code,
-                    Ok(Ok(p)) => {
+            let mut io_error = false;
+            for (file, from_dir) in expand(&files) {
+                let display = file.display().to_string();
+                let src = match SourceFile::load(&file) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        io_error = true;
+                        all.push(e.to_diagnostic(&display).rustc_style());
+                        continue;
+                    }
+                };
+                let text: Arc<str> = src.text.as_str().into();
+                match ranklift_choreo::compile_with(&display, &text, Want::default()) {
+                    Ok(p) => {
                         if format == Format::Text {
                             let roles: Vec<String> = p
                                 .classes
                                 .iter()
                                 .map(|(c, rs)| format!("{c}[{}]", rs.join(", ")))
                                 .collect();
-                            if roles.is_empty() {
+                            if !roles.is_empty() {
+                                eprintln!("{display}: ok ({})", roles.join(", "));
+                            } else if !from_dir {
                                 eprintln!(
-                                    "{}: ok, but it declares no choreography (a class with roles, `class C(Choreography[A, B])`)",
-                                    file.display()
+                                    "{display}: ok, but it declares no choreography (a class with roles, `class C(Choreography[A, B])`)"
                                 );
-                            } else {
-                                eprintln!("{}: ok ({})", file.display(), roles.join(", "));
                             }
                         }
                     }
-                    Ok(Err(diags)) => {
+                    Err(diags) => {
                         status = ExitCode::from(1);
                         all.extend(diags);
                     }
                 }
             }
             report(&all, format);
-            status
+            if io_error { ExitCode::from(2) } else { status }
         }
         Cmd::Project {
             file,
@@ -162,6 +171,30 @@ pub fn run(args: Args) -> ExitCode {
 
 /// Load and compile `file`: `Err(exit code)` if it cannot be read, else the projection or the
 /// choreography's errors.
+/// The files to check: files as given; directories walked (respecting `.gitignore`) for `.py`
+/// files that import `pychoral`, sorted. The flag says the file came from a directory.
+fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push((p.clone(), false));
+            continue;
+        }
+        let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(p)
+            .build()
+            .filter_map(Result::ok)
+            .map(|e| e.into_path())
+            .filter(|f| {
+                f.extension().is_some_and(|x| x == "py")
+                    && std::fs::read(f).is_ok_and(|b| b.windows(8).any(|w| w == b"pychoral"))
+            })
+            .collect();
+        found.sort();
+        out.extend(found.into_iter().map(|f| (f, true)));
+    }
+    out
+}
+
 fn load_and_compile(
     file: &Path,
     want: Want,

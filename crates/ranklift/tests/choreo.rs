@@ -614,6 +614,44 @@ fn check_takes_several_files_and_speaks_json_and_sarif() {
     assert_eq!(v["diagnostics"].as_array().unwrap().len(), 0);
 }
 
+#[test]
+fn check_walks_directories_and_keeps_going_past_unreadable_files() {
+    // examples/choreo: every .py file imports pychoral and is a valid choreography.
+    let dir = root().join("examples/choreo");
+    let n = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "py")
+        })
+        .count();
+    let out = ranklift()
+        .args(["choreo", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.contains(": ok (")).count(),
+        n,
+        "{err}"
+    );
+    // A missing file is reported (exit 2) and the others are still checked.
+    let out = ranklift()
+        .args(["choreo", "check", "/nonexistent/x.py"])
+        .arg(fixtures().join("shared/f02_wrong_channel.py"))
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("x.py:1:1: error[RL002]: cannot read"), "{err}");
+    assert!(err.contains("error[E-CHAN]"), "{err}");
+}
+
 /// The backticked `... .select(...)` snippets of an E-KOC hint, in order.
 fn hint_selects(err: &str) -> Vec<String> {
     let help = err
