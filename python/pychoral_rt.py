@@ -525,7 +525,8 @@ class TcpNetwork:
         already bound it (the loopback launcher does, so no other process can take the port)."""
         connect_timeout = connect_timeout or max(_timeout(), 10.0)
         host, port = self.peers[self.me]
-        self._server = listener or socket.create_server((host, port), reuse_port=False)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._server = listener or socket.create_server((host, port), family=family)
         self._server.settimeout(0.2)
         others = [r for r in self.peers if r != self.me]
         deadline = time.monotonic() + connect_timeout
@@ -880,6 +881,20 @@ def launch_tcp(module, entry_class, directory=".", stream=False):
     return status
 
 
+def parse_peers(text):
+    """`A=host:port,B=[::1]:port` → {"A": ("host", port), "B": ("::1", port)}."""
+    peers = {}
+    for item in text.split(","):
+        name, eq, addr = item.strip().partition("=")
+        host, colon, port = addr.rpartition(":")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+        if not (name and eq and host and colon and port.isdigit()) or name in peers:
+            raise ValueError(f"--peers: expected ROLE=host:port, found {item.strip()!r}")
+        peers[name] = (host, int(port))
+    return peers
+
+
 def _main(argv):
     import argparse
 
@@ -909,11 +924,10 @@ def _main(argv):
             return launch_tcp(a.module, a.entry, os.getcwd(), a.stream)
         sys.path.insert(0, os.getcwd())
         return run_threads(a.module, a.entry, a.stream)
-    peers = {}
-    for item in a.peers.split(","):  # cmd is "tcp-role" (or its alias "tcp")
-        name, _, addr = item.partition("=")
-        host, _, port = addr.rpartition(":")
-        peers[name] = (host, int(port))
+    try:  # cmd is "tcp-role" (or its alias "tcp")
+        peers = parse_peers(a.peers)
+    except ValueError as e:
+        ap.error(str(e))
     listener = None
     if a.listen_fd is not None:
         listener = socket.socket(fileno=a.listen_fd)

@@ -267,6 +267,43 @@ class TcpAuth(unittest.TestCase):
         self.assertIn("failed authentication", str(errs[0]))
 
 
+class Peers(unittest.TestCase):
+    def test_ipv6_roles_talk(self):
+        try:
+            probe = socket.create_server(("::1", 0), family=socket.AF_INET6)
+        except OSError:
+            self.skipTest("no IPv6 loopback here")
+        # A binds its own IPv6 socket (port 0: it only connects); B listens on `probe`.
+        peers = {"A": ("::1", 0), "B": ("::1", probe.getsockname()[1])}
+        nets = [rt.TcpNetwork("A", peers, secret=b""), rt.TcpNetwork("B", peers, secret=b"")]
+        self.addCleanup(lambda: [n.close(wait=0) for n in nets])
+        errors = [None, None]
+
+        def start(i):
+            try:
+                nets[i].start(connect_timeout=3, listener=probe if i == 1 else None)
+            except Exception as e:  # noqa: BLE001
+                errors[i] = e
+
+        ts = [threading.Thread(target=start, args=(i,)) for i in (1, 0)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        self.assertEqual(errors, [None, None])
+        rt.ChannelEnd(nets[0], "ab", "A", "B").com("over IPv6")
+        self.assertEqual(rt.ChannelEnd(nets[1], "ab", "B", "A").com(), "over IPv6")
+
+    def test_parse_peers(self):
+        self.assertEqual(
+            rt.parse_peers("A=127.0.0.1:7001, B=[::1]:7002,C=node-3.example:80"),
+            {"A": ("127.0.0.1", 7001), "B": ("::1", 7002), "C": ("node-3.example", 80)},
+        )
+        for bad in ["A=127.0.0.1", "A:7001", "A=h:x", "A=h:1,A=h:2", "=h:1"]:
+            with self.assertRaises(ValueError, msg=bad):
+                rt.parse_peers(bad)
+
+
 class Trace(unittest.TestCase):
     def test_trace_lines(self):
         code = (
