@@ -27,6 +27,17 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// `n` distinct free loopback ports, for tests that start role processes by hand the way a
+/// deployment does (all bound at once, so they differ; released just before the roles bind them).
+fn free_ports(n: usize) -> Vec<u16> {
+    let held: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    held.iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
+}
+
 fn tempdir(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
         "ranklift-choreo-test-{tag}-{}-{:?}",
@@ -414,15 +425,7 @@ fn killing_a_role_process_mid_protocol_fails_the_other_with_peer_closed() {
     use std::io::{BufRead, BufReader};
     let dir = tempdir("kill");
     project(&fixtures().join("fault/stream.py"), &dir, &[]);
-    let ports: Vec<u16> = (0..2)
-        .map(|_| {
-            std::net::TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port()
-        })
-        .collect();
+    let ports = free_ports(2);
     let peers = format!("A=127.0.0.1:{},B=127.0.0.1:{}", ports[0], ports[1]);
     let spawn = |role: &str| {
         Command::new("python3")
@@ -780,16 +783,7 @@ fn split_modules_deploy_each_role_without_the_others_code() {
     assert!(client.contains("class DistAuth_Client:") && !client.contains("class DistAuth_IP:"));
     assert!(ip.contains("class DistAuth_IP:") && !ip.contains("class AuthResult_A:"));
     let roles = ["Client", "Service", "IP"];
-    let ports: Vec<u16> = roles
-        .iter()
-        .map(|_| {
-            std::net::TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port()
-        })
-        .collect();
+    let ports = free_ports(roles.len());
     let peers: Vec<String> = roles
         .iter()
         .zip(&ports)
