@@ -434,16 +434,19 @@ class LocalNetwork:
                 box.close(role, PeerClosed(f"{role} has {why}; no more messages will come from it"))
 
 
-def _read_frame(stream):
-    """One frame from a buffered binary stream (`socket.makefile("rb")`); None at a clean EOF."""
+def _read_frame(stream, limit=None):
+    """One frame from a buffered binary stream (`socket.makefile("rb")`); None at a clean EOF.
+    Frames longer than `limit` (default PYCHORAL_MAX_FRAME) are a ProtocolError."""
+    what = "the handshake limit" if limit else "PYCHORAL_MAX_FRAME"
+    limit = limit or _max_frame()
     head = stream.read(4)
     if not head:
         return None
     if len(head) < 4:
         raise ProtocolError("connection closed in the middle of a frame header")
     (n,) = struct.unpack(">I", head)
-    if n > _max_frame():
-        raise ProtocolError(f"frame of {n} bytes is larger than PYCHORAL_MAX_FRAME ({_max_frame()})")
+    if n > limit:
+        raise ProtocolError(f"frame of {n} bytes is larger than {what} ({limit})")
     body = stream.read(n)
     if len(body) < n:
         raise ProtocolError("connection closed in the middle of a frame")
@@ -458,26 +461,28 @@ def _frame(obj):
     return struct.pack(">I", len(body)) + body
 
 
-def _recv_exact(sock, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            raise ProtocolError("connection closed during the handshake")
-        buf += chunk
-    return bytes(buf)
+class _Exact:
+    """`read(n)` straight from a socket, exactly n bytes unless the peer closes (then fewer): no
+    buffering ahead, so the reader thread's stream starts exactly at the first message."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def read(self, n):
+        buf = bytearray()
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                break
+            buf += chunk
+        return bytes(buf)
 
 
 def _handshake_frame(sock, *keys):
-    """One small handshake frame read straight from the socket (no buffering ahead, so the reader
-    thread's stream starts exactly at the first message): a dict with `keys`."""
-    (n,) = struct.unpack(">I", _recv_exact(sock, 4))
-    if n > 4096:
-        raise ProtocolError(f"handshake frame of {n} bytes")
-    try:
-        msg = json.loads(_recv_exact(sock, n).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ProtocolError(f"malformed handshake frame: {e}") from None
+    """One small handshake frame: a dict with `keys`."""
+    msg = _read_frame(_Exact(sock), limit=4096)
+    if msg is None:
+        raise ProtocolError("connection closed during the handshake")
     if not isinstance(msg, dict) or any(k not in msg for k in keys):
         raise ProtocolError(f"unexpected handshake frame {str(msg)[:80]}")
     return msg

@@ -79,17 +79,12 @@ pub fn run(args: Args) -> ExitCode {
             let mut io_error = false;
             for (file, from_dir) in expand(&files) {
                 let display = file.display().to_string();
-                let src = match SourceFile::load(&file) {
-                    Ok(s) => s,
-                    Err(e) => {
+                match load_and_compile(&file, Want::default()) {
+                    Err(d) => {
                         io_error = true;
-                        all.push(e.to_diagnostic(&display).rustc_style());
-                        continue;
+                        all.push(*d);
                     }
-                };
-                let text: Arc<str> = src.text.as_str().into();
-                match ranklift_choreo::compile_with(&display, &text, Want::default()) {
-                    Ok(p) => {
+                    Ok(Ok(p)) => {
                         if format == Format::Text {
                             let roles: Vec<String> = p
                                 .classes
@@ -105,7 +100,7 @@ pub fn run(args: Args) -> ExitCode {
                             }
                         }
                     }
-                    Err(diags) => {
+                    Ok(Err(diags)) => {
                         status = ExitCode::from(1);
                         all.extend(diags);
                     }
@@ -169,8 +164,6 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Load and compile `file`: `Err(exit code)` if it cannot be read, else the projection or the
-/// choreography's errors.
 /// The files to check: files as given; directories walked (respecting `.gitignore`) for `.py`
 /// files that import `pychoral`, sorted. The flag says the file came from a directory.
 fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
@@ -195,18 +188,15 @@ fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
     out
 }
 
+/// Load and compile `file`: `Err(RL002 diagnostic)` if it cannot be read or decoded, else the
+/// projection or the choreography's errors.
 fn load_and_compile(
     file: &Path,
     want: Want,
-) -> Result<Result<Projection, Vec<Diagnostic>>, ExitCode> {
+) -> Result<Result<Projection, Vec<Diagnostic>>, Box<Diagnostic>> {
     let display = file.display().to_string();
-    let src = match SourceFile::load(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprint!("{}", e.to_diagnostic(&display).rustc_style().render_text());
-            return Err(ExitCode::from(2));
-        }
-    };
+    let src =
+        SourceFile::load(file).map_err(|e| Box::new(e.to_diagnostic(&display).rustc_style()))?;
     let text: Arc<str> = src.text.as_str().into();
     Ok(ranklift_choreo::compile_with(&display, &text, want))
 }
@@ -243,7 +233,11 @@ fn report(diags: &[Diagnostic], format: Format) {
 
 /// Compile for `project` and `run`: errors are printed as text, exit 1.
 fn compile(file: &Path, want: Want) -> Result<Projection, ExitCode> {
-    match load_and_compile(file, want)? {
+    let loaded = load_and_compile(file, want).map_err(|d| {
+        eprint!("{}", d.render_text());
+        ExitCode::from(2)
+    })?;
+    match loaded {
         Ok(p) => Ok(p),
         Err(diags) => {
             report(&diags, Format::Text);

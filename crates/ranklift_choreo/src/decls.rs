@@ -186,9 +186,7 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
             }
             Stmt::FunctionDef(f) => {
                 for dec in &f.decorator_list {
-                    if matches!(&dec.expression, Expr::Name(n) if n.id.as_str() == "entry")
-                        || matches!(&dec.expression, Expr::Attribute(a) if a.attr.as_str() == "entry")
-                    {
+                    if is_entry_decorator(&dec.expression) {
                         out.push(Problem::new(
                             dec.range,
                             E_UNSUP,
@@ -326,8 +324,7 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
             for dec in &f.decorator_list {
                 match &dec.expression {
                     Expr::Name(n) if n.id.as_str() == "staticmethod" => is_static = true,
-                    Expr::Name(n) if n.id.as_str() == "entry" => is_entry = true,
-                    Expr::Attribute(a) if a.attr.as_str() == "entry" => is_entry = true,
+                    e if is_entry_decorator(e) => is_entry = true,
                     other => out.push(Problem::new(
                         other.range(),
                         E_UNSUP,
@@ -430,6 +427,25 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
         }
     }
     d
+}
+
+/// `@entry` or `@pychoral.entry`.
+fn is_entry_decorator(e: &Expr) -> bool {
+    matches!(e, Expr::Name(n) if n.id.as_str() == "entry")
+        || matches!(e, Expr::Attribute(a) if a.attr.as_str() == "entry")
+}
+
+/// `At[T, R]` → `(T, R)`: the parts of a located type written with `At`.
+pub fn at_parts(e: &Expr) -> Option<(&Expr, &Expr)> {
+    if let Expr::Subscript(s) = e
+        && matches!(&*s.value, Expr::Name(n) if n.id.as_str() == "At")
+        && let Expr::Tuple(t) = &*s.slice
+        && let [ty, role] = t.elts.as_slice()
+    {
+        Some((ty, role))
+    } else {
+        None
+    }
 }
 
 /// Is `e` free of roles, role classes, `self` and communication?

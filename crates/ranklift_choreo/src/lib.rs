@@ -451,19 +451,16 @@ fn erase(
                             )));
                             return;
                         }
-                        if name == "At"
-                            && let Expr::Tuple(t) = &*s.slice
-                            && t.elts.len() == 2
-                        {
+                        if let Some((ty, _)) = decls::at_parts(e) {
                             self.edits.push(Edit::delete(TextRange::new(
                                 s.range.start(),
-                                t.elts[0].range().start(),
+                                ty.range().start(),
                             )));
                             self.edits.push(Edit::delete(TextRange::new(
-                                t.elts[0].range().end(),
+                                ty.range().end(),
                                 s.range.end(),
                             )));
-                            self.visit_expr(&t.elts[0]);
+                            self.visit_expr(ty);
                             return;
                         }
                     }

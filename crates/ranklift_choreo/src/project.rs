@@ -393,11 +393,7 @@ impl Px<'_, '_> {
         }
         // `x: At[T, R] = ...` → `x: T = ...` (the role module knows no roles).
         for ann in crate::locate::collect_annotations(s) {
-            if let Expr::Subscript(sub) = ann
-                && matches!(&*sub.value, Expr::Name(n) if n.id.as_str() == "At")
-                && let Expr::Tuple(t) = &*sub.slice
-                && let [ty, _] = t.elts.as_slice()
-            {
+            if let Some((ty, _)) = crate::decls::at_parts(ann) {
                 let a = usize::from(ann.range().start()) - start;
                 let b = usize::from(ann.range().end()) - start;
                 edits.push((a, b, self.text(ty.range()).to_owned()));
