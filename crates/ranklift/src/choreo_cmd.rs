@@ -12,7 +12,7 @@ use ranklift_choreo::{Projection, RUNTIME, Want};
 use ranklift_python::SourceFile;
 use ranklift_python::diagnostics::{self, Diagnostic};
 
-use crate::distribute_cmd::atomic_write;
+use crate::write::Transaction;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -266,12 +266,13 @@ fn write_projection(
             files.push((out.join(format!("{stem}_{role}.py")), text.clone()));
         }
     }
-    let mut written = Vec::new();
-    for (path, text) in files {
-        atomic_write(&path, text.as_bytes())?;
-        written.push(path);
+    // All files or none: a half-written projection would not run.
+    let mut t = Transaction::new(out);
+    for (path, text) in &files {
+        t.stage(path, text.as_bytes())?;
     }
-    Ok(written)
+    t.commit()?;
+    Ok(files.into_iter().map(|(p, _)| p).collect())
 }
 
 fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {

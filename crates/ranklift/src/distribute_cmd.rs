@@ -2,13 +2,18 @@
 //!
 //! Exit codes: 0 done (also "nothing to do" and "already distributed"); 1 cannot distribute
 //! (restriction violated, no training loop, ambiguous pattern) or, with `--check`, something would
-//! change; 2 usage, I/O or syntax error. Nothing is written when any error is reported.
+//! change; 2 usage, I/O or syntax error. Nothing is written when any error is reported, and every
+//! write is all-or-nothing across files (`crate::write`).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::collections::HashMap;
+
 use ranklift_distribute::{Options, Outcome, Status};
+
+use crate::write::{Transaction, write_tree};
 use ranklift_python::{Project, Severity};
 
 #[derive(clap::Args)]
@@ -20,9 +25,12 @@ pub struct Args {
     /// next to the input.
     #[arg(short, long, conflicts_with_all = ["in_place", "diff", "check"])]
     output: Option<PathBuf>,
-    /// Rewrite the changed files in place (atomically).
+    /// Rewrite the changed files in place (all of them or none).
     #[arg(long, conflicts_with_all = ["diff", "check"])]
     in_place: bool,
+    /// Replace an existing output that is not an earlier ranklift output.
+    #[arg(long)]
+    force: bool,
     /// Print a unified diff and write nothing.
     #[arg(long, conflicts_with = "check")]
     diff: bool,
@@ -76,6 +84,27 @@ pub fn run(args: Args) -> ExitCode {
         Err(e) => return usage_error(&format!("{}: {e}", args.path.display())),
     };
     let is_dir = meta.is_dir();
+    // A write that a killed ranklift left unfinished is rolled back before anything else.
+    let root = if is_dir {
+        args.path.clone()
+    } else {
+        args.path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or(PathBuf::from("."), Path::to_path_buf)
+    };
+    match crate::write::recover(&root) {
+        Ok(files) if !files.is_empty() => eprintln!(
+            "ranklift: an interrupted earlier write was rolled back; restored: {}",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Ok(_) => {}
+        Err(e) => return usage_error(&format!("cannot roll back an interrupted write: {e}")),
+    }
     let writes_output = !(args.in_place || args.diff || args.check);
     let dest = if writes_output {
         Some(match (&args.output, is_dir) {
@@ -101,6 +130,23 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         None
     };
+    if let Some(Dest::Dir(d)) = &dest
+        && is_dir
+        && same_file(d, &args.path)
+    {
+        return usage_error(&format!(
+            "{}: the output directory is the input directory; use --in-place to rewrite the project, or choose another -o",
+            d.display()
+        ));
+    }
+    if let Some(Dest::File(f)) = &dest
+        && same_file(f, &args.path)
+    {
+        return usage_error(&format!(
+            "{}: the output file is the input file; use --in-place to rewrite it",
+            f.display()
+        ));
+    }
     let project = if is_dir {
         let exclude = match &dest {
             Some(Dest::Dir(d)) => Some(d.as_path()),
@@ -212,8 +258,8 @@ fn report_and_write(
         write_in_place(project, outcome)
     } else {
         match dest {
-            Some(Dest::File(f)) => write_file_dest(outcome, &f),
-            Some(Dest::Dir(d)) => write_dir_dest(project, outcome, &d),
+            Some(Dest::File(f)) => write_file_dest(outcome, &f, args.force),
+            Some(Dest::Dir(d)) => write_dir_dest(project, outcome, &d, args.force, json),
             None => Ok(String::new()),
         }
     };
@@ -256,42 +302,21 @@ fn load_dir_with_progress(root: &Path, exclude: Option<&Path>) -> Project {
     p
 }
 
-/// Write `bytes` to `path` atomically: a temporary file in the same directory, then rename,
-/// keeping the original's permissions.
-pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.ranklift-{}", std::process::id()));
-    let res = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        if let Ok(m) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, m.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    res.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: {e}", path.display())
-    })
+/// Whether two paths name the same existing file or directory.
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 fn write_in_place(project: &Project, outcome: &Outcome) -> Result<String, String> {
+    let mut t = Transaction::new(&project.root);
     for c in &outcome.changes {
-        atomic_write(&project.root.join(&c.path), &c.bytes)?;
+        t.stage(&project.root.join(&c.path), &c.bytes)?;
     }
+    t.commit()?;
     Ok(" in place".into())
 }
 
-fn write_file_dest(outcome: &Outcome, dest: &Path) -> Result<String, String> {
+fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String, String> {
     let main = outcome.main.as_deref().unwrap_or("");
     if outcome.changes.iter().any(|c| c.path != main) {
         return Err(format!(
@@ -305,52 +330,84 @@ fn write_file_dest(outcome: &Outcome, dest: &Path) -> Result<String, String> {
                 .join(", ")
         ));
     }
+    // An existing file is replaced only when it is an earlier output (a Horovod program).
+    if !force
+        && let Ok(old) = std::fs::read(dest)
+        && !old.windows(7).any(|w| w == b"horovod")
+    {
+        return Err(format!(
+            "{}: exists and is not an earlier ranklift output; pass --force to replace it",
+            dest.display()
+        ));
+    }
     if let Some(c) = outcome.changes.first() {
-        atomic_write(dest, &c.bytes)?;
+        let dir = dest
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let mut t = Transaction::new(dir);
+        t.stage(dest, &c.bytes)?;
+        t.commit()?;
     }
     Ok(format!(" to {}", dest.display()))
 }
 
-fn write_dir_dest(project: &Project, outcome: &Outcome, dest: &Path) -> Result<String, String> {
-    let root_c = project
-        .root
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", project.root.display()))?;
-    if dest.canonicalize().is_ok_and(|d| d == root_c) {
-        return Err(
-            "the output directory is the input directory; use --in-place to rewrite it".into(),
-        );
-    }
-    // Build the whole tree in a temporary sibling, then move it into place.
-    let fresh = !dest.exists();
-    let staging = if fresh {
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or("out".into());
-        dest.with_file_name(format!(".{name}.ranklift-{}", std::process::id()))
-    } else {
-        dest.to_path_buf()
-    };
-    let res = (|| -> Result<(), String> {
-        for f in &project.files {
-            let target = staging.join(f);
-            let bytes = match outcome.changes.iter().find(|c| &c.path == f) {
-                Some(c) => c.bytes.clone(),
-                None => std::fs::read(project.root.join(f)).map_err(|e| format!("{f}: {e}"))?,
-            };
-            atomic_write(&target, &bytes)?;
+/// Build the whole output in a staging directory and swap it in (see `crate::write`): the
+/// project is copied so that the output runs where the input ran (`crate::copy_tree`); what was
+/// linked or left out is said.
+fn write_dir_dest(
+    project: &Project,
+    outcome: &Outcome,
+    dest: &Path,
+    force: bool,
+    quiet: bool,
+) -> Result<String, String> {
+    let changes: HashMap<&str, &[u8]> = outcome
+        .changes
+        .iter()
+        .map(|c| (c.path.as_str(), c.bytes.as_slice()))
+        .collect();
+    let marker = format!(
+        "ranklift distribute output of {}\n",
+        project
+            .root
+            .canonicalize()
+            .unwrap_or(project.root.clone())
+            .display()
+    );
+    let mut report = crate::copy_tree::Report::default();
+    let single_file = project.entry.is_some();
+    write_tree(dest, force, &marker, |staging| {
+        if single_file {
+            // A script and the sibling modules it imports: exactly those files.
+            for f in &project.files {
+                let target = staging.join(f);
+                if let Some(p) = target.parent() {
+                    std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                }
+                match changes.get(f.as_str()) {
+                    Some(b) => std::fs::write(&target, b),
+                    None => std::fs::copy(project.root.join(f), &target).map(|_| ()),
+                }
+                .map_err(|e| format!("{f}: {e}"))?;
+            }
+        } else {
+            report = crate::copy_tree::copy_project(
+                &project.root,
+                staging,
+                &changes,
+                &[dest.to_path_buf()],
+            )?;
         }
         Ok(())
-    })();
-    if let Err(e) = res {
-        if fresh {
-            let _ = std::fs::remove_dir_all(&staging);
+    })?;
+    if !quiet {
+        for (rel, target, why) in &report.linked {
+            eprintln!("ranklift: linked {rel} -> {} ({why})", target.display());
         }
-        return Err(e);
-    }
-    if fresh {
-        std::fs::rename(&staging, dest).map_err(|e| format!("{}: {e}", dest.display()))?;
+        for (rel, why) in &report.left_out {
+            eprintln!("ranklift: left out {rel}: {why}");
+        }
     }
     Ok(format!(" into {}", dest.display()))
 }

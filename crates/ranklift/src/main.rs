@@ -2,8 +2,10 @@
 //! exit codes. All analysis lives in the library crates.
 
 mod choreo_cmd;
+mod copy_tree;
 mod distribute_cmd;
 mod shapes_cmd;
+mod write;
 
 /// mimalloc: the analysis allocates many small maps and strings; measured faster than the system
 /// allocator on bench/distribute.sh (see the closing note of issue 2).
@@ -39,6 +41,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`ranklift shapes . | head -1`) would
+    // panic. Behave as Unix tools do: end quietly when the reader goes away. Output files are
+    // unaffected: every write is a transaction whose interruption is rolled back (`write`).
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Distribute(args) => distribute_cmd::run(args),

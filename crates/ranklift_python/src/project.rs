@@ -18,6 +18,10 @@ use crate::source::SourceFile;
 /// Code for a file that cannot be read or decoded.
 pub const IO_ERROR: &str = "RL002";
 
+/// A file ranklift writes at the top of every output directory it creates. Directories holding
+/// it are earlier outputs: never analysed as part of a project, and replaceable by a new output.
+pub const OUTPUT_MARKER: &str = ".ranklift-output";
+
 /// One Python module of a project.
 pub struct Module {
     /// Path relative to the project root, with `/` separators (used in all output).
@@ -85,15 +89,25 @@ impl Project {
             .require_git(false)
             .hidden(true)
             .sort_by_file_name(|a, b| a.cmp(b))
-            .filter_entry(move |e| match (&exclude, e.path().canonicalize()) {
-                (Some(x), Ok(p)) => !p.starts_with(x),
-                _ => true,
+            .filter_entry(move |e| {
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                if is_dir && e.depth() > 0 && e.path().join(OUTPUT_MARKER).is_file() {
+                    return false;
+                }
+                match (&exclude, e.path().canonicalize()) {
+                    (Some(x), Ok(p)) => !p.starts_with(x),
+                    _ => true,
+                }
             })
             .build();
         let mut errors = Vec::new();
         for entry in walker {
             match entry {
-                Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                // A symlinked module is part of the program: follow links to regular files.
+                Ok(e)
+                    if e.file_type()
+                        .is_some_and(|t| t.is_file() || (t.is_symlink() && e.path().is_file())) =>
+                {
                     files.push(rel_string(root, e.path()))
                 }
                 Ok(_) => {}

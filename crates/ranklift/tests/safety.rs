@@ -1,0 +1,389 @@
+//! Nothing lost, nothing half-written, no way in (issue 14): the write path under injected
+//! faults and kills, a hostile file system, `-o` into existing directories, broken pipes.
+//!
+//! Faults are injected through `RANKLIFT_TEST_FAULT=fail:N|kill:N` (`crates/ranklift/src/write.rs`):
+//! the N-th file-system step of the write fails, or the process aborts there as if killed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_ranklift")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every file under `dir` (relative path → bytes; symlinks as `-> target`), hidden ones too.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        let mut es: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .collect();
+        es.sort_by_key(|e| e.file_name());
+        for e in es {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let ft = e.file_type().unwrap();
+            if ft.is_symlink() {
+                let t = std::fs::read_link(&p).unwrap();
+                out.insert(rel, format!("-> {}", t.display()).into_bytes());
+            } else if ft.is_dir() {
+                out.insert(format!("{rel}/"), Vec::new());
+                walk(root, &p, out);
+            } else {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut m = BTreeMap::new();
+    walk(dir, dir, &mut m);
+    m
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+fn run(args: &[&str], cwd: &Path, fault: Option<&str>) -> Output {
+    let mut c = Command::new(bin());
+    c.args(args)
+        .current_dir(cwd)
+        .env_remove("RANKLIFT_TEST_FAULT");
+    if let Some(f) = fault {
+        c.env("RANKLIFT_TEST_FAULT", f);
+    }
+    c.output().unwrap()
+}
+
+/// A copy of `examples/distribute/project_tape` (its rewrite changes two files in two
+/// directories) in a fresh temporary directory.
+fn tape_project() -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("proj");
+    copy_dir(&repo().join("examples/distribute/project_tape"), &p);
+    (d, p)
+}
+
+/// The project as `--in-place` leaves it when nothing goes wrong.
+fn rewritten_tape() -> BTreeMap<String, Vec<u8>> {
+    let (_d, p) = tape_project();
+    let o = run(&["distribute", "--in-place", "."], &p, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    snapshot(&p)
+}
+
+#[test]
+fn a_failure_at_every_write_step_leaves_the_project_untouched() {
+    let (_d0, p0) = tape_project();
+    let before = snapshot(&p0);
+    let after = rewritten_tape();
+    assert_ne!(
+        before, after,
+        "the rewrite must change something for the test to mean anything"
+    );
+    for n in 0..100 {
+        let (_d, p) = tape_project();
+        let o = run(
+            &["distribute", "--in-place", "."],
+            &p,
+            Some(&format!("fail:{n}")),
+        );
+        let now = snapshot(&p);
+        if o.status.success() {
+            // The fault lies past the last step: the rewrite completed.
+            assert_eq!(now, after, "step {n}: success must mean fully rewritten");
+            assert!(n >= 6, "expected several write steps, saw {n}");
+            return;
+        }
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "step {n}: {err}");
+        assert!(err.contains("injected fault"), "step {n}: {err}");
+        assert_eq!(
+            now, before,
+            "step {n}: a failed write must leave every byte as it was"
+        );
+        // And the next run still sees an undistributed project (no lock-out).
+        let o = run(&["distribute", "--check", "."], &p, None);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "step {n}: --check must still want to rewrite"
+        );
+    }
+    panic!("the write never completed");
+}
+
+#[test]
+fn a_kill_at_every_write_step_is_rolled_back_by_the_next_run() {
+    let (_d0, p0) = tape_project();
+    let before = snapshot(&p0);
+    let after = rewritten_tape();
+    for n in 0..100 {
+        let (_d, p) = tape_project();
+        let o = run(
+            &["distribute", "--in-place", "."],
+            &p,
+            Some(&format!("kill:{n}")),
+        );
+        if o.status.success() {
+            assert_eq!(snapshot(&p), after);
+            assert!(n >= 6, "expected several write steps");
+            return;
+        }
+        assert!(
+            o.status.code().is_none(),
+            "step {n}: the process must have aborted"
+        );
+        // Any next run rolls an interrupted write back first.
+        let o = run(&["distribute", "--diff", "."], &p, None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "step {n}: {err}");
+        let now = snapshot(&p);
+        assert!(
+            now == before || now == after,
+            "step {n}: after recovery the project must be as before or fully rewritten\n{err}"
+        );
+    }
+    panic!("the write never completed");
+}
+
+#[test]
+fn a_planted_symlink_at_a_temp_name_is_never_followed() {
+    let (d, p) = tape_project();
+    let victim = d.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    // The names ranklift used to use, and a spread of guesses at the new ones.
+    let pid_guess = [".train.py.ranklift-1", ".ranklift-journal"];
+    for g in pid_guess {
+        let _ = std::os::unix::fs::symlink(&victim, p.join(g));
+    }
+    let o = run(&["distribute", "--in-place", "."], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    // A symlinked journal is refused outright; remove it and try again.
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    std::fs::remove_file(p.join(".ranklift-journal")).unwrap();
+    let o = run(&["distribute", "--in-place", "."], &p, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious\n");
+    let meta = std::fs::symlink_metadata(p.join("train.py")).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "train.py must stay a regular file"
+    );
+}
+
+#[test]
+fn in_place_keeps_permissions_and_writes_through_a_symlinked_module() {
+    use std::os::unix::fs::PermissionsExt;
+    let (d, p) = tape_project();
+    std::fs::set_permissions(p.join("train.py"), std::fs::Permissions::from_mode(0o750)).unwrap();
+    // models/base.py lives elsewhere and is linked into the project.
+    let elsewhere = d.path().join("shared_base.py");
+    std::fs::rename(p.join("models/base.py"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, p.join("models/base.py")).unwrap();
+    let o = run(&["distribute", "--in-place", "."], &p, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mode = std::fs::metadata(p.join("train.py"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o750);
+    assert!(
+        std::fs::symlink_metadata(p.join("models/base.py"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = std::fs::read_to_string(&elsewhere).unwrap();
+    assert!(
+        text.contains("hvd"),
+        "the linked module was rewritten through the link"
+    );
+}
+
+#[test]
+fn output_directory_is_swapped_in_whole_and_foreign_directories_are_refused() {
+    let (d, p) = tape_project();
+    let out = d.path().join("out");
+    // A foreign, non-empty directory is refused and left alone.
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("notes.txt"), "mine\n").unwrap();
+    let o = run(&["distribute", ".", "-o", out.to_str().unwrap()], &p, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    assert_eq!(std::fs::read(out.join("notes.txt")).unwrap(), b"mine\n");
+    std::fs::remove_dir_all(&out).unwrap();
+    // A first output, then a stale module planted in it, then a second output: no stale file.
+    let o = run(&["distribute", ".", "-o", out.to_str().unwrap()], &p, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::write(out.join("stale.py"), "x = 1\n").unwrap();
+    let o = run(&["distribute", ".", "-o", out.to_str().unwrap()], &p, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!out.join("stale.py").exists());
+    assert!(out.join("train.py").is_file() && out.join(".ranklift-output").is_file());
+    // A failure while building leaves the previous output exactly as it was.
+    let before = snapshot(&out);
+    for n in 0..6 {
+        let o = run(
+            &["distribute", ".", "-o", out.to_str().unwrap()],
+            &p,
+            Some(&format!("fail:{n}")),
+        );
+        if o.status.success() {
+            break;
+        }
+        assert_eq!(snapshot(&out), before, "fault at step {n}");
+    }
+    // No staging directory is left next to it.
+    let left: Vec<String> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("ranklift"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn output_runs_where_the_input_ran() {
+    let (d, p) = tape_project();
+    std::fs::write(p.join(".env"), "SECRET=1\n").unwrap();
+    std::fs::write(p.join(".gitignore"), "data/\n").unwrap();
+    std::fs::create_dir(p.join("data")).unwrap();
+    std::fs::write(p.join("data/x.csv"), "1,2\n").unwrap();
+    // A module that lives outside the project, linked in with a relative path.
+    std::fs::write(d.path().join("helpers.py"), "def f():\n    return 1\n").unwrap();
+    std::os::unix::fs::symlink("../helpers.py", p.join("helpers.py")).unwrap();
+    let out = d.path().join("out");
+    let o = run(&["distribute", ".", "-o", out.to_str().unwrap()], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(std::fs::read(out.join(".env")).unwrap(), b"SECRET=1\n");
+    assert!(out.join(".gitignore").is_file());
+    assert_eq!(std::fs::read(out.join("data/x.csv")).unwrap(), b"1,2\n");
+    assert!(err.contains("linked data"), "{err}");
+    // The link still resolves from the output directory.
+    assert_eq!(
+        std::fs::read_to_string(out.join("helpers.py")).unwrap(),
+        "def f():\n    return 1\n"
+    );
+}
+
+#[test]
+fn output_inside_or_equal_to_the_input_is_handled() {
+    let (_d, p) = tape_project();
+    let o = run(&["distribute", ".", "-o", "."], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is the input directory"), "{err}");
+    // An output inside the project is not analysed by the next run.
+    let o = run(&["distribute", ".", "-o", "hvd"], &p, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["distribute", ".", "--check"], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("already"), "{err}");
+}
+
+#[test]
+fn non_regular_inputs_are_refused_in_every_command() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("f.py");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink("/dev/zero", d.path().join("z.py")).unwrap();
+    for args in [
+        vec!["shapes", "f.py"],
+        vec!["distribute", "f.py", "--diff"],
+        vec!["choreo", "check", "f.py"],
+        vec!["choreo", "project", "f.py", "-o", "o"],
+        vec!["shapes", "z.py"],
+        vec!["distribute", "z.py", "--diff"],
+    ] {
+        let mut child = Command::new(bin())
+            .args(&args)
+            .current_dir(d.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if t0.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{args:?} blocked on a non-regular file");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let o = child.wait_with_output().unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(status.code(), Some(2), "{args:?}: {all}");
+        assert!(all.contains("not a regular file"), "{args:?}: {all}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let d = tempfile::tempdir().unwrap();
+    let mut src = String::from("import numpy as np\n");
+    for i in 0..3000 {
+        src.push_str(&format!("a{i} = np.ones((2, 3)) @ np.ones((2, 3))\n"));
+    }
+    std::fs::write(d.path().join("many.py"), &src).unwrap();
+    for (args, close_stderr) in [
+        (vec!["shapes", "many.py"], false),
+        (vec!["shapes", "--format", "json", "many.py"], false),
+        (vec!["shapes", "--format", "sarif", "many.py"], false),
+        (vec!["shapes", "--hints", "many.py"], true),
+    ] {
+        let mut child = Command::new(bin())
+            .args(&args)
+            .current_dir(d.path())
+            .stdout(Stdio::piped())
+            .stderr(if close_stderr {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .spawn()
+            .unwrap();
+        // Read one line, then close the pipe(s), as `| head -1` does.
+        {
+            use std::io::BufRead;
+            let mut line = String::new();
+            let mut r = std::io::BufReader::new(child.stdout.take().unwrap());
+            r.read_line(&mut line).unwrap();
+            assert!(!line.is_empty());
+        }
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        // Either it finished writing before the pipe closed (exit 1: findings) or SIGPIPE ended
+        // it; never a panic (exit 101).
+        assert!(
+            status.code() == Some(1) || status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {status:?}"
+        );
+    }
+}
