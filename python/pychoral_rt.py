@@ -14,6 +14,8 @@ refused at the sender with `EncodeError`. A frame that is malformed or larger th
 
 Environment: `PYCHORAL_TIMEOUT` (seconds a receive waits, default 30), `PYCHORAL_TRACE=1` (log
 every message to stderr as `A -> B [chan] kind value`), `PYCHORAL_MAX_FRAME` (bytes, default 16 MiB),
+`PYCHORAL_MAX_INBOX` (TCP: bytes received from one peer and not yet read, default 64 MiB; beyond
+it the connection fails with `ProtocolError` on both sides),
 `PYCHORAL_SECRET` (TCP: a shared secret; every connection then proves, both ways, that its peer
 knows it — HMAC-SHA256 challenge and response bound to both role names. The loopback launcher
 sets a fresh one per run. It authenticates peers; it does not encrypt or sign later frames).
@@ -179,6 +181,10 @@ def _max_frame():
     return int(os.environ.get("PYCHORAL_MAX_FRAME", str(16 << 20)))
 
 
+def _max_inbox():
+    return int(os.environ.get("PYCHORAL_MAX_INBOX", str(64 << 20)))
+
+
 _TRACE = os.environ.get("PYCHORAL_TRACE") == "1"
 _MAX_DEPTH = 64
 _trace_lock = threading.Lock()
@@ -325,6 +331,7 @@ class _Inbox:
         self._lock = threading.Lock()
         self._queues = {}
         self._closed = {}
+        self._bytes = {}  # peer -> bytes received and not yet read (TCP)
 
     def _q(self, peer, chan):
         with self._lock:
@@ -335,8 +342,12 @@ class _Inbox:
                     q.put(self._closed[peer])
             return q
 
-    def put(self, peer, chan, kind, payload):
-        self._q(peer, chan).put((kind, payload))
+    def put(self, peer, chan, kind, payload, size=0):
+        """Queue a message. Returns the bytes now waiting from `peer` (with `size` counted)."""
+        with self._lock:
+            waiting = self._bytes[peer] = self._bytes.get(peer, 0) + size
+        self._q(peer, chan).put((kind, payload, size))
+        return waiting
 
     def close(self, peer, exc):
         with self._lock:
@@ -359,7 +370,11 @@ class _Inbox:
         if isinstance(item, _Closed):
             q.put(item)  # every later receive fails the same way
             raise item.exc
-        return item
+        kind, payload, size = item
+        if size:
+            with self._lock:
+                self._bytes[peer] -= size
+        return kind, payload
 
 
 # ----- channels ---------------------------------------------------------------------------------
@@ -434,9 +449,26 @@ class LocalNetwork:
                 box.close(role, PeerClosed(f"{role} has {why}; no more messages will come from it"))
 
 
+def _parse_json(body):
+    """JSON from bytes; anything that is not JSON, or nests too deep for the parser (a frame of
+    100,000 brackets), is a ProtocolError, never a RecursionError that kills a thread."""
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ProtocolError(f"malformed frame: {e}") from None
+    except RecursionError:
+        raise ProtocolError("malformed frame: JSON nested too deeply") from None
+
+
 def _read_frame(stream, limit=None):
     """One frame from a buffered binary stream (`socket.makefile("rb")`); None at a clean EOF.
     Frames longer than `limit` (default PYCHORAL_MAX_FRAME) are a ProtocolError."""
+    body = _read_frame_bytes(stream, limit)
+    return None if body is None else _parse_json(body)
+
+
+def _read_frame_bytes(stream, limit=None):
+    """The body of one frame (undecoded); None at a clean EOF."""
     what = "the handshake limit" if limit else "PYCHORAL_MAX_FRAME"
     limit = limit or _max_frame()
     head = stream.read(4)
@@ -450,10 +482,7 @@ def _read_frame(stream, limit=None):
     body = stream.read(n)
     if len(body) < n:
         raise ProtocolError("connection closed in the middle of a frame")
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ProtocolError(f"malformed frame: {e}") from None
+    return body
 
 
 def _frame(obj):
@@ -480,9 +509,12 @@ class _Exact:
 
 def _handshake_frame(sock, *keys):
     """One small handshake frame: a dict with `keys`."""
-    msg = _read_frame(_Exact(sock), limit=4096)
+    try:
+        msg = _read_frame(_Exact(sock), limit=4096)
+    except (socket.timeout, TimeoutError):
+        raise ChoreographyTimeout("no answer") from None
     if msg is None:
-        raise ProtocolError("connection closed during the handshake")
+        raise PeerClosed("connection closed during the handshake")
     if not isinstance(msg, dict) or any(k not in msg for k in keys):
         raise ProtocolError(f"unexpected handshake frame {str(msg)[:80]}")
     return msg
@@ -521,6 +553,7 @@ class TcpNetwork:
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
         self._rejected = []
+        self._peer_errors = {}  # peer -> ProtocolError it sent before closing
 
     def inbox(self, me):
         return self._inbox
@@ -575,12 +608,23 @@ class TcpNetwork:
     def _prove_to(self, s, r):
         """The connecting side of the handshake: answer `r`'s challenge, then challenge `r`."""
         secret = self._secret
+        host, port = self.peers[r]
         try:
             challenge = _handshake_frame(s, "challenge")["challenge"]
-        except ProtocolError:
-            raise ProtocolError(
-                f"{r} closed the connection during the handshake"
+        except PeerClosed:
+            raise PeerClosed(
+                f"{r} at {host}:{port} closed the connection during the handshake"
                 + (" (is PYCHORAL_SECRET the same on both sides?)" if secret else "")
+            ) from None
+        except ChoreographyTimeout:
+            raise ProtocolError(
+                f"{r} at {host}:{port} accepted the connection but never answered the handshake "
+                "(is another program listening on that port?)"
+            ) from None
+        except ProtocolError as e:
+            raise ProtocolError(
+                f"{r} at {host}:{port} answered the handshake with something that is not PyChoral "
+                f"({e}; is another program listening on that port?)"
             ) from None
         if challenge is None and secret is not None:
             raise ProtocolError(f"{r} does not authenticate peers, but PYCHORAL_SECRET is set here")
@@ -592,10 +636,12 @@ class TcpNetwork:
         s.sendall(_frame({"proof": _proof(secret, str(challenge), self.me, r), "challenge": mine}))
         try:
             answer = _handshake_frame(s, "proof")
-        except ProtocolError:
+        except PeerClosed:
             raise ProtocolError(
                 f"{r} rejected this role's proof: PYCHORAL_SECRET differs between {self.me} and {r}"
             ) from None
+        except ChoreographyTimeout:
+            raise ProtocolError(f"{r} did not answer this role's challenge") from None
         if not _check_proof(secret, mine, r, self.me, answer["proof"]):
             raise ProtocolError(f"{r} failed authentication: PYCHORAL_SECRET differs between {self.me} and {r}")
 
@@ -632,9 +678,9 @@ class TcpNetwork:
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if not self._register(peer, s):
                 raise ProtocolError(f"{peer} is already connected")
-        except (ProtocolError, OSError) as e:
+        except (ProtocolError, PeerClosed, ChoreographyTimeout, OSError) as e:
             with self._lock:
-                self._rejected.append(str(e))
+                self._rejected.append(f"{type(e).__name__}: {e}")
             s.close()
 
     def _register(self, peer, s):
@@ -651,16 +697,32 @@ class TcpNetwork:
     def _reader(self, peer, s):
         """Demultiplex frames from `peer` into per-channel queues; never dies on bad input."""
         stream = s.makefile("rb")
+        limit = _max_inbox()
         try:
             while True:
-                msg = _read_frame(stream)
-                if msg is None:
+                body = _read_frame_bytes(stream)
+                if body is None:
                     self._inbox.close(peer, PeerClosed(f"{peer} closed the connection"))
                     return
+                msg = _parse_json(body)
+                if isinstance(msg, dict) and set(msg) == {"error"} and isinstance(msg["error"], str):
+                    # The peer refused further messages and says why (see below).
+                    err = ProtocolError(f"{peer} refused messages from {self.me}: {msg['error'][:200]}")
+                    self._peer_errors[peer] = err
+                    raise err
                 if (not isinstance(msg, dict) or not isinstance(msg.get("c"), str)
                         or msg.get("k") not in ("com", "select") or "v" not in msg):
                     raise ProtocolError(f"malformed message from {peer}: {str(msg)[:80]}")
-                self._inbox.put(peer, msg["c"], msg["k"], msg["v"])
+                waiting = self._inbox.put(peer, msg["c"], msg["k"], msg["v"], size=len(body))
+                if waiting > limit:
+                    why = (f"{waiting} bytes from {peer} are waiting unread on channels "
+                           f"{self.me} has not received from (PYCHORAL_MAX_INBOX={limit})")
+                    try:
+                        with self._send_locks[peer]:
+                            s.sendall(_frame({"error": why}))
+                    except OSError:
+                        pass
+                    raise ProtocolError(why)
         except ProtocolError as e:
             self._inbox.close(peer, e)
             try:
@@ -669,6 +731,12 @@ class TcpNetwork:
                 pass
         except OSError as e:
             self._inbox.close(peer, PeerClosed(f"connection to {peer} failed: {e}"))
+        except Exception as e:  # noqa: BLE001 - the reader must never die silently
+            self._inbox.close(peer, ProtocolError(f"bad input from {peer}: {type(e).__name__}: {e}"))
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         finally:
             self._eof[peer].set()
 
@@ -678,10 +746,14 @@ class TcpNetwork:
         s = self._socks.get(dst)
         if s is None:
             raise PeerClosed(f"{src} has no connection to {dst}")
+        if dst in self._peer_errors:
+            raise self._peer_errors[dst]
         try:
             with self._send_locks[dst]:
                 s.sendall(data)
         except OSError as e:
+            if dst in self._peer_errors:
+                raise self._peer_errors[dst] from None
             raise PeerClosed(f"{dst} is gone ({e})") from None
 
     def close(self, wait=None):

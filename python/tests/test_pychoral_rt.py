@@ -10,6 +10,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -193,6 +194,113 @@ class Tcp(unittest.TestCase):
         self.raw.shutdown(socket.SHUT_WR)
         with self.assertRaises(rt.PeerClosed):
             self.chan.com()
+
+    def test_deeply_nested_json_is_a_protocol_error_at_once(self):
+        # 100,000 brackets: json.loads raises RecursionError; the reader must turn it into a
+        # ProtocolError for the receiver immediately (not a dead thread and a 5 s timeout).
+        body = b"[" * 100_000 + b"]" * 100_000
+        self.raw.sendall(struct.pack(">I", len(body)) + body)
+        t0 = time.monotonic()
+        with self.assertRaises(rt.ProtocolError) as cm:
+            self.chan.com()
+        self.assertLess(time.monotonic() - t0, 2.0)
+        self.assertIn("nested too deeply", str(cm.exception))
+
+    def test_flooding_unread_channels_fails_the_connection(self):
+        os.environ["PYCHORAL_MAX_INBOX"] = "100000"
+        self.addCleanup(os.environ.pop, "PYCHORAL_MAX_INBOX")
+        # The limit is read when the reader starts: restart B's view with a fresh pair.
+        net, raw = _raw_pair(self)
+        big = rt._frame({"c": "nobody-reads", "k": "com", "v": "x" * 30_000})
+        sent = 0
+        try:
+            for _ in range(10):
+                raw.sendall(big)
+                sent += 1
+        except OSError:
+            pass
+        # The sender is told why before the connection closes.
+        raw.settimeout(5)
+        reply = rt._read_frame(raw.makefile("rb"))
+        self.assertIn("PYCHORAL_MAX_INBOX", reply["error"])
+        with self.assertRaises(rt.ProtocolError):
+            rt.ChannelEnd(net, "ab", "B", "A").com()
+        self.assertLessEqual(sent, 10)
+
+    def test_deep_json_in_the_handshake_is_refused_by_the_listener(self):
+        listener = socket.create_server(("127.0.0.1", 0))
+        peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
+        net = rt.TcpNetwork("B", peers, secret=b"")
+        self.addCleanup(lambda: net.close(wait=0))
+        errs = []
+        t = threading.Thread(target=lambda: errs.append(_start_all([net], [listener], timeout=2)[0]))
+        t.start()
+        raw = socket.create_connection(peers["B"], timeout=2)
+        self.addCleanup(raw.close)
+        body = b"[" * 2000 + b"]" * 2000  # within the 4 KiB handshake limit
+        raw.sendall(struct.pack(">I", len(body)) + body)
+        self.assertEqual(raw.recv(100), b"", "B drops the connection")
+        t.join()
+        self.assertIn("nested too deeply", str(errs[0]))
+
+
+def _raw_pair(test):
+    """A fresh TcpNetwork "B" connected to a raw socket playing "A"."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
+    net = rt.TcpNetwork("B", peers, secret=b"")
+    t = threading.Thread(target=net.start, kwargs={"connect_timeout": 5, "listener": listener})
+    t.start()
+    raw = socket.create_connection(peers["B"], timeout=2)
+    raw.sendall(rt._frame({"hello": "A"}))
+    rt._handshake_frame(raw, "challenge")
+    t.join()
+    test.addCleanup(raw.close)
+    test.addCleanup(lambda: net.close(wait=0))
+    return net, raw
+
+
+class HandshakeStories(unittest.TestCase):
+    """A connecting role says what the other end did: garbage, silence, or a close."""
+
+    def connect_to(self, serve):
+        server = socket.create_server(("127.0.0.1", 0))
+        self.addCleanup(server.close)
+        stop = threading.Event()
+
+        def run():
+            try:
+                c, _ = server.accept()
+            except OSError:
+                return
+            serve(c)
+            stop.wait(5)
+            c.close()
+
+        th = threading.Thread(target=run, daemon=True)
+        th.start()
+        self.addCleanup(stop.set)
+        peers = {"A": ("127.0.0.1", 0), "B": server.getsockname()}
+        net = rt.TcpNetwork("A", peers, secret=b"")
+        self.addCleanup(lambda: net.close(wait=0))
+        with self.assertRaises(Exception) as cm:
+            net._connect("B", time.monotonic() + 1.5)
+        return cm.exception
+
+    def test_garbage_from_the_server(self):
+        e = self.connect_to(lambda c: c.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n"))
+        self.assertIsInstance(e, rt.ProtocolError)
+        self.assertIn("not PyChoral", str(e))
+
+    def test_a_silent_server(self):
+        e = self.connect_to(lambda c: None)
+        self.assertIsInstance(e, rt.ProtocolError)
+        self.assertIn("never answered the handshake", str(e))
+
+    def test_a_server_that_closes(self):
+        e = self.connect_to(lambda c: c.shutdown(socket.SHUT_RDWR))
+        self.assertIsInstance(e, rt.PeerClosed)
+        self.assertIn("closed the connection during the handshake", str(e))
 
 
 def _start_all(nets, listeners, timeout=3):

@@ -387,3 +387,57 @@ fn a_closed_pipe_ends_quietly() {
         );
     }
 }
+
+#[test]
+fn a_partly_distributed_project_is_reported_with_its_files() {
+    let (d, p) = tape_project();
+    let original_train = std::fs::read(p.join("train.py")).unwrap();
+    let o = run(&["distribute", "--in-place", "."], &p, None);
+    assert!(o.status.success());
+    // As an interrupted old-style write left it: the helper module rewritten, the main not.
+    std::fs::write(p.join("train.py"), &original_train).unwrap();
+    let o = run(&["distribute", "--check", "."], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("DST204") && err.contains("models/base.py"),
+        "{err}"
+    );
+    assert!(!err.contains("nothing to do"), "{err}");
+    drop(d);
+    // Control: the complete output is "already distributed", exit 0.
+    let (_d, p) = tape_project();
+    assert!(
+        run(&["distribute", "--in-place", "."], &p, None)
+            .status
+            .success()
+    );
+    let o = run(&["distribute", "--check", "."], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains("DST202"), "{err}");
+}
+
+#[test]
+fn keras_3_on_another_backend_is_not_a_tensorflow_program() {
+    let d = tempfile::tempdir().unwrap();
+    let src = "import os\nos.environ[\"KERAS_BACKEND\"] = \"torch\"\nimport keras\n\
+               model = keras.Sequential([keras.layers.Dense(1)])\n\
+               model.compile(optimizer=\"adam\", loss=\"mse\")\n\
+               model.fit([[1.0]], [[1.0]], epochs=1)\n";
+    std::fs::write(d.path().join("train.py"), src).unwrap();
+    let o = run(&["distribute", "--diff", "train.py"], d.path(), None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("train.py:2:1") && err.contains("DST200") && err.contains("`torch` backend"),
+        "{err}"
+    );
+    // Control: the TensorFlow backend is distributed.
+    std::fs::write(
+        d.path().join("train.py"),
+        src.replace("\"torch\"", "\"tensorflow\""),
+    )
+    .unwrap();
+    let o = run(&["distribute", "--diff", "train.py"], d.path(), None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

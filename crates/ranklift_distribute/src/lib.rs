@@ -121,7 +121,44 @@ pub mod codes {
     pub const NO_TRAINING_LOOP: &str = "DST201";
     pub const ALREADY_DISTRIBUTED: &str = "DST202";
     pub const NO_MAIN: &str = "DST203";
+    pub const PARTLY_DISTRIBUTED: &str = "DST204";
     pub const INTERNAL: &str = "DST900";
+}
+
+/// A project that already uses Horovod is left untouched (a note), if it initialises Horovod
+/// somewhere. One where some modules import Horovod but nothing calls `hvd.init()` is *partly*
+/// distributed (an interrupted rewrite, or one done by hand and not finished): an error that
+/// names the files, not a silent "nothing to do".
+fn already_distributed(idx: &Index) -> Option<Outcome> {
+    let project = idx.project;
+    let with_hvd: Vec<(usize, ruff_text_size::TextRange)> = idx
+        .modules
+        .iter()
+        .enumerate()
+        .filter_map(|(m, info)| info.imports_horovod.map(|r| (m, r)))
+        .collect();
+    let &(m, r) = with_hvd.first()?;
+    let inits = idx.calls.iter().any(|c| {
+        idx.qualify(c.scope.module, &c.call.func)
+            .is_some_and(|q| q.starts_with("horovod") && q.ends_with(".init"))
+    });
+    let pm = &project.modules[m];
+    if inits {
+        let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+            codes::ALREADY_DISTRIBUTED, Severity::Note,
+            "this program already uses Horovod; it is left untouched")
+            .with_hint("ranklift distributes single-process programs; running it on its own output changes nothing");
+        return Some(Outcome::new(Status::AlreadyDistributed, vec![d]));
+    }
+    let files: Vec<&str> = with_hvd
+        .iter()
+        .map(|&(m, _)| project.modules[m].rel_path.as_str())
+        .collect();
+    let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+        codes::PARTLY_DISTRIBUTED, Severity::Error,
+        format!("partly distributed: {} import Horovod, but nothing calls `hvd.init()`", files.join(", ")))
+        .with_hint("restore these files from version control (or finish the rewrite by hand) and run ranklift again");
+    Some(Outcome::new(Status::CannotDistribute, vec![d]))
 }
 
 /// Analyse `project` and compute the rewrite. `main` names the main script (a path relative to the
@@ -133,22 +170,28 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         return Outcome::new(Status::InputError, d);
     }
     let idx = Index::build(project);
-    // Already distributed?
-    for (m, info) in idx.modules.iter().enumerate() {
-        if let Some(r) = info.imports_horovod {
-            let pm = &project.modules[m];
-            let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
-                codes::ALREADY_DISTRIBUTED, Severity::Note,
-                "this program already uses Horovod; it is left untouched")
-                .with_hint("ranklift distributes single-process programs; running it on its own output changes nothing");
-            return Outcome::new(Status::AlreadyDistributed, vec![d]);
-        }
+    if let Some(o) = already_distributed(&idx) {
+        return o;
     }
     let (main_idx, reached) = match pick_main(&idx, main) {
         Ok(m) => m,
         Err(d) => return Outcome::new(Status::CannotDistribute, d),
     };
     let main_path = project.modules[main_idx].rel_path.clone();
+    if let Some((r, backend)) = pattern::non_tf_keras_backend(&idx, main_idx) {
+        let pm = &project.modules[main_idx];
+        let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+            codes::NOT_TENSORFLOW, Severity::Error,
+            format!("not a TensorFlow program: Keras runs on the `{backend}` backend here"))
+            .with_hint(if backend == "torch" {
+                "Horovod's Keras integration needs the TensorFlow backend; a Keras 3 program on torch can use torch's own DistributedDataParallel, or set KERAS_BACKEND=tensorflow with TensorFlow <= 2.15 and tf-keras"
+            } else {
+                "Horovod's Keras integration needs the TensorFlow backend: set KERAS_BACKEND=tensorflow with TensorFlow <= 2.15 and tf-keras, or distribute with the backend's own tools"
+            });
+        let mut o = Outcome::new(Status::CannotDistribute, vec![d]);
+        o.main = Some(main_path);
+        return o;
+    }
     if !pattern::imports_tensorflow(&idx, main_idx) && project.entry.is_some() {
         let d = Diagnostic::file_level(&main_path, codes::NOT_TENSORFLOW, Severity::Error,
             "not a TensorFlow training program: it does not import tensorflow")

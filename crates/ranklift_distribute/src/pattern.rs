@@ -356,3 +356,52 @@ pub fn imports_tensorflow(idx: &Index, m: usize) -> bool {
         c == "tensorflow" || c.starts_with("tensorflow.")
     })
 }
+
+/// The Keras 3 backend a module selects before importing Keras, when it is not TensorFlow:
+/// `os.environ["KERAS_BACKEND"] = "torch"` or `os.environ.setdefault("KERAS_BACKEND", "jax")`
+/// at module level. Such a program is not a TensorFlow program, whatever `keras` imports say.
+pub fn non_tf_keras_backend(idx: &Index, m: usize) -> Option<(ruff_text_size::TextRange, String)> {
+    use ruff_text_size::Ranged;
+    fn is_environ(e: &Expr) -> bool {
+        matches!(e, Expr::Attribute(a) if a.attr.as_str() == "environ")
+            || matches!(e, Expr::Name(n) if n.id.as_str() == "environ")
+    }
+    fn str_of(e: &Expr) -> Option<String> {
+        match e {
+            Expr::StringLiteral(s) => Some(s.value.to_str().to_owned()),
+            _ => None,
+        }
+    }
+    let body = &idx.project.modules[m].parsed.parsed.syntax().body;
+    for stmt in body {
+        let found = match stmt {
+            Stmt::Assign(a) => a.targets.iter().find_map(|t| match t {
+                Expr::Subscript(s)
+                    if is_environ(&s.value)
+                        && str_of(&s.slice).as_deref() == Some("KERAS_BACKEND") =>
+                {
+                    str_of(&a.value)
+                }
+                _ => None,
+            }),
+            Stmt::Expr(e) => match &*e.value {
+                Expr::Call(c)
+                    if matches!(&*c.func, Expr::Attribute(a)
+                        if a.attr.as_str() == "setdefault" && is_environ(&a.value))
+                        && c.arguments.args.len() == 2
+                        && str_of(&c.arguments.args[0]).as_deref() == Some("KERAS_BACKEND") =>
+                {
+                    str_of(&c.arguments.args[1])
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(b) = found
+            && b != "tensorflow"
+        {
+            return Some((stmt.range(), b));
+        }
+    }
+    None
+}
