@@ -441,3 +441,28 @@ fn keras_3_on_another_backend_is_not_a_tensorflow_program() {
     let o = run(&["distribute", "--diff", "train.py"], d.path(), None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn choreo_check_with_stderr_closed_early_does_not_panic() {
+    let fail_dir = repo().join("crates/ranklift_choreo/tests/fixtures/fail");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&fail_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    let mut child = Command::new(bin())
+        .args(["choreo", "check"])
+        .args(&files)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert!(
+        status.code() == Some(1) || status.signal() == Some(libc::SIGPIPE),
+        "{status:?}"
+    );
+}
