@@ -192,7 +192,7 @@ fn mutants_never_panic_hang_or_give_unlocated_errors() {
                 if code == Some(2) {
                     // A fatal error names the file with a line and a column.
                     let located = out.lines().any(|l| {
-                        let l = l.trim_start_matches(|c: char| c == ' ' || c == '-' || c == '>');
+                        let l = l.trim_start_matches([' ', '-', '>']);
                         l.starts_with("m.py:")
                             && l.splitn(4, ':')
                                 .nth(2)
