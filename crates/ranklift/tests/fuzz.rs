@@ -194,7 +194,7 @@ fn mutants_never_panic_hang_or_give_unlocated_errors() {
                     let located = out.lines().any(|l| {
                         let l = l.trim_start_matches([' ', '-', '>']);
                         l.starts_with("m.py:")
-                            && l.splitn(4, ':')
+                            && l.split(':')
                                 .nth(2)
                                 .is_some_and(|c| c.trim().parse::<u32>().is_ok())
                     });
