@@ -438,14 +438,21 @@ impl<'a, 'i> Cx<'a, 'i> {
     }
 
     /// The expression naming module `tensorflow` in module `m` (`tf`), if one is bound.
+    /// The module's name for TensorFlow: an alias of `tensorflow`, else of its compatibility
+    /// module (`import tensorflow.compat.v1 as tf`: that `tf` has `config`, `keras` and
+    /// `estimator` too, and importing `tensorflow as tf` beside it would rebind the user's name).
     pub fn tf_name(&self, m: usize) -> Option<String> {
-        let mut best: Option<&String> = None;
-        for (local, q) in &self.idx.modules[m].aliases {
-            if q == "tensorflow" && best.is_none_or(|b| local < b) {
-                best = Some(local);
+        let pick = |want: &dyn Fn(&str) -> bool| {
+            let mut best: Option<&String> = None;
+            for (local, q) in &self.idx.modules[m].aliases {
+                if want(q) && best.is_none_or(|b| local < b) {
+                    best = Some(local);
+                }
             }
-        }
-        best.cloned()
+            best.cloned()
+        };
+        pick(&|q| q == "tensorflow")
+            .or_else(|| pick(&|q| q == "tensorflow.compat.v1" || q == "tensorflow.compat.v2"))
     }
 
     /// An expression for `tensorflow.keras` in module `m`, recording a `tensorflow` import need.
@@ -578,7 +585,7 @@ impl<'a, 'i> Cx<'a, 'i> {
         } else {
             format!("import {} as hvd", self.hvd_module())
         };
-        self.edit(m, "horovod_init", at, Edit::insert(at, text), what);
+        self.edit(m, "horovod_init", at, Edit::insert(at, text).first(), what);
         // `global` declarations at the top of function bodies.
         let globals = std::mem::take(&mut self.mods[m].globals);
         for (def_stmt, names) in globals {
@@ -627,9 +634,22 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// between them), and never before the main module's `tensorflow` import.
     fn block_insertion_point(&self, m: usize, suite: &[Stmt], is_main: bool) -> (TextSize, bool) {
         let mut anchor: Option<&Stmt> = None;
+        // A setup statement between imports that another rule edits (a `print` guarded by
+        // `hvd.rank()`) uses `hvd`: the block must come before it.
+        let edited = |s: &Stmt| {
+            self.mods[m]
+                .edits
+                .iter()
+                .any(|e| s.range().contains_range(e.range))
+        };
+        let mut stop_at: Option<&Stmt> = None;
         for s in suite {
             match s {
                 Stmt::Import(_) | Stmt::ImportFrom(_) => anchor = Some(s),
+                Stmt::Expr(_) | Stmt::Assign(_) if is_setup(s) && edited(s) => {
+                    stop_at = Some(s);
+                    break;
+                }
                 Stmt::Expr(_) | Stmt::Assign(_) if is_setup(s) => {}
                 Stmt::Try(t)
                     if t.body
@@ -643,7 +663,9 @@ impl<'a, 'i> Cx<'a, 'i> {
         }
         if is_main && let Some(&last_tf) = self.idx.modules[m].tf_imports.last() {
             let tf_stmt = self.idx.stmts[last_tf].stmt;
-            if anchor.is_none_or(|a| a.start() < tf_stmt.start()) {
+            if anchor.is_none_or(|a| a.start() < tf_stmt.start())
+                && stop_at.is_none_or(|s| tf_stmt.start() < s.start())
+            {
                 anchor = Some(tf_stmt);
             }
         }

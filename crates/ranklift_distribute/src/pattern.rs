@@ -191,6 +191,20 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
                 out.insert(f);
             }
         }
+        // `tf.compat.v1.app.run()` / `absl.app.run()` without a function call `__main__.main`.
+        for &c in calls_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
+            let call = idx.calls[c].call;
+            if call.arguments.args.is_empty()
+                && call.arguments.find_keyword("main").is_none()
+                && idx
+                    .canonical(scope.module, &call.func)
+                    .as_deref()
+                    .is_some_and(tf::is_entry_runner)
+                && let Some(&f) = idx.modules[main].funcs.get("main")
+            {
+                out.insert(f);
+            }
+        }
         // `self.method` passed as a value (`tf.function(self.step)`).
         for &c in calls_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
             for a in idx.calls[c].call.arguments.args.iter() {

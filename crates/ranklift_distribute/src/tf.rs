@@ -128,6 +128,18 @@ pub fn schedule_class(canon: &str) -> Option<ScheduleLr> {
     }
 }
 
+/// Entry-point runners: `tf.compat.v1.app.run(main)` (`tf.app.run` in TF1) and `absl.app.run`
+/// parse flags and call `main(argv)` once. Without an argument they call `__main__.main`.
+pub fn is_entry_runner(canon: &str) -> bool {
+    matches!(canon, "tensorflow.app.run" | "absl.app.run")
+}
+
+/// Modules whose members are model constructors (`getattr(tf.keras.applications, name)(...)`
+/// builds a model; which one does not matter to any rewrite).
+pub fn is_model_zoo(canon: &str) -> bool {
+    canon == "tensorflow.keras.applications" || canon.starts_with("tensorflow.keras.applications.")
+}
+
 /// Functions and classes that create a `tf.data.Dataset`.
 pub fn is_dataset_constructor(canon: &str) -> bool {
     canon.starts_with("tensorflow.data.Dataset.")

@@ -26,32 +26,42 @@ fn ser_range<S: serde::Serializer>(r: &TextRange, s: S) -> Result<S::Ok, S::Erro
 }
 
 impl Edit {
-    pub const AFTER: u8 = 1;
+    /// The default tie-break.
+    pub const NORMAL: u8 = 1;
+    pub const AFTER: u8 = 2;
+    /// Before every other insertion at its offset (whole lines that must precede a statement
+    /// another edit rewrites at the same offset).
+    pub const FIRST: u8 = 0;
 
     pub fn insert(at: TextSize, text: impl Into<String>) -> Edit {
         Edit {
             range: TextRange::empty(at),
             text: text.into(),
-            order: 0,
+            order: Self::NORMAL,
         }
     }
     pub fn replace(range: TextRange, text: impl Into<String>) -> Edit {
         Edit {
             range,
             text: text.into(),
-            order: 0,
+            order: Self::NORMAL,
         }
     }
     pub fn delete(range: TextRange) -> Edit {
         Edit {
             range,
             text: String::new(),
-            order: 0,
+            order: Self::NORMAL,
         }
     }
     /// The same edit, placed after other insertions at its offset.
     pub fn after(mut self) -> Edit {
         self.order = Self::AFTER;
+        self
+    }
+    /// The same edit, placed before other insertions at its offset.
+    pub fn first(mut self) -> Edit {
+        self.order = Self::FIRST;
         self
     }
     pub fn is_insertion(&self) -> bool {

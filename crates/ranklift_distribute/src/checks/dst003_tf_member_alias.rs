@@ -4,7 +4,9 @@
 //! dynamically — `getattr(tf.keras.optimizers, name)`, `tf.keras.optimizers.get(...)` — or aliased
 //! inside a function or under a condition (`Opt = tf.optimizers.Adam if a else tf.optimizers.SGD`).
 //! **Accepted:** plain module-level aliases (`Adam = tf.keras.optimizers.Adam`), which ranklift
-//! follows, and aliases of members it does not rewrite (`layers = tf.keras.layers`).
+//! follows, aliases of members it does not rewrite (`layers = tf.keras.layers`), and models
+//! built by name (`getattr(tf.keras.applications, args.model)(weights=None)`): a model's class
+//! matters to no rewrite.
 //! **Why:** the learning-rate and tape rules must see which class is called.
 //!
 //! ```python
@@ -48,7 +50,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             && let Some(obj) = c.call.arguments.args.first()
             && idx
                 .canonical(m, obj)
-                .is_some_and(|q| q.starts_with("tensorflow"))
+                .is_some_and(|q| q.starts_with("tensorflow") && !tf::is_model_zoo(&q))
         {
             out.push(cx.make_diag(m, c.call.range(), "DST003", Severity::Error,
                         format!("`getattr` on `{}` hides which TensorFlow member is used (seed 001 restriction 3)", cx.text(m, obj)),

@@ -3,7 +3,9 @@
 //! **Finding (warning):** a function that performs a training step is passed to code outside
 //! the project (`strategy.run(step)`, `map(step, batches)`) or stored in a variable. ranklift
 //! rewrites the function, assuming it runs once per batch on every process, and says so.
-//! **Accepted:** `tf.function(step)` and calls through project code, which are followed.
+//! **Accepted:** `tf.function(step)`, entry-point runners (`tf.compat.v1.app.run(main)`,
+//! `absl.app.run(main)`: they call `main` once, as a script would), and calls through project
+//! code, which are followed.
 //!
 //! ```python
 //! losses = list(map(train_step, batches))   # DST104 (warning)
@@ -23,7 +25,10 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         if !reach.scope_reached(c.scope) || idx.resolve_call(c.scope, c.call).is_some() {
             continue;
         }
-        if idx.canonical(c.scope.module, &c.call.func).as_deref() == Some(tf::TF_FUNCTION) {
+        let canon = idx.canonical(c.scope.module, &c.call.func);
+        if canon.as_deref() == Some(tf::TF_FUNCTION)
+            || canon.as_deref().is_some_and(tf::is_entry_runner)
+        {
             continue;
         }
         for a in c

@@ -3,6 +3,10 @@
 //! **Trigger:** `os.environ['CUDA_VISIBLE_DEVICES'] = ...`, `os.environ.setdefault(
 //! 'CUDA_VISIBLE_DEVICES', ...)`, and `tf.config[.experimental].set_visible_devices(...)` statements.
 //!
+//! **Not triggered** by statements that *hide every GPU* to force a CPU run
+//! (`CUDA_VISIBLE_DEVICES = "-1"` or `""`, `set_visible_devices([], "GPU")`): deleting those
+//! would silently move a CPU program onto GPUs. They are kept.
+//!
 //! **Rewrite:** the statement is deleted (replaced by `pass` where a block would become empty).
 //! Each Horovod process must see the GPU of its local rank, which `horovod_init` selects; a
 //! hard-coded device would put every process on the same GPU (seed 001 §2.2, Horovod TF2 guide).
@@ -29,30 +33,45 @@ fn is_cuda_key(e: &Expr) -> bool {
     matches!(e, Expr::StringLiteral(s) if s.value.to_str() == "CUDA_VISIBLE_DEVICES")
 }
 
+/// A device list that hides every GPU: `"-1"`, `""` (CUDA), `[]` (tf.config).
+fn hides_all_gpus(e: &Expr) -> bool {
+    match e {
+        Expr::StringLiteral(s) => matches!(s.value.to_str().trim(), "-1" | ""),
+        Expr::List(l) => l.elts.is_empty(),
+        Expr::Tuple(t) => t.elts.is_empty(),
+        _ => false,
+    }
+}
+
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
     let mut found: Vec<StmtId> = Vec::new();
     for (s, info) in cx.reached_stmts() {
         let m = info.scope.module;
         let hit = match info.stmt {
-            Stmt::Assign(a) => a.targets.iter().any(|t| match t {
-                Expr::Subscript(sub) => {
-                    idx.qualify(m, &sub.value).as_deref() == Some("os.environ")
-                        && is_cuda_key(&sub.slice)
-                }
-                _ => false,
-            }),
+            Stmt::Assign(a) => {
+                !hides_all_gpus(&a.value)
+                    && a.targets.iter().any(|t| match t {
+                        Expr::Subscript(sub) => {
+                            idx.qualify(m, &sub.value).as_deref() == Some("os.environ")
+                                && is_cuda_key(&sub.slice)
+                        }
+                        _ => false,
+                    })
+            }
             Stmt::Expr(e) => match &*e.value {
                 Expr::Call(c) => {
                     let q = idx.canonical(m, &c.func);
-                    matches!(
+                    (matches!(
                         q.as_deref(),
                         Some(
                             "tensorflow.config.set_visible_devices"
                                 | "tensorflow.config.experimental.set_visible_devices"
                         )
-                    ) || (q.as_deref() == Some("os.environ.setdefault")
-                        && c.arguments.args.first().is_some_and(is_cuda_key))
+                    ) && !c.arguments.args.first().is_some_and(hides_all_gpus))
+                        || (q.as_deref() == Some("os.environ.setdefault")
+                            && c.arguments.args.first().is_some_and(is_cuda_key)
+                            && !c.arguments.args.get(1).is_some_and(hides_all_gpus))
                 }
                 _ => false,
             },
