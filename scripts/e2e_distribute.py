@@ -15,7 +15,14 @@ directories; `violations/` holds must-fail inputs and is not run):
      (checkpoints, saved models and logs come from rank 0 only; an Estimator's private model_dir
      on ranks != 0, a `tmp*` directory made by tf.estimator itself, is the documented exception);
    - the loss goes down (last < first) in the original and on rank 0 of the 2-rank run;
-   - the -np 1 run matches the original's final weights within NP1_TOL (see below).
+   - the -np 1 run matches the original's final weights within NP1_TOL (see below);
+   - the work is split: each of the 2 ranks runs about half of the original's optimizer steps
+     (counted by e2e/sitecustomize.py from `optimizer.iterations`, or TF1 `Session.run` calls
+     that fetch a training op; nothing in the examples is edited for it). Tolerance: within
+     SPLIT_TOL (10%) of original/2, or 1 step, whichever is larger — sharding 1,000 samples
+     in batches of 64 gives 8 steps per rank where the original ran 16, exactly half; the slack
+     covers a last partial batch per epoch. The -np 1 run must run exactly as many steps as
+     the original.
 
 NP1_TOL: with one process hvd.size() == 1, so every learning rate, `take` and `range` is unchanged,
 the allreduce of one rank is the identity and the broadcast copies rank 0 onto itself. The same
@@ -23,6 +30,10 @@ seeded program runs the same operations in the same order, so the weights should
 rounding: measured max |diff| is 0.0 on this machine (TF 2.13 CPU). The tolerance 1e-5 leaves room
 for non-deterministic multi-threaded float reductions in TF's CPU kernels, and is still far below
 the change one training step makes (about 1e-3 for these learning rates).
+
+Negative controls (split): for the examples in SPLIT_CONTROLS, the sharding ranklift added is
+removed from the transformed program; every rank then runs all the original's steps, and the
+split check must fail on it — otherwise the check could not see unsplit work.
 
 Negative controls: for one example of each kind (GradientTape, Keras, TF1 Session, TF1 hooks), the broadcast is removed from the
 transformed program and the 2-rank run must then END WITH DIFFERENT weights — otherwise the check
@@ -48,6 +59,12 @@ EXAMPLES = ROOT / "examples" / "distribute"
 SITE = Path(__file__).resolve().parent / "e2e"
 AGREE_TOL = 1e-6
 NP1_TOL = 1e-5
+SPLIT_TOL = 0.10
+# example -> (text ranklift inserted, what to put back): undoing the split must fail the check.
+SPLIT_CONTROLS = {
+    "tape_epoch_loop.py": (".shard(hvd.size(), hvd.rank())", ""),
+    "keras_fit_basic.py": ("[hvd.rank()::hvd.size()]", ""),
+}
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
 SKIP = {}
@@ -82,6 +99,24 @@ def load_rank(d, rank):
     z = np.load(f)
     arrays = [z[k] for k in sorted((k for k in z.files if k != "losses"), key=lambda k: (len(k), k))]
     return z["losses"], arrays
+
+
+def load_count(d, rank):
+    f = Path(d) / f"count{rank}.json"
+    return json.loads(f.read_text())["steps"] if f.exists() else None
+
+
+def split_error(orig_steps, rank_steps, n):
+    """Why the ranks' step counts do not split the original's work n ways (None if they do)."""
+    want = orig_steps / n
+    slack = max(1.0, SPLIT_TOL * want)
+    bad = [r for r, c in enumerate(rank_steps) if c is None or abs(c - want) > slack]
+    if orig_steps == 0:
+        return "the original ran no optimizer step that the counter sees"
+    if bad:
+        return (f"work not split: the original ran {orig_steps} steps, ranks ran {rank_steps} "
+                f"(want {want:g} ± {slack:g} each)")
+    return None
 
 
 def max_diff(a, b):
@@ -124,7 +159,7 @@ def horovodrun(np_, prog, cwd, env):
 
 def check_example(ex, bin_path, work):
     name = ex.name
-    row = {"example": name, "pattern": "?", "t1": 0.0, "t2": 0.0, "agree": "no", "np1": "", "result": "FAIL", "why": ""}
+    row = {"example": name, "pattern": "?", "t1": 0.0, "t2": 0.0, "agree": "no", "np1": "", "steps": "", "result": "FAIL", "why": ""}
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     dirs = {k: work / k for k in ["orig", "np2", "np1", "tmp-orig", "tmp-np2", "tmp-np1"]}
@@ -143,7 +178,8 @@ def check_example(ex, bin_path, work):
         orig_main = ex if ex.is_file() else ex / main_rel
         new_main = out if ex.is_file() else out / main_rel
         # 1. original, one process
-        env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["orig"]), TMPDIR=str(dirs["tmp-orig"]))
+        env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["orig"]), TMPDIR=str(dirs["tmp-orig"]),
+                   RANKLIFT_E2E_COUNT=str(dirs["orig"]), PYTHONPATH=str(SITE))
         rc, stdout, stderr, row["t1"] = run([sys.executable, str(orig_main)], env=env, cwd=orig_main.parent)
         if rc != 0:
             raise Failure(f"original failed ({rc}): {stderr[-3000:]}")
@@ -154,7 +190,7 @@ def check_example(ex, bin_path, work):
             raise Failure(f"original loss did not go down: {orig[0][0]} -> {orig[0][-1]}")
         # 3. two ranks, seeded differently
         env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["np2"]), RANKLIFT_E2E_TMP=str(dirs["tmp-np2"]),
-                   RANKLIFT_E2E_DESYNC="1", PYTHONPATH=str(SITE))
+                   RANKLIFT_E2E_DESYNC="1", PYTHONPATH=str(SITE), RANKLIFT_E2E_COUNT=str(dirs["np2"]))
         rc, stdout, stderr, row["t2"] = horovodrun(2, new_main, new_main.parent, env)
         if rc != 0:
             raise Failure(f"2-rank run failed ({rc}): {stdout[-3000:]} {stderr[-3000:]}")
@@ -167,6 +203,12 @@ def check_example(ex, bin_path, work):
             raise Failure(f"ranks disagree: max |diff| = {d}")
         if not r0[0][-1] < r0[0][0]:
             raise Failure(f"2-rank loss did not go down: {r0[0][0]} -> {r0[0][-1]}")
+        orig_steps = load_count(dirs["orig"], 0)
+        rank_steps = [load_count(dirs["np2"], 0), load_count(dirs["np2"], 1)]
+        row["steps"] = f"{orig_steps}->{rank_steps[0]}/{rank_steps[1]}"
+        why = split_error(orig_steps or 0, rank_steps, 2)
+        if why:
+            raise Failure(why)
         rank1_stdout = rank_output(stdout, 1)
         if rank1_stdout:
             raise Failure(f"rank 1 printed: {rank1_stdout[:300]!r}")
@@ -182,7 +224,8 @@ def check_example(ex, bin_path, work):
         if written_files(dirs["tmp-orig"]) and not written_files(dirs["tmp-np2"] / "rank0"):
             raise Failure("the original writes files but rank 0 wrote none")
         # 3b. one rank
-        env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["np1"]), RANKLIFT_E2E_TMP=str(dirs["tmp-np1"]), PYTHONPATH=str(SITE))
+        env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["np1"]), RANKLIFT_E2E_TMP=str(dirs["tmp-np1"]), PYTHONPATH=str(SITE),
+                   RANKLIFT_E2E_COUNT=str(dirs["np1"]))
         rc, stdout, stderr, _ = horovodrun(1, new_main, new_main.parent, env)
         if rc != 0:
             raise Failure(f"1-rank run failed ({rc}): {stderr[-3000:]}")
@@ -191,10 +234,17 @@ def check_example(ex, bin_path, work):
         row["np1"] = f"{d1:.1g}"
         if d1 > NP1_TOL:
             raise Failure(f"-np 1 differs from the original: max |diff| = {d1}")
+        if load_count(dirs["np1"], 0) != orig_steps:
+            raise Failure(f"-np 1 ran {load_count(dirs['np1'], 0)} steps, the original {orig_steps}")
         # negative control
+        controls = []
         if name in CONTROLS:
             check_control(name, CONTROLS[name], new_main, work, base_env)
-            row["why"] = "control ok"
+            controls.append("control ok")
+        if name in SPLIT_CONTROLS:
+            check_split_control(SPLIT_CONTROLS[name], new_main, work, base_env, orig_steps)
+            controls.append("split control ok")
+        row["why"] = ", ".join(controls)
         row["result"] = "PASS"
     except Failure as f:
         row["why"] = str(f)
@@ -227,6 +277,24 @@ def check_control(name, kind, new_main, work, base_env):
         raise Failure(f"negative control: without the broadcast the ranks still agree (max |diff| {d}); the check is powerless")
 
 
+def check_split_control(edit, new_main, work, base_env, orig_steps):
+    added, back = edit
+    text = new_main.read_text()
+    if added not in text:
+        raise Failure(f"split control: `{added}` not found in the rewrite")
+    prog = new_main.with_name("splitcontrol_" + new_main.name)
+    prog.write_text(text.replace(added, back))
+    out = work / "splitcontrol"
+    out.mkdir()
+    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(work / "tmp-splitcontrol"),
+               PYTHONPATH=str(SITE), RANKLIFT_E2E_COUNT=str(out))
+    rc, stdout, stderr, _ = horovodrun(2, prog, prog.parent, env)
+    if rc != 0:
+        raise Failure(f"split control run failed ({rc}): {stderr[-2000:]}")
+    if split_error(orig_steps, [load_count(out, 0), load_count(out, 1)], 2) is None:
+        raise Failure("split control: without the sharding the check still passes; it is powerless")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("examples", nargs="*", help="example names (default: all)")
@@ -239,16 +307,16 @@ def main():
     rows = []
     for ex in exs:
         if ex.name in SKIP:
-            rows.append({"example": ex.name, "pattern": "-", "t1": 0, "t2": 0, "agree": "-", "np1": "", "result": "SKIP", "why": SKIP[ex.name]})
+            rows.append({"example": ex.name, "pattern": "-", "t1": 0, "t2": 0, "agree": "-", "np1": "", "steps": "", "result": "SKIP", "why": SKIP[ex.name]})
             continue
         row = check_example(ex, Path(args.bin), Path(args.work) / ex.stem)
         rows.append(row)
         print(f"{row['result']:4} {row['example']} {row['why']}", file=sys.stderr, flush=True)
-    header = f"{'example':28} {'pattern':22} {'1-proc s':>8} {'2-rank s':>8} {'ranks agree':>11} {'np1 vs orig':>11}  result"
+    header = f"{'example':32} {'pattern':16} {'1-proc s':>8} {'2-rank s':>8} {'ranks agree':>11} {'np1 vs orig':>11} {'steps orig->r0/r1':>17}  result"
     print(header)
     print("-" * len(header))
     for r in rows:
-        print(f"{r['example']:28} {str(r['pattern']):22} {r['t1']:8.1f} {r['t2']:8.1f} {r['agree']:>11} {r['np1']:>11}  {r['result']}"
+        print(f"{r['example']:32} {str(r['pattern']):16} {r['t1']:8.1f} {r['t2']:8.1f} {r['agree']:>11} {r['np1']:>11} {r['steps']:>17}  {r['result']}"
               + (f" ({r['why']})" if r["why"] else ""))
     passed = sum(r["result"] == "PASS" for r in rows)
     failed = sum(r["result"] == "FAIL" for r in rows)

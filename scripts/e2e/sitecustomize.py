@@ -15,6 +15,8 @@ import os
 import sys
 
 _rank = os.environ.get("HOROVOD_RANK")
+# Functions run on the `tensorflow` module right after it is imported (one import hook below).
+_TF_PATCHES = []
 
 if _rank is not None:
     _base = os.environ.get("RANKLIFT_E2E_TMP")
@@ -38,24 +40,7 @@ if _rank is not None:
 
                 setattr(module, attr, set_seed)
 
-        class _PatchTensorFlow(importlib.abc.MetaPathFinder):
-            def find_spec(self, fullname, path, target=None):
-                if fullname != "tensorflow":
-                    return None
-                sys.meta_path.remove(self)
-                spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-                if spec is None or spec.loader is None:
-                    return spec
-                exec_module = spec.loader.exec_module
-
-                def exec_and_patch(module):
-                    exec_module(module)
-                    _patch(module)
-
-                spec.loader.exec_module = exec_and_patch
-                return spec
-
-        sys.meta_path.insert(0, _PatchTensorFlow())
+        _TF_PATCHES.append(_patch)
 
         # Keras 2.13 draws unseeded initialisers from Python's `random`, which
         # `tf.keras.utils.set_random_seed` seeds: offset it too.
@@ -76,3 +61,122 @@ if _rank is not None:
                 super().__init__(x + _offset if isinstance(x, int) else x)
 
         _random.Random = _OffsetRandom
+
+# ----- Counting the training steps (issue 12: "the end-to-end check must prove the work is split").
+#
+# With RANKLIFT_E2E_COUNT=DIR, any process (the original too, which horovodrun did not start)
+# writes DIR/count<rank>.json at exit: {"steps": N}, the number of optimizer steps it ran.
+# - TF2 / Keras: every optimizer (new and legacy Keras classes) counts its own steps in
+#   `optimizer.iterations`, in graph code too (`@tf.function`, `fit`); the largest count among
+#   the optimizers created is taken (a GAN's two optimizers step together; Horovod's Keras wrapper
+#   is a second optimizer object that does the stepping).
+# - TF1: a training op is what `Optimizer.apply_gradients` (hence `minimize`) returns; every
+#   `Session.run` whose fetches contain one is a step (MonitoredSession and Estimator run through
+#   it too).
+# Nothing in the examples is edited for this: the counting lives only here.
+if os.environ.get("RANKLIFT_E2E_COUNT"):
+    import atexit as _atexit
+    import json as _json
+    import weakref as _weakref
+
+    _optimizers = []  # strong references: a local optimizer is gone by exit time
+    _train_ops = set()  # ids of training ops (tensors are unhashable under TF2 behaviour)
+    _keep = []  # the ops themselves, so that their ids stay theirs
+
+    def _leaves(x, depth=0):
+        """Every fetch inside a nested fetch structure (lists, dicts, SessionRunArgs)."""
+        if depth > 20:
+            return
+        if isinstance(x, dict):
+            for v in x.values():
+                yield from _leaves(v, depth + 1)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                yield from _leaves(v, depth + 1)
+        else:
+            yield x
+    _session_steps = [0]
+
+    def _count_patch(tf):
+        try:
+            import keras as _keras
+
+            bases = [_keras.optimizers.Optimizer, _keras.optimizers.legacy.Optimizer]
+        except Exception:  # noqa: BLE001 - a TensorFlow without these classes
+            bases = []
+        for base in bases:
+            original_init = base.__init__
+
+            def __init__(self, *args, _original=original_init, **kwargs):
+                _original(self, *args, **kwargs)
+                if not any(o is self for o in _optimizers):
+                    _optimizers.append(self)
+
+            base.__init__ = __init__
+        v1 = tf.compat.v1.train.Optimizer
+        original_apply = v1.apply_gradients
+
+        def apply_gradients(self, *args, **kwargs):
+            op = original_apply(self, *args, **kwargs)
+            if not tf.executing_eagerly():
+                _train_ops.add(id(op))
+                _keep.append(op)
+            return op
+
+        v1.apply_gradients = apply_gradients
+        from tensorflow.python.client import session as _session
+
+        original_run = _session.BaseSession.run
+
+        def run(self, fetches, *args, **kwargs):
+            if _train_ops and any(id(f) in _train_ops for f in _leaves(fetches)):
+                _session_steps[0] += 1
+            return original_run(self, fetches, *args, **kwargs)
+
+        _session.BaseSession.run = run
+
+        def report():
+            steps = 0
+            for opt in list(_optimizers):
+                n = None
+                try:
+                    n = int(opt.iterations.numpy())
+                except Exception:  # noqa: BLE001 - a graph-mode variable
+                    try:
+                        n = int(tf.compat.v1.keras.backend.get_value(opt.iterations))
+                    except Exception:  # noqa: BLE001
+                        n = None
+                if n is not None:
+                    steps = max(steps, n)
+            steps = max(steps, _session_steps[0])
+            rank = os.environ.get("HOROVOD_RANK", "0")
+            path = os.path.join(os.environ["RANKLIFT_E2E_COUNT"], f"count{rank}.json")
+            with open(path, "w") as f:
+                _json.dump({"steps": steps}, f)
+
+        _atexit.register(report)
+
+    _TF_PATCHES.append(_count_patch)
+
+
+if _TF_PATCHES:
+
+    class _PatchTensorFlow(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname != "tensorflow":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None:
+                return spec
+            exec_module = spec.loader.exec_module
+
+            def exec_and_patch(module):
+                exec_module(module)
+                for patch in _TF_PATCHES:
+                    patch(module)
+
+            spec.loader.exec_module = exec_and_patch
+            return spec
+
+    sys.meta_path.insert(0, _PatchTensorFlow())

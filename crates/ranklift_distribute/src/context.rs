@@ -40,6 +40,9 @@ pub struct ModState {
     pub globals: BTreeMap<StmtId, Vec<String>>,
     /// An edit uses `tf` but the module binds no name to `tensorflow`.
     pub needs_tf_import: bool,
+    /// Code refers to `hvd_tf` (`horovod.tensorflow`, in a Keras program whose `hvd` is
+    /// `horovod.tensorflow.keras`, which has no `DistributedGradientTape`).
+    pub needs_hvd_tf: bool,
 }
 
 /// Options that change the generated code.
@@ -198,6 +201,22 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// when it is not an atom.
     pub fn suffix(&mut self, m: usize, rule: &'static str, e: &Expr, suffix: &str) {
         for edit in suffix_edits(e, suffix) {
+            self.edit(m, rule, e.start(), edit, "");
+        }
+    }
+
+    /// Extend `e` with a trailer (`.shard(...)`, `[...]`) attached without a space,
+    /// parenthesising `e` when it is not an atom.
+    pub fn trailer(&mut self, m: usize, rule: &'static str, e: &Expr, trailer: &str) {
+        let edits = if is_atomic(e) {
+            vec![Edit::insert(e.end(), trailer)]
+        } else {
+            vec![
+                Edit::insert(e.start(), "("),
+                Edit::insert(e.end(), format!("){trailer}")),
+            ]
+        };
+        for edit in edits {
             self.edit(m, rule, e.start(), edit, "");
         }
     }
@@ -510,6 +529,16 @@ impl<'a, 'i> Cx<'a, 'i> {
     }
 
     /// The Horovod module for this pattern.
+    /// The expression naming `DistributedGradientTape` in module `m`.
+    pub fn gradient_tape_wrapper(&mut self, m: usize) -> &'static str {
+        if self.pattern == Pattern::KerasFit {
+            self.mods[m].needs_hvd_tf = true;
+            "hvd_tf.DistributedGradientTape"
+        } else {
+            "hvd.DistributedGradientTape"
+        }
+    }
+
     pub fn hvd_module(&self) -> &'static str {
         match self.pattern {
             Pattern::KerasFit => "horovod.tensorflow.keras",
@@ -532,6 +561,9 @@ impl<'a, 'i> Cx<'a, 'i> {
             lines.push("import tensorflow as tf".into());
         }
         lines.push(format!("import {} as hvd", self.hvd_module()));
+        if st.needs_hvd_tf {
+            lines.push("import horovod.tensorflow as hvd_tf".into());
+        }
         if is_main || st.hvd_at_import {
             lines.push("hvd.init()".into());
         }

@@ -531,6 +531,52 @@ impl<'a> Index<'a> {
     }
 
     /// A method of a class or of its project base classes.
+    /// The project class a name was instantiated from (`model = Regressor()` in this scope or
+    /// at module level; Keras model classes included, whose `Kind` is just `Model`).
+    pub fn instance_class(&self, scope: Scope, e: &Expr) -> Option<ClassId> {
+        if let Expr::Call(c) = e {
+            return match self.resolve_call(scope, c) {
+                Some(Callee::Class(cl)) => Some(cl),
+                _ => None,
+            };
+        }
+        let Expr::Name(n) = e else { return None };
+        for s in [
+            scope,
+            Scope {
+                module: scope.module,
+                func: None,
+            },
+        ] {
+            let mut found = None;
+            for st in self.modules[s.module].stmts.clone() {
+                let info = &self.stmts[st];
+                if info.scope != s {
+                    continue;
+                }
+                if let Stmt::Assign(a) = info.stmt
+                    && a.targets
+                        .iter()
+                        .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
+                {
+                    match &*a.value {
+                        Expr::Call(c) => match self.resolve_call(s, c) {
+                            Some(Callee::Class(cl)) if found.is_none_or(|f| f == cl) => {
+                                found = Some(cl)
+                            }
+                            _ => return None,
+                        },
+                        _ => return None,
+                    }
+                }
+            }
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
     pub fn method(&self, class: ClassId, name: &str) -> Option<FuncId> {
         self.in_hierarchy(class, |c| c.methods.get(name).copied())
     }

@@ -13,6 +13,7 @@ pub mod index;
 pub mod pattern;
 pub mod rules;
 pub mod tf;
+pub mod writers;
 
 use ranklift_python::{Diagnostic, Project, Severity};
 use ruff_python_ast::{Expr, Stmt};
@@ -226,8 +227,11 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             shard_training_steps::run(&mut cx);
         }
         Pattern::KerasFit => {
+            // A model's own `train_step` computes its gradients with a tape: average them there.
+            distributed_gradient_tape::run(&mut cx);
             keras_distributed_optimizer::run(&mut cx);
             keras_steps::run(&mut cx);
+            shard_dataset::run_fit(&mut cx);
         }
         Pattern::Session | Pattern::MonitoredSession | Pattern::Estimator => {
             tf1_distributed_optimizer::run(&mut cx);
@@ -437,9 +441,10 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
         }
         many => {
             let names: Vec<&str> = many.iter().map(|p| p.describe()).collect();
+            let loop_applies = reach.custom_loop_applies();
             let site = |p: &Pattern| {
                 match p {
-                    Pattern::GradientTape => reach.applies.first(),
+                    Pattern::GradientTape => loop_applies.first(),
                     Pattern::KerasFit => reach.fits.first(),
                     Pattern::Estimator => reach.estimator_trains.first(),
                     Pattern::MonitoredSession => reach.monitored_sessions.first(),

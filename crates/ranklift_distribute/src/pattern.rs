@@ -61,6 +61,11 @@ pub struct Reach {
     pub trains: HashSet<FuncId>,
     pub tapes: Vec<StmtId>,
     pub applies: Vec<CallId>,
+    /// A Keras model's own `train_step` methods, run by `fit` on instances of project classes
+    /// (their `apply_gradients` belongs to the `Model.fit` pattern, not to a custom loop).
+    pub fit_steps: HashSet<FuncId>,
+    /// Calls made inside `fit_steps` (directly).
+    pub fit_step_calls: HashSet<CallId>,
     pub fits: Vec<CallId>,
     /// Calls to APIs of patterns ranklift does not rewrite, with the pattern's name.
     pub unsupported: Vec<(CallId, &'static str)>,
@@ -85,7 +90,7 @@ impl Reach {
     /// Every pattern whose indicators the reached code contains.
     pub fn patterns(&self) -> Vec<Pattern> {
         let mut p = Vec::new();
-        if !self.applies.is_empty() {
+        if !self.custom_loop_applies().is_empty() {
             p.push(Pattern::GradientTape);
         }
         if !self.fits.is_empty() {
@@ -100,6 +105,15 @@ impl Reach {
             p.push(Pattern::Session);
         }
         p
+    }
+
+    /// `apply_gradients` calls of custom training loops (not inside a model's `train_step`).
+    pub fn custom_loop_applies(&self) -> Vec<CallId> {
+        self.applies
+            .iter()
+            .copied()
+            .filter(|&c| !self.fit_step_calls.contains(&c))
+            .collect()
     }
 
     /// True if code in `scope` performs a training step, directly or through a call.
@@ -126,6 +140,8 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         funcs: BTreeSet::new(),
         edges: HashMap::new(),
         trains: HashSet::new(),
+        fit_steps: HashSet::new(),
+        fit_step_calls: HashSet::new(),
         tapes: Vec::new(),
         applies: Vec::new(),
         fits: Vec::new(),
@@ -189,6 +205,24 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
         for &n in refs_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
             if let Some(f) = idx.resolve_ref(&idx.refs[n]) {
                 out.insert(f);
+            }
+        }
+        // `model.fit(...)` on an instance of a project model class runs its own `train_step`.
+        for &c in calls_in.get(&scope).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Expr::Attribute(a) = &*idx.calls[c].call.func
+                && matches!(a.attr.as_str(), "fit" | "fit_generator")
+                && let Some(cl) = idx.instance_class(scope, &a.value)
+                && idx.is_model_class(cl)
+                && idx.method(cl, a.attr.as_str()).is_none()
+            {
+                for name in ["train_step", "test_step"] {
+                    if let Some(f) = idx.method(cl, name) {
+                        out.insert(f);
+                        if name == "train_step" {
+                            r.fit_steps.insert(f);
+                        }
+                    }
+                }
             }
         }
         // `tf.compat.v1.app.run()` / `absl.app.run()` without a function call `__main__.main`.
@@ -274,6 +308,11 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
                 }
                 _ => {}
             }
+        }
+    }
+    for (i, c) in idx.calls.iter().enumerate() {
+        if c.scope.func.is_some_and(|f| r.fit_steps.contains(&f)) {
+            r.fit_step_calls.insert(i);
         }
     }
     for (i, s) in idx.stmts.iter().enumerate() {

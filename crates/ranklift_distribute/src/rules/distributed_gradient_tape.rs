@@ -7,7 +7,11 @@
 //! that run it wait for an allreduce.
 //!
 //! **Rewrite:** after the `with` block, `t = hvd.DistributedGradientTape(t)` for every tape of the
-//! statement (seed 001 §2.2 with-rule, which only handled a single item).
+//! statement (seed 001 §2.2 with-rule, which only handled a single item). Also inside a Keras
+//! model's own `train_step` run by `fit`: Horovod's Keras optimizer wrapper averages gradients
+//! only inside `minimize`, which such a step does not call, so without the tape the ranks
+//! silently diverge (measured on Keras 2.13). There `hvd` is `horovod.tensorflow.keras`, which has
+//! no tape wrapper: `hvd_tf.DistributedGradientTape` from `import horovod.tensorflow as hvd_tf`.
 //!
 //! ```python
 //! # before
@@ -59,7 +63,10 @@ pub fn run(cx: &mut Cx) {
                 continue;
             }
             match item.optional_vars.as_deref() {
-                Some(Expr::Name(n)) => lines.push(format!("{0} = hvd.DistributedGradientTape({0})", n.id)),
+                Some(Expr::Name(n)) => {
+                    let wrap = cx.gradient_tape_wrapper(m);
+                    lines.push(format!("{0} = {wrap}({0})", n.id))
+                }
                 _ => cx.diag(m, item.range(), "DST205", Severity::Error,
                     "a GradientTape without `as NAME` cannot be wrapped in `hvd.DistributedGradientTape`",
                     "write `with tf.GradientTape() as tape:`"),

@@ -9,6 +9,12 @@
 //! `"rmsprop"`. Seed 001 never wraps the Keras optimizer, but Horovod's Keras guide makes it
 //! mandatory: it is what averages the gradients.
 //!
+//! **Not triggered** for a model whose class defines its own `train_step`: that step applies
+//! gradients itself, so the averaging happens on its tape (`distributed_gradient_tape`) and a
+//! wrapped optimizer would average them twice. A class's own `compile(self, d_optimizer, ...)`
+//! never gets an `optimizer=` keyword it does not accept (the optimizers it is given are scaled
+//! by `scale_learning_rate` where they are created).
+//!
 //! ```python
 //! # before
 //! model.compile(optimizer="adam", loss="mse")
@@ -47,6 +53,16 @@ pub fn compile_calls<'a>(cx: &Cx<'a, '_>) -> Vec<(Scope, &'a ruff_python_ast::Ex
 pub fn run(cx: &mut Cx) {
     for (scope, call) in compile_calls(cx) {
         let m = scope.module;
+        if let Expr::Attribute(a) = &*call.func
+            && let Some(cl) = cx.idx.instance_class(scope, &a.value)
+            && let Some(step) = cx.idx.method(cl, "train_step")
+            && cx.reach.fit_steps.contains(&step)
+        {
+            let class = cx.idx.classes[cl].def.name.as_str();
+            cx.note(m, RULE, call.start(), format!(
+                "`{class}` trains in its own `train_step`: its GradientTape is wrapped instead of the optimizer given to `compile`"));
+            continue;
+        }
         let opt = call
             .arguments
             .find_keyword("optimizer")

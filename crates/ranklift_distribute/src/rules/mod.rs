@@ -10,6 +10,7 @@ pub mod keras_verbose;
 pub mod rank0_only;
 pub mod remove_device_pinning;
 pub mod scale_learning_rate;
+pub mod shard_dataset;
 pub mod shard_training_steps;
 pub mod tf1_broadcast;
 pub mod tf1_distributed_optimizer;

@@ -2,10 +2,16 @@
 //!
 //! **Trigger:** statements that print or save, in every module the main script reaches:
 //! `print(...)`, `tf.print(...)`, `checkpoint.save/write(...)`, `CheckpointManager.save()`,
+//! files written through other libraries (`np.save`, `plt.savefig`, `fig.savefig`, PIL's
+//! `Image.fromarray(a).save(...)`, `cv2.imwrite`, `save_img`, ...: `crate::writers`),
 //! `model.save(...)`, `model.save_weights(...)`, `model.summary()`, `tf.saved_model.save(...)`,
 //! `tf.keras.models.save_model(...)` — as expression statements or as the value of an assignment
 //! (`path = manager.save()`). TF1: `saver.save(sess, path)` and every call on a
 //! `tf.summary.FileWriter`. Also `tf.summary.create_file_writer(...)` and `tf.summary.FileWriter(...)`.
+//!
+//! **Not triggered** by a file written through another library whose path names the rank
+//! (`np.save(f"out/rank{rank}.npy", a)` with `rank = os.environ["HOROVOD_RANK"]`): such files are
+//! per process already, and guarding them would lose the other ranks' files.
 //!
 //! **Rewrite:** the whole statement goes under `if hvd.rank() == 0:`; consecutive guarded
 //! statements share one `if`. Continuation lines are indented too, except inside triple-quoted
@@ -43,6 +49,24 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
         && !idx.modules[m].aliases.contains_key("print")
     {
         return Some("print");
+    }
+    if let Some(q) = idx.qualify(m, &call.func)
+        && crate::writers::is_file_writer(&q)
+    {
+        return Some("file write");
+    }
+    if let Expr::Attribute(a) = &*call.func {
+        if crate::writers::is_file_writing_method(a.attr.as_str()) {
+            return Some("file write");
+        }
+        if a.attr.as_str() == "save"
+            && let Expr::Call(inner) = &*a.value
+            && idx
+                .qualify(m, &inner.func)
+                .is_some_and(|q| crate::writers::makes_pil_image(&q))
+        {
+            return Some("image save");
+        }
     }
     if let Some(q) = idx.canonical(m, &call.func) {
         if &*q == tf::TF_PRINT {
@@ -118,8 +142,11 @@ pub fn run(cx: &mut Cx) {
             cx.use_hvd(info.scope);
             continue;
         }
-        if is_rank0_call(idx, info.scope, call).is_some() {
-            guarded.push(s);
+        match is_rank0_call(idx, info.scope, call) {
+            // A file whose path names the rank is per rank: no race, every rank keeps writing it.
+            Some("file write" | "image save") if per_rank_path(cx, info.scope, call) => {}
+            Some(_) => guarded.push(s),
+            None => {}
         }
     }
     // Group consecutive siblings.
@@ -165,6 +192,30 @@ pub fn run(cx: &mut Cx) {
         cx.use_hvd(idx.stmts[first].scope);
         i = j + 1;
     }
+}
+
+/// Does the call's text use a name bound, in its scope, to the process's rank
+/// (`rank = os.environ.get("HOROVOD_RANK", "0")`, `r = hvd.rank()`)?
+fn per_rank_path(cx: &Cx, scope: Scope, call: &ExprCall) -> bool {
+    let idx = cx.idx;
+    let m = scope.module;
+    let args = cx.text(m, &call.arguments);
+    idx.modules[m].stmts.clone().any(|st| {
+        let info = &idx.stmts[st];
+        let Stmt::Assign(a) = info.stmt else {
+            return false;
+        };
+        if info.scope != scope {
+            return false;
+        }
+        let value = cx.text(m, &*a.value);
+        let is_rank =
+            value.contains("RANK") || value.contains(".rank()") || value.contains("local_rank()");
+        is_rank
+            && a.targets.iter().any(|t| {
+                matches!(t, Expr::Name(n) if crate::context::contains_word(args, n.id.as_str()))
+            })
+    })
 }
 
 fn inline_guard(cx: &mut Cx, s: StmtId) {

@@ -104,6 +104,10 @@ pub fn run(cx: &mut Cx) {
         if takes.is_empty() {
             takes_via_definition(idx, scope, &f.iter, &mut takes);
         }
+        if takes.is_empty() {
+            // The loop reads a whole dataset every epoch: shard the data instead.
+            super::shard_dataset::shard_loop(cx, scope, f);
+        }
         for (ts, call) in takes {
             shard_take(cx, ts, call);
         }
