@@ -28,6 +28,9 @@ for epoch in range(4):
     path = ckpt.save(prefix)
     print("saved", os.path.basename(path))
 
+# Every process restores the last checkpoint (a shared file system in a real cluster).
+ckpt.restore(path).assert_consumed()
+
 out_dir = os.environ.get("RANKLIFT_E2E_OUT")
 if out_dir:
     rank = os.environ.get("HOROVOD_RANK", "0")

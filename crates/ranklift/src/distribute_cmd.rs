@@ -49,6 +49,10 @@ pub struct Args {
     /// TensorFlow version the output targets (affects `optimizer.variables`), e.g. 2.13.
     #[arg(long, default_value = "2.13", value_parser = parse_version)]
     target_tf: (u32, u32),
+    /// Keras `fit`: epochs of Horovod's learning-rate warmup when the rate is scaled by the
+    /// number of processes (0 turns it off).
+    #[arg(long, default_value_t = 3)]
+    lr_warmup: u32,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -162,6 +166,7 @@ pub fn run(args: Args) -> ExitCode {
     let opts = Options {
         target_tf: args.target_tf,
         facts: args.explain || args.format == Format::Json,
+        lr_warmup_epochs: args.lr_warmup,
     };
     let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
     let code = report_and_write(&args, &project, &outcome, dest);

@@ -53,6 +53,9 @@ pub struct Options {
     pub target_tf: (u32, u32),
     /// Collect [`crate::Facts`] (for `--explain` and JSON output).
     pub facts: bool,
+    /// Epochs of Horovod's learning-rate warmup added to Keras `fit` when the rate is scaled
+    /// (0: none).
+    pub lr_warmup_epochs: u32,
 }
 
 impl Default for Options {
@@ -60,6 +63,7 @@ impl Default for Options {
         Options {
             target_tf: (2, 13),
             facts: true,
+            lr_warmup_epochs: 3,
         }
     }
 }

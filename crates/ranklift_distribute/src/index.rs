@@ -314,6 +314,8 @@ pub struct Index<'a> {
     /// Every name that can denote a project function: `def` names and imported aliases of
     /// project symbols. Other names are skipped quickly when looking for functions used as values.
     callable_names: FastSet<String>,
+    /// Names of methods that project Keras model classes define (`compile`, `train_step`, ...).
+    model_methods: FastSet<String>,
     /// For each call, its callee when that does not depend on value kinds (see `compute_kinds`).
     static_callees: Vec<Option<Option<Callee>>>,
 }
@@ -343,6 +345,7 @@ impl<'a> Index<'a> {
                 .map(|m| m.name.split('.').next().unwrap_or("").to_owned())
                 .collect(),
             callable_names: FastSet::default(),
+            model_methods: FastSet::default(),
             static_callees: Vec::new(),
         };
         use rayon::prelude::*;
@@ -385,6 +388,10 @@ impl<'a> Index<'a> {
             }
         }
         idx.callable_names = names;
+        idx.model_methods = (0..idx.classes.len())
+            .filter(|&c| idx.is_model_class(c))
+            .flat_map(|c| idx.classes[c].methods.keys().cloned().collect::<Vec<_>>())
+            .collect();
         idx.static_callees = idx
             .calls
             .par_iter()
@@ -710,8 +717,16 @@ impl<'a> Index<'a> {
                 {
                     return self.method(c, a.attr.as_str()).map(Callee::Func);
                 }
-                if let Kind::Instance(c) = self.kind_of(scope, &a.value) {
-                    return self.method(c, a.attr.as_str()).map(Callee::Func);
+                match self.kind_of(scope, &a.value) {
+                    Kind::Instance(c) => return self.method(c, a.attr.as_str()).map(Callee::Func),
+                    // A Keras model of a project class (`gan = GAN(...)`; its kind is `Model`):
+                    // its own methods, such as a custom `compile`, are project code.
+                    Kind::Model if self.model_methods.contains(a.attr.as_str()) => {
+                        if let Some(c) = self.instance_class(scope, &a.value) {
+                            return self.method(c, a.attr.as_str()).map(Callee::Func);
+                        }
+                    }
+                    _ => {}
                 }
                 let q = self.qualify(scope.module, &call.func)?;
                 match self.project_symbol(&q)? {

@@ -123,7 +123,57 @@ pub mod codes {
     pub const ALREADY_DISTRIBUTED: &str = "DST202";
     pub const NO_MAIN: &str = "DST203";
     pub const PARTLY_DISTRIBUTED: &str = "DST204";
+    pub const KERAS_3: &str = "DST210";
     pub const INTERNAL: &str = "DST900";
+}
+
+/// Horovod supports Keras 2 only (its last release predates Keras 3; horovod#4290), and
+/// TensorFlow 2.16 and later install Keras 3 by default. A target of 2.16+, or a program that uses
+/// Keras-3-only APIs (`keras.ops`, `keras.random`), gets a clear error instead of a Horovod
+/// program that fails at import.
+fn keras_3(idx: &Index, opts: &Options) -> Option<Diagnostic> {
+    const HINT: &str = "Horovod needs Keras 2: pin `tensorflow<=2.15` (or keep TF >= 2.16 with `pip install tf-keras` and `TF_USE_LEGACY_KERAS=1`) and write `tf.keras`; for Keras 3, use its backend's own distribution (e.g. torch's DistributedDataParallel)";
+    if opts.target_tf >= (2, 16) {
+        let main = idx.project.entry.unwrap_or(0);
+        let path = idx
+            .project
+            .modules
+            .get(main)
+            .map_or("", |m| m.rel_path.as_str());
+        return Some(
+            Diagnostic::file_level(
+                path,
+                codes::KERAS_3,
+                Severity::Error,
+                format!(
+                    "--target-tf {}.{} means Keras 3, which Horovod does not support",
+                    opts.target_tf.0, opts.target_tf.1
+                ),
+            )
+            .with_hint(HINT),
+        );
+    }
+    for c in &idx.calls {
+        let Some(q) = idx.qualify(c.scope.module, &c.call.func) else {
+            continue;
+        };
+        if q.starts_with("keras.ops.") || q.starts_with("keras.random.") {
+            let pm = &idx.project.modules[c.scope.module];
+            return Some(
+                Diagnostic::new(
+                    &pm.rel_path,
+                    &pm.parsed.text,
+                    &pm.parsed.index,
+                    c.call.func.range(),
+                    codes::KERAS_3,
+                    Severity::Error,
+                    format!("`{q}` is a Keras 3 API; Horovod supports Keras 2 only"),
+                )
+                .with_hint(HINT),
+            );
+        }
+    }
+    None
 }
 
 /// A project that already uses Horovod is left untouched (a note), if it initialises Horovod
@@ -157,7 +207,8 @@ fn already_distributed(idx: &Index) -> Option<Outcome> {
         .collect();
     let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
         codes::PARTLY_DISTRIBUTED, Severity::Error,
-        format!("partly distributed: {} import Horovod, but nothing calls `hvd.init()`", files.join(", ")))
+        format!("partly distributed: {} import{} Horovod, but nothing calls `hvd.init()`",
+            files.join(", "), if files.len() == 1 { "s" } else { "" }))
         .with_hint("restore these files from version control (or finish the rewrite by hand) and run ranklift again");
     Some(Outcome::new(Status::CannotDistribute, vec![d]))
 }
@@ -173,6 +224,9 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
     let idx = Index::build(project);
     if let Some(o) = already_distributed(&idx) {
         return o;
+    }
+    if let Some(d) = keras_3(&idx, opts) {
+        return Outcome::new(Status::CannotDistribute, vec![d]);
     }
     let (main_idx, reached) = match pick_main(&idx, main) {
         Ok(m) => m,

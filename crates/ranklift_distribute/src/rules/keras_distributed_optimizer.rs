@@ -54,7 +54,7 @@ pub fn run(cx: &mut Cx) {
     for (scope, call) in compile_calls(cx) {
         let m = scope.module;
         if let Expr::Attribute(a) = &*call.func
-            && let Some(cl) = cx.idx.instance_class(scope, &a.value)
+            && let Some(cl) = receiver_class(cx.idx, scope, &a.value)
             && let Some(step) = cx.idx.method(cl, "train_step")
             && cx.reach.fit_steps.contains(&step)
         {
@@ -124,4 +124,15 @@ pub fn run(cx: &mut Cx) {
         }
         cx.use_hvd(scope);
     }
+}
+
+/// The project class of a `compile` receiver: an instance's class, or for `self` / `super()`
+/// inside a method, that method's class.
+fn receiver_class(idx: &crate::index::Index, scope: Scope, recv: &Expr) -> Option<usize> {
+    let is_self = matches!(recv, Expr::Name(n) if n.id.as_str() == "self");
+    let is_super = matches!(recv, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "super"));
+    if is_self || is_super {
+        return scope.func.and_then(|f| idx.funcs[f].class);
+    }
+    idx.instance_class(scope, recv)
 }

@@ -11,6 +11,13 @@
 //! stop early while the others wait in an allreduce. A callbacks list held in a variable is
 //! filtered at run time by class.
 //!
+//! When the learning rate given to `compile` was scaled by `hvd.size()` (a number, not a
+//! schedule), `hvd.callbacks.LearningRateWarmupCallback` ramps it up from the single-process
+//! rate over the first `--lr-warmup` epochs (default 3; 0 turns it off), as Horovod's Keras
+//! examples do: a rate N times larger from the first step can diverge. With one process the
+//! warmup multiplies the rate by 1, so `-np 1` still trains like the original. Not added to a
+//! model with its own `train_step` (its `compile` optimizer may not be the one that steps).
+//!
 //! ```python
 //! # before
 //! model.fit(ds, epochs=3, callbacks=[early_stop, tf.keras.callbacks.ModelCheckpoint("ck")])
@@ -36,6 +43,16 @@ pub fn run(cx: &mut Cx) {
         let (scope, call) = (c.scope, c.call);
         let m = scope.module;
         let is_fit = matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "fit");
+        let warmup = warmup_callback(cx, scope, call);
+        let hvd_cbs = match &warmup {
+            Some(w) => format!("{BCAST}, {AVG}, {w}"),
+            None => format!("{BCAST}, {AVG}"),
+        };
+        let what = if warmup.is_some() {
+            "callbacks: BroadcastGlobalVariablesCallback(0), MetricAverageCallback(), LearningRateWarmupCallback (the scaled rate ramps up over the first epochs)"
+        } else {
+            "callbacks: BroadcastGlobalVariablesCallback(0), MetricAverageCallback()"
+        };
         let cbs = call
             .arguments
             .find_keyword("callbacks")
@@ -49,22 +66,16 @@ pub fn run(cx: &mut Cx) {
             });
         match cbs {
             None | Some(Expr::NoneLiteral(_)) => {
-                let text = format!("[{BCAST}, {AVG}]");
+                let text = format!("[{hvd_cbs}]");
                 match cbs {
                     None => cx.edit(
                         m,
                         RULE,
                         call.start(),
                         add_keyword_edit(cx.src(m), call, &format!("callbacks={text}")),
-                        "callbacks: BroadcastGlobalVariablesCallback(0), MetricAverageCallback()",
+                        what,
                     ),
-                    Some(e) => cx.edit(
-                        m,
-                        RULE,
-                        e.start(),
-                        Edit::replace(e.range(), text),
-                        "callbacks: BroadcastGlobalVariablesCallback(0), MetricAverageCallback()",
-                    ),
+                    Some(e) => cx.edit(m, RULE, e.start(), Edit::replace(e.range(), text), what),
                 }
             }
             Some(Expr::List(list)) if !list.elts.iter().any(|e| matches!(e, Expr::Starred(_))) => {
@@ -87,16 +98,19 @@ pub fn run(cx: &mut Cx) {
                 let head = if multiline {
                     let indent = cx.indent_of(m, &list.elts[0]).to_owned();
                     let nl = cx.nl(m);
-                    format!("{nl}{indent}{BCAST},{nl}{indent}{AVG},")
+                    let mut h = format!("{nl}{indent}{BCAST},{nl}{indent}{AVG},");
+                    if let Some(w) = &warmup {
+                        h.push_str(&format!("{nl}{indent}{w},"));
+                    }
+                    h
                 } else if list.elts.is_empty() {
-                    format!("{BCAST}, {AVG}")
+                    hvd_cbs.clone()
                 } else {
-                    format!("{BCAST}, {AVG}, ")
+                    format!("{hvd_cbs}, ")
                 };
                 let at = list.start() + TextSize::from(1);
                 if rank0.is_empty() {
-                    cx.edit(m, RULE, list.start(), Edit::insert(at, head),
-                        "callbacks: BroadcastGlobalVariablesCallback(0) and MetricAverageCallback() added first");
+                    cx.edit(m, RULE, list.start(), Edit::insert(at, head), what);
                 } else {
                     // Keep the list as written; move the rank-0 callbacks out of it.
                     cx.edit(m, RULE, list.start(), Edit::insert(at, head), "");
@@ -140,10 +154,7 @@ pub fn run(cx: &mut Cx) {
                     m,
                     RULE,
                     e.start(),
-                    Edit::insert(
-                        e.start(),
-                        format!("[{BCAST}, {AVG}] + [hvd_cb for hvd_cb in "),
-                    ),
+                    Edit::insert(e.start(), format!("[{hvd_cbs}] + [hvd_cb for hvd_cb in ")),
                     "",
                 );
                 cx.edit(m, RULE, e.start(), Edit::insert(e.end(), format!(
@@ -152,5 +163,105 @@ pub fn run(cx: &mut Cx) {
             }
         }
         cx.use_hvd(scope);
+    }
+}
+
+/// `hvd.callbacks.LearningRateWarmupCallback(...)` for this `fit`, when its model's `compile`
+/// optimizer has a numeric learning rate that `scale_learning_rate` scales.
+fn warmup_callback(
+    cx: &mut Cx,
+    scope: crate::index::Scope,
+    fit: &ruff_python_ast::ExprCall,
+) -> Option<String> {
+    let epochs = cx.opts.lr_warmup_epochs;
+    if epochs == 0 {
+        return None;
+    }
+    let idx = cx.idx;
+    let Expr::Attribute(fa) = &*fit.func else {
+        return None;
+    };
+    let recv = &fa.value;
+    let recv_text = cx.text(scope.module, &**recv);
+    if let Some(cl) = idx.instance_class(scope, recv)
+        && idx
+            .method(cl, "train_step")
+            .is_some_and(|f| cx.reach.fit_steps.contains(&f))
+    {
+        return None;
+    }
+    // The model's compile call: the same receiver text, in reached code.
+    let compile = crate::rules::keras_distributed_optimizer::compile_calls(cx)
+        .into_iter()
+        .find(|(_, c)| matches!(&*c.func, Expr::Attribute(a) if cx.text(scope.module, &*a.value) == recv_text))?;
+    let (cs, ccall) = compile;
+    let opt = ccall
+        .arguments
+        .find_keyword("optimizer")
+        .map(|k| &k.value)
+        .or(ccall.arguments.args.first());
+    let numeric_lr = match opt {
+        // Keras's default, or a name: a numeric default rate.
+        None | Some(Expr::StringLiteral(_)) => true,
+        Some(e) => optimizer_call(idx, cs, e).is_some_and(|oc| {
+            let lr = oc
+                .arguments
+                .find_keyword("learning_rate")
+                .or_else(|| oc.arguments.find_keyword("lr"))
+                .map(|k| &k.value)
+                .or(oc.arguments.args.first());
+            match lr {
+                None => true,
+                Some(v) => {
+                    matches!(v, Expr::NumberLiteral(_))
+                        || (matches!(v, Expr::Name(_) | Expr::BinOp(_) | Expr::Attribute(_))
+                            && !matches!(idx.kind_of(cs, v), Kind::Schedule))
+                }
+            }
+        }),
+    };
+    if !numeric_lr {
+        return None;
+    }
+    let keras = cx.keras_path(scope.module);
+    Some(format!(
+        "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, verbose=0)"
+    ))
+}
+
+/// The optimizer constructor call an expression denotes (the call, or a name assigned it).
+fn optimizer_call<'a>(
+    idx: &crate::index::Index<'a>,
+    scope: crate::index::Scope,
+    e: &'a Expr,
+) -> Option<&'a ruff_python_ast::ExprCall> {
+    match e {
+        Expr::Call(c) => idx
+            .canonical(scope.module, &c.func)
+            .is_some_and(|q| tf::optimizer_class(&q).is_some())
+            .then_some(c),
+        Expr::Name(n) => {
+            for s in [
+                scope,
+                crate::index::Scope {
+                    module: scope.module,
+                    func: None,
+                },
+            ] {
+                for st in idx.modules[s.module].stmts.clone() {
+                    let info = &idx.stmts[st];
+                    if info.scope == s
+                        && let ruff_python_ast::Stmt::Assign(a) = info.stmt
+                        && a.targets
+                            .iter()
+                            .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
+                    {
+                        return optimizer_call(idx, s, &a.value);
+                    }
+                }
+            }
+            None
+        }
+        _ => None,
     }
 }

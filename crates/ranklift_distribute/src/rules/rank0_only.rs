@@ -13,7 +13,9 @@
 //! (`np.save(f"out/rank{rank}.npy", a)` with `rank = os.environ["HOROVOD_RANK"]`): such files are
 //! per process already, and guarding them would lose the other ranks' files.
 //!
-//! **Rewrite:** the whole statement goes under `if hvd.rank() == 0:`; consecutive guarded
+//! **Rewrite:** the whole statement goes under `if hvd.rank() == 0:`; a name it assigns that
+//! code on every rank reads later (`path = ckpt.save(...)`, then `ckpt.restore(path)`) is
+//! broadcast from rank 0 right after the guarded block (`hvd.broadcast_object`, TF2); consecutive guarded
 //! statements share one `if`. Continuation lines are indented too, except inside triple-quoted
 //! strings. A statement that shares its line (`for x in xs: print(x)`) becomes
 //! `hvd.rank() == 0 and print(x)`. A file writer becomes `... if hvd.rank() == 0 else
@@ -190,8 +192,61 @@ pub fn run(cx: &mut Cx) {
         );
         cx.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
         cx.use_hvd(idx.stmts[first].scope);
+        share_results(cx, &guarded, &guarded[i..=j], s1);
         i = j + 1;
     }
+}
+
+/// A guarded `path = ckpt.save(...)` leaves `path` unbound on the other ranks: if code that runs
+/// on every rank reads it later, broadcast rank 0's value right after the guarded block
+/// (`hvd.broadcast_object`; TF2 only — a TF1 graph has no default session to do it with).
+fn share_results(cx: &mut Cx, all_guarded: &[StmtId], group: &[StmtId], last: &Stmt) {
+    let idx = cx.idx;
+    if cx.pattern.is_tf1() {
+        return;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for &s in group {
+        let info = &idx.stmts[s];
+        let Stmt::Assign(a) = info.stmt else { continue };
+        for t in &a.targets {
+            let Expr::Name(n) = t else { continue };
+            let read_elsewhere = idx.refs.iter().any(|r| {
+                r.scope == info.scope && r.name.id == n.id && !all_guarded.contains(&r.stmt)
+            });
+            if read_elsewhere && !names.iter().any(|x| x == n.id.as_str()) {
+                names.push(n.id.to_string());
+            }
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    let m = idx.stmts[group[0]].scope.module;
+    let bcast = if cx.pattern == crate::pattern::Pattern::KerasFit {
+        cx.mods[m].needs_hvd_tf = true;
+        "hvd_tf.broadcast_object"
+    } else {
+        "hvd.broadcast_object"
+    };
+    let lines: Vec<String> = names
+        .iter()
+        .map(|n| format!("{n} = {bcast}({n} if hvd.rank() == 0 else None, root_rank=0)"))
+        .collect();
+    cx.insert_lines_after(
+        m,
+        RULE,
+        last,
+        &lines,
+        format!(
+            "{} is computed on rank 0 only and read on every rank: broadcast from rank 0",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
 }
 
 /// Does the call's text use a name bound, in its scope, to the process's rank
