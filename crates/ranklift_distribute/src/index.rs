@@ -316,6 +316,8 @@ pub struct Index<'a> {
     callable_names: FastSet<String>,
     /// Names of methods that project Keras model classes define (`compile`, `train_step`, ...).
     model_methods: FastSet<String>,
+    /// Module-level functions defined more than once, in source order: (module, name) → defs.
+    redefined: FastMap<(usize, String), Vec<FuncId>>,
     /// For each call, its callee when that does not depend on value kinds (see `compute_kinds`).
     static_callees: Vec<Option<Option<Callee>>>,
 }
@@ -346,6 +348,7 @@ impl<'a> Index<'a> {
                 .collect(),
             callable_names: FastSet::default(),
             model_methods: FastSet::default(),
+            redefined: FastMap::default(),
             static_callees: Vec::new(),
         };
         use rayon::prelude::*;
@@ -388,6 +391,19 @@ impl<'a> Index<'a> {
             }
         }
         idx.callable_names = names;
+        let mut defs: FastMap<(usize, String), Vec<FuncId>> = FastMap::default();
+        for (id, f) in idx.funcs.iter().enumerate() {
+            if f.parent.is_none() && f.class.is_none() {
+                defs.entry((f.module, f.def.name.to_string()))
+                    .or_default()
+                    .push(id);
+            }
+        }
+        defs.retain(|_, v| v.len() > 1);
+        for v in defs.values_mut() {
+            v.sort_by_key(|&f| idx.funcs[f].def.range().start());
+        }
+        idx.redefined = defs;
         idx.model_methods = (0..idx.classes.len())
             .filter(|&c| idx.is_model_class(c))
             .flat_map(|c| idx.classes[c].methods.keys().cloned().collect::<Vec<_>>())
@@ -701,6 +717,19 @@ impl<'a> Index<'a> {
     fn resolve_local(&self, scope: Scope, call: &ast::ExprCall) -> Option<Callee> {
         match &*call.func {
             Expr::Name(n) => {
+                // Module-level code calls the definition that precedes it (`def step` twice).
+                if scope.func.is_none()
+                    && !self.redefined.is_empty()
+                    && let Some(defs) = self.redefined.get(&(scope.module, n.id.to_string()))
+                {
+                    let before = defs
+                        .iter()
+                        .rev()
+                        .find(|&&f| self.funcs[f].def.range.end() <= call.range().start());
+                    if let Some(&f) = before.or(defs.last()) {
+                        return Some(Callee::Func(f));
+                    }
+                }
                 if let Some(f) = self.func_by_name(scope, n.id.as_str()) {
                     return Some(Callee::Func(f));
                 }

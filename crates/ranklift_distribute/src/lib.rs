@@ -271,6 +271,13 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
     outcome.pattern = Some(pattern);
     let mut cx = Cx::new(&idx, &reach, pattern, opts);
     checks::run(&mut cx);
+    // What `classify` let through is an optional `tf.distribute` branch.
+    for &(c, _) in &reach.unsupported {
+        let call = &idx.calls[c];
+        cx.diag(call.scope.module, call.call.range(), codes::UNSUPPORTED_PATTERN, Severity::Warning,
+            "this optional tf.distribute branch is left as is; the rest of the program is distributed with Horovod",
+            "under horovodrun, run with this branch switched off: one process per GPU replaces the strategy");
+    }
     use rules::*;
     remove_device_pinning::run(&mut cx);
     scale_learning_rate::run(&mut cx);
@@ -286,6 +293,8 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             keras_distributed_optimizer::run(&mut cx);
             keras_steps::run(&mut cx);
             shard_dataset::run_fit(&mut cx);
+            // TF1-style Keras (`K.set_session(tf.Session(config=config))`) pins through its config.
+            tf1_session_config::pin_config_protos(&mut cx);
         }
         Pattern::Session | Pattern::MonitoredSession | Pattern::Estimator => {
             tf1_distributed_optimizer::run(&mut cx);
@@ -467,7 +476,29 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
         )
         .with_hint(hint)
     };
-    if let Some(&(c, name)) = reach.unsupported.first() {
+    // A `tf.distribute` strategy only under an `if` (an optional multi-GPU branch) is left as
+    // is: the rest of the program is distributed with Horovod (a warning says to run with that
+    // branch off). Anything else unsupported stops here.
+    let optional = |c: usize, name: &str| {
+        name == "tf.distribute strategy" && {
+            let mut cur = Some(idx.calls[c].stmt);
+            let mut under_if = false;
+            while let Some(s) = cur {
+                match idx.stmts[s].stmt {
+                    ruff_python_ast::Stmt::If(_) => {
+                        under_if = true;
+                        break;
+                    }
+                    ruff_python_ast::Stmt::FunctionDef(_) | ruff_python_ast::Stmt::ClassDef(_) => {
+                        break;
+                    }
+                    _ => cur = idx.stmts[s].parent,
+                }
+            }
+            under_if
+        }
+    };
+    if let Some(&(c, name)) = reach.unsupported.iter().find(|(c, n)| !optional(*c, n)) {
         return Err(vec![at(
             c,
             codes::UNSUPPORTED_PATTERN,

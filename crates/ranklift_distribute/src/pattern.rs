@@ -162,6 +162,22 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
     for (i, n) in idx.refs.iter().enumerate() {
         refs_in.entry(n.scope).or_default().push(i);
     }
+    // Functions redefined in the same block (`def step` twice in a row): a call may run either
+    // one, so reaching one reaches all.
+    let mut same_block: FastMap<(usize, Option<FuncId>, Option<usize>, usize, &str), Vec<FuncId>> =
+        FastMap::default();
+    for (id, f) in idx.funcs.iter().enumerate() {
+        same_block
+            .entry((
+                f.module,
+                f.parent,
+                f.class,
+                idx.stmts[f.stmt].body,
+                f.def.name.as_str(),
+            ))
+            .or_default()
+            .push(id);
+    }
     let mut todo: Vec<Scope> = vec![Scope {
         module: main,
         func: None,
@@ -251,6 +267,23 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
                 }
             }
         }
+        let redefined: Vec<FuncId> = out
+            .iter()
+            .flat_map(|&f| {
+                let fi = &idx.funcs[f];
+                same_block
+                    .get(&(
+                        fi.module,
+                        fi.parent,
+                        fi.class,
+                        idx.stmts[fi.stmt].body,
+                        fi.def.name.as_str(),
+                    ))
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        out.extend(redefined);
         // Calling a model instance runs its `call`; Keras runs `train_step` inside `fit`.
         for &f in &out {
             todo.push(Scope {

@@ -3,7 +3,9 @@
 //! **Finding:** a function that performs a training step is defined more than once in one module
 //! (in the branches of an `if` or `try`). ranklift resolves a name to one definition, so the other
 //! definition could run without Horovod's rewrite. **Accepted:** a single definition inside an
-//! `if`/`try` (it is rewritten like any other).
+//! `if`/`try` (it is rewritten like any other), and definitions that follow each other in the
+//! same block (a guide that redefines `train_step` before training again): every one of them is
+//! reached and rewritten.
 //!
 //! ```python
 //! if USE_XLA:
@@ -47,6 +49,13 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     }
     for ((m, _, _, name), ids) in by_name {
         if ids.len() < 2 || !ids.iter().any(|f| reach.trains.contains(f)) {
+            continue;
+        }
+        let body = idx.stmts[idx.funcs[ids[0]].stmt].body;
+        if ids
+            .iter()
+            .all(|&f| idx.stmts[idx.funcs[f].stmt].body == body)
+        {
             continue;
         }
         for &f in &ids[1..] {

@@ -31,8 +31,14 @@ const RULE: &str = "tf1_session_config";
 const PIN: &str = ".gpu_options.visible_device_list = str(hvd.local_rank())";
 
 pub fn run(cx: &mut Cx) {
+    pin_config_protos(cx);
+    sessions_without_config(cx);
+}
+
+/// After each `X = tf.ConfigProto(...)`, pin the local rank's GPU on `X`. Also used for TF1-style
+/// Keras programs (`K.set_session(tf.Session(config=X))`), whose sessions read that config.
+pub fn pin_config_protos(cx: &mut Cx) {
     let idx = cx.idx;
-    // The user's ConfigProto objects.
     for (_, info) in cx.reached_stmts() {
         let Stmt::Assign(a) = info.stmt else { continue };
         let ([Expr::Name(target)], Expr::Call(call)) = (a.targets.as_slice(), &*a.value) else {
@@ -51,7 +57,11 @@ pub fn run(cx: &mut Cx) {
         );
         cx.use_hvd(info.scope);
     }
-    // Sessions and estimators without a config.
+}
+
+/// Sessions and estimators that run without a config get one that pins the GPU.
+fn sessions_without_config(cx: &mut Cx) {
+    let idx = cx.idx;
     for (ci, c) in idx.calls.iter().enumerate() {
         if !cx.reach.modules.contains(&c.scope.module) {
             continue;
