@@ -164,8 +164,8 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
     }
     // Functions redefined in the same block (`def step` twice in a row): a call may run either
     // one, so reaching one reaches all.
-    let mut same_block: FastMap<(usize, Option<FuncId>, Option<usize>, usize, &str), Vec<FuncId>> =
-        FastMap::default();
+    type BlockKey<'n> = (usize, Option<FuncId>, Option<usize>, usize, &'n str);
+    let mut same_block: FastMap<BlockKey, Vec<FuncId>> = FastMap::default();
     for (id, f) in idx.funcs.iter().enumerate() {
         same_block
             .entry((
