@@ -19,7 +19,8 @@ for epoch in range(4):
     for bx, by in ds:
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(bx @ w - by))
-        opt.apply_gradients([(tape.gradient(loss, w), w)])
+        grad = tape.gradient(loss, w)
+        opt.apply_gradients([(grad, w)])
         total += float(loss)
     losses.append(total)
 print("visible GPUs:", tf.config.list_physical_devices("GPU"), "loss", losses[-1])

@@ -75,6 +75,8 @@ pub struct Cx<'a, 'i> {
     pub opts: &'i Options,
     pub mods: Vec<ModState>,
     pub diags: Vec<Diagnostic>,
+    /// Tapes wrapped by `distributed_gradient_tape`: (scope, variable name).
+    pub wrapped_tapes: Vec<(Scope, String)>,
     styles: Vec<(String, char, &'static str)>,
 }
 
@@ -105,6 +107,7 @@ impl<'a, 'i> Cx<'a, 'i> {
                 .map(|_| ModState::default())
                 .collect(),
             diags: Vec::new(),
+            wrapped_tapes: Vec::new(),
             styles,
         }
     }

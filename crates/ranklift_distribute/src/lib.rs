@@ -286,10 +286,12 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             distributed_gradient_tape::run(&mut cx);
             broadcast_initial_state::run(&mut cx);
             shard_training_steps::run(&mut cx);
+            distributed_gradient_tape::single_variable_sources(&mut cx);
         }
         Pattern::KerasFit => {
             // A model's own `train_step` computes its gradients with a tape: average them there.
             distributed_gradient_tape::run(&mut cx);
+            distributed_gradient_tape::single_variable_sources(&mut cx);
             keras_distributed_optimizer::run(&mut cx);
             keras_steps::run(&mut cx);
             shard_dataset::run_fit(&mut cx);

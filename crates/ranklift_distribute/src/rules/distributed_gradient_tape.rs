@@ -85,5 +85,100 @@ pub fn run(cx: &mut Cx) {
         );
         cx.insert_lines_after(m, RULE, w, &lines, msg);
         cx.use_hvd(scope);
+        for l in &lines {
+            if let Some(n) = l.split(" =").next() {
+                cx.wrapped_tapes.push((scope, n.to_owned()));
+            }
+        }
+    }
+}
+
+/// Horovod's `DistributedGradientTape.gradient` iterates its `sources`: given one variable
+/// (valid for `tf.GradientTape`), it iterates the variable's rows and fails with a `KeyError`
+/// (Horovod 0.28.1, seen on 2 real ranks). `tape.gradient(loss, w)` for a `w = tf.Variable(...)`
+/// becomes `tape.gradient(loss, [w])[0]`.
+///
+/// Runs after the other rules: where one of them already rewrites the statement around the call,
+/// the edit is not possible and a warning says what to write.
+pub fn single_variable_sources(cx: &mut Cx) {
+    let idx = cx.idx;
+    let tapes = cx.wrapped_tapes.clone();
+    for c in &idx.calls {
+        let scope = c.scope;
+        let m = scope.module;
+        let Expr::Attribute(a) = &*c.call.func else {
+            continue;
+        };
+        if a.attr.as_str() != "gradient"
+            || !matches!(&*a.value, Expr::Name(n) if tapes.iter().any(|(s, t)| *s == scope && t == n.id.as_str()))
+        {
+            continue;
+        }
+        let Some(src) = c
+            .call
+            .arguments
+            .find_keyword("sources")
+            .map(|k| &k.value)
+            .or(c.call.arguments.args.get(1))
+        else {
+            continue;
+        };
+        if !is_tf_variable(idx, scope, src) {
+            continue;
+        }
+        let r = c.call.range();
+        if cx.mods[m]
+            .edits
+            .iter()
+            .any(|e| !e.range.is_empty() && e.range.intersect(r).is_some())
+        {
+            cx.diag(m, src.range(), "DST211", Severity::Error,
+                format!("Horovod's DistributedGradientTape needs a list of sources, and `{}` is a single variable; this call is also rewritten by another rule, so ranklift cannot wrap it", cx.text(m, src)),
+                format!("write `tape.gradient(..., [{0}])[0]` (or compute the gradient on its own line)", cx.text(m, src)));
+            continue;
+        }
+        cx.edit(
+            m,
+            RULE,
+            src.start(),
+            ranklift_python::Edit::insert(src.start(), "["),
+            "",
+        );
+        cx.edit(
+            m,
+            RULE,
+            src.start(),
+            ranklift_python::Edit::insert(src.end(), "]"),
+            "",
+        );
+        cx.edit(
+            m,
+            RULE,
+            c.call.start(),
+            ranklift_python::Edit::insert(c.call.end(), "[0]").after(),
+            format!(
+                "`{}` is a single variable: passed as a list (Horovod's tape iterates its sources)",
+                cx.text(m, src)
+            ),
+        );
+    }
+}
+
+/// A name bound (in this scope or at module level) to `tf.Variable(...)`, or that call itself.
+fn is_tf_variable(idx: &crate::index::Index, scope: crate::index::Scope, e: &Expr) -> bool {
+    match e {
+        Expr::Call(c) => idx.canonical(scope.module, &c.func).as_deref() == Some("tensorflow.Variable"),
+        Expr::Name(n) => [scope, crate::index::Scope { module: scope.module, func: None }]
+            .into_iter()
+            .any(|s| {
+                idx.modules[s.module].stmts.clone().any(|st| {
+                    let info = &idx.stmts[st];
+                    info.scope == s
+                        && matches!(info.stmt, Stmt::Assign(asg)
+                            if asg.targets.iter().any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
+                                && is_tf_variable(idx, s, &asg.value))
+                })
+            }),
+        _ => false,
     }
 }
