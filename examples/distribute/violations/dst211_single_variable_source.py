@@ -1,5 +1,4 @@
 """`tape.gradient(loss, w)` with one variable inside a statement another rule rewrites (DST211)."""
-distributed run would silently move to GPUs."""
 import os
 
 os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
