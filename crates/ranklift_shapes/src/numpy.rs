@@ -33,8 +33,10 @@ pub enum Sig {
     FromShape,
     /// Every positional argument is a dimension (`np.random.rand(2, 3)`).
     FromDims,
-    /// `size=` (keyword, or positional at this index) is the shape; without it, a scalar.
+    /// `size=` (keyword, or positional at this index) is the shape; without it, a float scalar.
     Size(usize),
+    /// As [`Size`], but the scalar is an integer (`np.random.randint(2, 100)`).
+    SizeInt(usize),
     /// A reduction of the first argument over `axis` (position 1) with `keepdims`.
     Reduce,
     /// A hand-written model.
@@ -146,13 +148,18 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.random.standard_normal", Size(0)),
     ("numpy.random.normal", Size(2)),
     ("numpy.random.uniform", Size(2)),
-    ("numpy.random.randint", Size(2)),
-    ("numpy.random.binomial", Size(2)),
+    ("numpy.random.randint", SizeInt(2)),
+    ("numpy.random.random_integers", SizeInt(2)),
+    ("numpy.random.binomial", SizeInt(2)),
+    ("numpy.random.geometric", SizeInt(1)),
+    ("numpy.random.negative_binomial", SizeInt(2)),
+    ("numpy.random.hypergeometric", SizeInt(3)),
+    ("numpy.random.zipf", SizeInt(1)),
     ("numpy.random.beta", Size(2)),
     ("numpy.random.gamma", Size(2)),
-    ("numpy.random.poisson", Size(1)),
+    ("numpy.random.poisson", SizeInt(1)),
     ("numpy.random.exponential", Size(1)),
-    ("numpy.random.choice", Size(1)),
+    ("numpy.random.choice", Custom(random_choice)),
     // Reductions.
     ("numpy.sum", Reduce),
     ("numpy.mean", Reduce),
@@ -292,7 +299,7 @@ pub fn module_attr(module: &str, attr: &str) -> Option<Value> {
 /// Are this function's arguments sizes (so that an unknown int passed to it is a dimension)?
 pub fn takes_dims(name: &str) -> bool {
     match FUNCTION_TABLE.get(name) {
-        Some((_, FromShape | FromDims | Size(_))) => true,
+        Some((_, FromShape | FromDims | Size(_) | SizeInt(_))) => true,
         Some(_) => matches!(
             name,
             "numpy.reshape" | "numpy.arange" | "numpy.eye" | "numpy.identity" | "numpy.linspace"
@@ -383,6 +390,10 @@ impl<'a> Interp<'a> {
             }
             Size(i) => match args.get(i, "size").cloned() {
                 None | Some(Value::None) => Value::Float(None),
+                Some(v) => Value::Array(self.shape_arg(&v, range, st)),
+            },
+            SizeInt(i) => match args.get(i, "size").cloned() {
+                None | Some(Value::None) => Value::Int(crate::interp::value::Int::ANY),
                 Some(v) => Value::Array(self.shape_arg(&v, range, st)),
             },
             Reduce => {
@@ -953,4 +964,13 @@ fn permutation(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) ->
 /// In-place methods (`a.fill(0)`, `a.sort()`): `None`.
 fn returns_none(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Value {
     Value::None
+}
+
+/// `np.random.choice(a, size=None, replace=True, p=None)`: with `size`, an array of that shape;
+/// without, one element of `a` (of unknown type: `a` may be an int, a list of strings, ...).
+fn random_choice(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    match args.get(1, "size").cloned() {
+        None | Some(Value::None) => Value::Top,
+        Some(v) => Value::Array(i.shape_arg(&v, range, st)),
+    }
 }

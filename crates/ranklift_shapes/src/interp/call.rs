@@ -45,7 +45,7 @@ impl<'a> Interp<'a> {
             // Unknown ints used as array sizes get names, so that `zeros((n, 3))` and
             // `ones((n, 3))` are known to agree.
             for a in c.arguments.args.iter() {
-                self.name_unknown_ints(a, st);
+                self.name_unknown_ints(a, false, st);
             }
         }
         let mut args = Args::default();
@@ -75,7 +75,10 @@ impl<'a> Interp<'a> {
     }
 
     /// Give an unknown int held by a variable a name of its own (see [`Self::bind`]).
-    fn name_unknown_ints(&mut self, e: &'a Expr, st: &mut State) {
+    /// A completely unknown value is narrowed to an int only as an element of a shape display
+    /// (`zeros((n, 3))`: `n` must be an integer for the call to succeed); a whole argument may be
+    /// a tuple or an array (`zeros(shape)`, `reshape(x, ...)`), so it stays unknown.
+    fn name_unknown_ints(&mut self, e: &'a Expr, in_display: bool, st: &mut State) {
         match e {
             Expr::Name(n) => {
                 let name = n.id.as_str();
@@ -85,7 +88,12 @@ impl<'a> Interp<'a> {
                     .and_then(|l| l.get(name))
                     .or_else(|| st.globals.get(name))
                     .map(|b| b.value.clone());
-                if let Some(Value::Top | Value::Int(Int::Range(..))) = current {
+                let narrow = match current {
+                    Some(Value::Int(Int::Range(..))) => true,
+                    Some(Value::Top) => in_display,
+                    _ => false,
+                };
+                if narrow {
                     let in_locals = st.locals.as_ref().is_some_and(|l| l.contains_key(name));
                     let sym = Value::Int(Int::Sym(self.fresh_sym(name)));
                     let b = Binding {
@@ -101,8 +109,14 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
-            Expr::Tuple(t) => t.elts.iter().for_each(|x| self.name_unknown_ints(x, st)),
-            Expr::List(t) => t.elts.iter().for_each(|x| self.name_unknown_ints(x, st)),
+            Expr::Tuple(t) => t
+                .elts
+                .iter()
+                .for_each(|x| self.name_unknown_ints(x, true, st)),
+            Expr::List(t) => t
+                .elts
+                .iter()
+                .for_each(|x| self.name_unknown_ints(x, true, st)),
             _ => {}
         }
     }

@@ -354,6 +354,18 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Does a function enclosing function `f` bind `name`?
+    fn enclosing_binds(&self, f: u32, name: &str) -> bool {
+        let mut cur = self.funcs[f as usize].parent;
+        while let Some(p) = cur {
+            if self.funcs[p as usize].scope.locals.contains(name) {
+                return true;
+            }
+            cur = self.funcs[p as usize].parent;
+        }
+        false
+    }
+
     /// Read a variable.
     pub(crate) fn lookup(&mut self, name: &str, range: TextRange, st: &mut State) -> Value {
         if let Some(f) = self.cur_func {
@@ -387,11 +399,24 @@ impl<'a> Interp<'a> {
                     }
                 };
             }
+            // A comprehension's variable: bound in the function's locals while the
+            // comprehension runs, though not a local of the function itself.
+            if !scope.globals.contains(name)
+                && let Some(b) = st.locals.as_ref().and_then(|l| l.get(name))
+            {
+                return b.value.clone();
+            }
             if !scope.globals.contains(name)
                 && let Some(c) = &self.funcs[f as usize].closure
                 && let Some(b) = c.get(name)
             {
                 return b.value.clone();
+            }
+            // A variable of an enclosing function that was not bound yet when this function was
+            // defined (the function itself, for recursion; a helper defined after it): Python
+            // looks it up when the call runs, so it is unknown here, not undefined.
+            if !scope.globals.contains(name) && self.enclosing_binds(f, name) {
+                return Value::Top;
             }
         } else if let Some(l) = &st.locals
             && let Some(b) = l.get(name)

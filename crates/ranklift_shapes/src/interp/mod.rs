@@ -130,6 +130,8 @@ pub(crate) struct FuncDef<'a> {
     pub scope: Arc<scope::Scope>,
     pub class: Option<u32>,
     pub analysed: bool,
+    /// The function this one is defined in (for names bound there after this definition).
+    pub parent: Option<u32>,
 }
 
 pub(crate) struct ClassDef {
@@ -163,7 +165,7 @@ pub struct Interp<'a> {
     func_index: FxMap<(u32, u32), u32>,
     classes: Vec<ClassDef>,
     class_index: FxMap<(u32, u32), u32>,
-    findings: FxMap<(u32, u32, &'static str), Finding>,
+    pub(crate) findings: FxMap<(u32, u32, &'static str), Finding>,
     fuel: u64,
     pub out_of_fuel: bool,
     /// The module whose code is running.

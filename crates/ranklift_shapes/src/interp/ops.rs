@@ -292,6 +292,13 @@ impl<'a> Interp<'a> {
                 _ => Value::Top,
             };
         }
+        // `==`, `<`, ... on a value of unknown type may be element-wise (an array) or anything a
+        // class's `__eq__`/`__lt__` returns: not necessarily a bool.
+        let rich = !matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn);
+        let unknown = |v: &Value| matches!(v, Value::Top | Value::Instance(_));
+        if rich && (unknown(l) || unknown(r)) {
+            return Value::Top;
+        }
         match op {
             CmpOp::Is | CmpOp::IsNot => {
                 let same = match (l, r) {

@@ -319,10 +319,14 @@ impl<'a> Interp<'a> {
                     unrolled += 1;
                 }
                 _ => {
-                    // Fixpoint with widening.
+                    // Fixpoint with widening. Only the pass from the stable head reports: an
+                    // earlier pass starts from a state that later iterations generalise (a
+                    // variable unbound before the first iteration is bound in the others).
                     let mut passes = 0;
                     let mut exit = None;
+                    let saved = self.findings.clone();
                     loop {
+                        self.findings.clone_from(&saved);
                         let mut s = head.clone();
                         let c = self.eval(&w.test, &mut s);
                         let truth = c.truth();
@@ -408,7 +412,10 @@ impl<'a> Interp<'a> {
             Iteration::Summary(elem) => {
                 let mut head = st;
                 let mut passes = 0;
+                // Only the pass from the stable head reports (see `exec_while`).
+                let saved = self.findings.clone();
                 loop {
+                    self.findings.clone_from(&saved);
                     let mut s = head.clone();
                     self.assign(&f.target, elem.clone(), &mut s);
                     let Some(back) = self.loop_pass(&f.body, s, &mut breaks, &mut out) else {
@@ -690,6 +697,11 @@ impl<'a> Interp<'a> {
                     scope,
                     class: None,
                     analysed: false,
+                    parent: if self.in_class_body() {
+                        None
+                    } else {
+                        self.cur_func
+                    },
                 });
                 self.func_index.insert(key, id);
                 id
