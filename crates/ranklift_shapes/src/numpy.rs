@@ -346,6 +346,16 @@ impl<'a> Interp<'a> {
         if args.unknown && !matches!(sig, Custom(_)) {
             return Value::Array(Shape::AnyRank);
         }
+        // An operand of unknown type may be a pandas Series, an xarray or a sparse matrix: they
+        // answer NumPy's functions themselves (`__array_ufunc__`, `__array_function__`), so the
+        // result is not known to be an ndarray.
+        let foreign = |v: Option<&Value>| matches!(v, Some(Value::Top | Value::Instance(_)));
+        match sig {
+            Same | Reduce if foreign(args.pos.first()) => return Value::Top,
+            Broadcast2 if args.pos.iter().take(2).any(|v| foreign(Some(v))) => return Value::Top,
+            Broadcast3 if args.pos.iter().take(3).any(|v| foreign(Some(v))) => return Value::Top,
+            _ => {}
+        }
         match sig {
             Same => match self.arg_shape(args.get(0, "a"), st) {
                 Some(s) => Value::Array(s),

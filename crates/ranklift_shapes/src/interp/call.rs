@@ -427,12 +427,16 @@ impl<'a> Interp<'a> {
         for (p, v) in params.iter().zip(hinted.iter()) {
             env.insert(p.parameter.name.as_str().into(), bound(v.clone()));
         }
-        let globals = if module == self.cur_module {
-            st.globals.clone()
+        // Globals are the defining module's. When that module has not finished running (the
+        // function is called during a circular import, or from another module while the entry
+        // runs), its globals are not known: names missing from the frame are then unknown,
+        // not undefined.
+        let (globals, blind) = if module == self.cur_module {
+            (st.globals.clone(), self.blind_globals)
         } else {
             match &self.modules[module as usize].status {
-                super::ModStatus::Done(g) => g.clone(),
-                _ => Arc::new(Env::default()),
+                super::ModStatus::Done(g) => (g.clone(), false),
+                _ => (Arc::new(Env::default()), true),
             }
         };
         // Memo: the same function on the same arguments, with the same globals and heap (the
@@ -458,12 +462,28 @@ impl<'a> Interp<'a> {
         let globals_in = Arc::downgrade(&globals);
         self.funcs[id as usize].analysed = true;
         self.stack.push(id);
-        let saved = (self.cur_module, self.cur_func, self.call_site);
+        // A function called while a class body runs (a decorator's argument) has a frame of
+        // its own: it is not in that class body.
+        let saved = (
+            self.cur_module,
+            self.cur_func,
+            self.call_site,
+            self.class_body,
+            self.blind_globals,
+        );
         self.cur_module = module;
         self.cur_func = Some(id);
         self.call_site = u32::from(range.start());
+        self.class_body = 0;
+        self.blind_globals = blind;
         let out = self.exec_block(&def.body, frame);
-        (self.cur_module, self.cur_func, self.call_site) = saved;
+        (
+            self.cur_module,
+            self.cur_func,
+            self.call_site,
+            self.class_body,
+            self.blind_globals,
+        ) = saved;
         self.stack.pop();
         let (ret, end) = match (out.returns, out.normal) {
             (Some((s, v)), Some(n)) => (v.join(&Value::None), Some(s.join(&n))),

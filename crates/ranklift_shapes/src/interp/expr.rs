@@ -439,7 +439,7 @@ impl<'a> Interp<'a> {
         if let Some(v) = builtin(name) {
             return v;
         }
-        if name.starts_with("__") && name.ends_with("__") {
+        if (name.starts_with("__") && name.ends_with("__")) || self.blind_globals {
             return Value::Top;
         }
         let star = self.module_scopes[self.cur_module as usize]

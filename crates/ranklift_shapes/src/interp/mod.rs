@@ -183,7 +183,11 @@ pub struct Interp<'a> {
     module_index: FxMap<String, u32>,
     sym_counter: u32,
     /// Depth of class bodies being run (methods defined there capture no closure).
-    class_body: u32,
+    pub(crate) class_body: u32,
+    /// The running function's module globals are not known (see `call_function`).
+    pub(crate) blind_globals: bool,
+    /// While a class body runs: the function the class is defined in, if any.
+    pub(crate) class_outer_func: Option<u32>,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -228,6 +232,8 @@ impl<'a> Interp<'a> {
             module_index,
             sym_counter: 0,
             class_body: 0,
+            blind_globals: false,
+            class_outer_func: None,
         }
     }
 

@@ -646,19 +646,33 @@ impl<'a> Interp<'a> {
             kw_defaults.push(p.default.as_ref().map(|d| self.eval(d, st)));
         }
         let mut kind = None;
+        // A decorator ranklift does not know may replace the function by anything (numba's
+        // `guvectorize` changes its signature, `contextmanager` makes a factory, `np.vectorize`
+        // calls it element by element): the name is then bound to an unknown value, and the
+        // body is analysed like an uncalled function's, with unknown arguments.
+        let mut opaque = false;
         for d in &f.decorator_list {
             let v = self.eval(&d.expression, st);
-            let name = match &d.expression {
+            let (head, call) = match &d.expression {
+                Expr::Call(c) => (&*c.func, true),
+                e => (e, false),
+            };
+            let name = match head {
                 Expr::Name(n) => n.id.as_str(),
                 Expr::Attribute(a) => a.attr.as_str(),
                 _ => "",
             };
             match name {
-                "staticmethod" | "classmethod" | "property" | "cached_property" => {
+                "staticmethod" | "classmethod" | "property" | "cached_property" if !call => {
                     kind = Some(name)
                 }
+                // Wrappers that call the function with the caller's arguments.
+                "abstractmethod" | "lru_cache" | "cache" | "wraps" | "jit" | "njit"
+                | "function" | "overload" | "override" | "final" | "no_type_check" | "setter"
+                | "getter" | "deleter" => {}
                 _ => {
                     let _ = v;
+                    opaque = true;
                 }
             }
         }
@@ -697,8 +711,9 @@ impl<'a> Interp<'a> {
                     scope,
                     class: None,
                     analysed: false,
+                    // A method of a class defined in a function sees that function's names.
                     parent: if self.in_class_body() {
-                        None
+                        self.class_outer_func
                     } else {
                         self.cur_func
                     },
@@ -708,6 +723,9 @@ impl<'a> Interp<'a> {
             }
         };
         self.memo.retain(|k, _| k.0 != id);
+        if opaque {
+            return Value::Top;
+        }
         match kind {
             Some("staticmethod") => Value::Method(Box::new(Value::Func(id)), "<static>".into()),
             Some("property" | "cached_property") => {
@@ -738,9 +756,11 @@ impl<'a> Interp<'a> {
         // Run the body in its own namespace.
         let saved_locals = st.locals.replace(Arc::new(super::state::Env::default()));
         let saved_func = self.cur_func.take();
+        let saved_outer = std::mem::replace(&mut self.class_outer_func, saved_func);
         self.class_body += 1;
         let mut r = self.exec_block(&c.body, st);
         self.class_body -= 1;
+        self.class_outer_func = saved_outer;
         self.cur_func = saved_func;
         let mut st = match r.normal.take() {
             Some(s) => s,
