@@ -410,6 +410,12 @@ impl<'a> Interp<'a> {
                         .flatten()
                 })
                 .unwrap_or(Value::Top);
+            // Unknown arguments (an uncalled function): a keyword-only parameter may be passed.
+            let v = if args.unknown && args.kw(name).is_none() {
+                Value::Top
+            } else {
+                v
+            };
             env.insert(name.into(), bound(v));
         }
         if let Some(kw) = &def.parameters.kwarg {
@@ -678,6 +684,7 @@ impl<'a> Interp<'a> {
                 }
                 None => Value::Top,
             },
+            Builtin::Zip if args.unknown => Value::Top,
             Builtin::Zip => {
                 let seqs: Vec<Seq> = args.pos.iter().map(|v| self.as_seq(v, st)).collect();
                 let exact: Option<Vec<&Arc<[Value]>>> = seqs

@@ -120,6 +120,7 @@ impl<'a> Interp<'a> {
                     Some(true) => self.eval(&i.body, st),
                     Some(false) => self.eval(&i.orelse, st),
                     None => {
+                        self.forget_tested(&i.test, st);
                         let mut s2 = st.clone();
                         let a = self.eval(&i.body, st);
                         let b = self.eval(&i.orelse, &mut s2);
@@ -354,6 +355,75 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// A condition whose truth is unknown may test what its variables are (`isinstance(x, T)`,
+    /// `issparse(X)`, `hasattr(m, "fit")`, `x is None`, `if x:`): in the branches it guards,
+    /// those variables may differ from what the analysis knows (the branch taking
+    /// `X.toarray()` runs only when `X` is sparse). They become unknown there, so that no
+    /// *certain* finding rests on a fact the condition may contradict. Comparisons of values
+    /// (`x.shape[0] > 5`) keep what is known.
+    pub(crate) fn forget_tested(&mut self, test: &Expr, st: &mut State) {
+        let mut names: Vec<&str> = Vec::new();
+        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+            match e {
+                Expr::Name(n) => out.push(n.id.as_str()),
+                Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out)),
+                Expr::UnaryOp(u) => collect(&u.operand, out),
+                Expr::Call(c) => {
+                    for a in c.arguments.args.iter() {
+                        if let Expr::Name(n) = a {
+                            out.push(n.id.as_str());
+                        }
+                    }
+                }
+                Expr::Compare(c)
+                    if c.ops.iter().all(|o| {
+                        matches!(
+                            o,
+                            ast::CmpOp::Is | ast::CmpOp::IsNot | ast::CmpOp::In | ast::CmpOp::NotIn
+                        )
+                    }) =>
+                {
+                    if let Expr::Name(n) = &*c.left {
+                        out.push(n.id.as_str());
+                    }
+                    for r in c.comparators.iter() {
+                        if let Expr::Name(n) = r {
+                            out.push(n.id.as_str());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        collect(test, &mut names);
+        for n in names {
+            let in_locals = st.locals.as_ref().is_some_and(|l| l.contains_key(n));
+            let known = if in_locals {
+                st.locals.as_ref().and_then(|l| l.get(n))
+            } else {
+                st.globals.get(n)
+            };
+            let Some(b) = known else { continue };
+            if matches!(
+                b.value,
+                Value::Top | Value::Func(_) | Value::Class(_) | Value::Module(_)
+            ) {
+                continue;
+            }
+            let nb = super::state::Binding {
+                value: Value::Top,
+                maybe_unbound: b.maybe_unbound,
+            };
+            if in_locals {
+                if let Some(l) = &mut st.locals {
+                    Arc::make_mut(l).insert(n.into(), nb);
+                }
+            } else {
+                Arc::make_mut(&mut st.globals).insert(n.into(), nb);
+            }
+        }
+    }
+
     /// Does a function enclosing function `f` bind `name`?
     fn enclosing_binds(&self, f: u32, name: &str) -> bool {
         let mut cur = self.funcs[f as usize].parent;
@@ -423,6 +493,13 @@ impl<'a> Interp<'a> {
         {
             // A class body.
             return b.value.clone();
+        } else if st.locals.is_some()
+            && let Some(f) = self.class_outer_func
+            && (self.funcs[f as usize].scope.locals.contains(name) || self.enclosing_binds(f, name))
+        {
+            // A class body inside a function reads that function's names (a decorator defined
+            // in a test function): their values are not kept here.
+            return Value::Top;
         }
         if let Some(b) = st.globals.get(name) {
             if b.maybe_unbound && builtin(name).is_none() {
@@ -486,6 +563,9 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
+                // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type
+                // checkers (`def set_fit_request(self, **kwargs): pass`), not the real code.
+                "TYPE_CHECKING" => Value::Bool(Some(false)),
                 _ => Value::Top,
             },
             Value::Module(ModRef::User(m)) => {

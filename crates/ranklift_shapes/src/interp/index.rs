@@ -179,8 +179,9 @@ impl<'a> Interp<'a> {
             Value::Array(s) => {
                 let o = index_shape(s, idx);
                 let o = match o.shape.rank() {
-                    // A full integer index gives a scalar.
-                    Some(0) if o.error.is_none() => return Value::Float(None),
+                    // A full integer index gives a scalar of the array's dtype, which is not
+                    // tracked: an int, a float, a record of a structured dtype, an object.
+                    Some(0) if o.error.is_none() => return Value::Top,
                     _ => o,
                 };
                 self.outcome(range, o)

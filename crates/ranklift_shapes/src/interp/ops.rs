@@ -54,6 +54,13 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        // An operand of unknown type (a sparse matrix, a Series, a tensor) decides the result's
+        // type through its own operators or `__array_priority__`: not known to be an array.
+        if matches!(l, Value::Top | Value::Instance(_))
+            || matches!(r, Value::Top | Value::Instance(_))
+        {
+            return Value::Top;
+        }
         // Arrays (and anything NumPy converts to an array, next to an array).
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             let heap = |a| st.list(a);

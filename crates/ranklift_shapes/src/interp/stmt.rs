@@ -228,6 +228,9 @@ impl<'a> Interp<'a> {
                 }
                 Some(false) => rest = Some(s),
                 None => {
+                    if let Some(t) = test {
+                        self.forget_tested(t, &mut s);
+                    }
                     let mut r = self.exec_block(body, s.clone());
                     normal = join_opt(normal, r.normal.take());
                     out.absorb(&mut r);
