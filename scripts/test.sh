@@ -14,6 +14,9 @@ echo "== cargo test"
 RANKLIFT_MYPY="$(scripts/mypy-env.sh | tail -n 1)"
 export RANKLIFT_MYPY
 cargo test --all-targets
+echo "== shapes on real packages from PyPI (ledger: scripts/realworld-shapes-ledger.json)"
+cargo build --quiet --bin ranklift
+RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/realworld-shapes.sh
 if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
   echo "== end-to-end check skipped (RANKLIFT_SKIP_E2E=1)"
   exit 0

@@ -552,6 +552,22 @@ impl<'a> Interp<'a> {
             );
             Value::Top
         };
+        // A NumPy name missing from the recorded version, in a branch whose condition is
+        // undecided, is version-dependent code (`if NP_LT_2: ... else: np.exceptions...`):
+        // possible, not certain.
+        if let Value::Module(ModRef::Numpy(m)) = obj
+            && self.undecided > 0
+            && crate::numpy::module_attr(m, attr).is_none()
+        {
+            self.report(
+                range,
+                "E011",
+                Exc::Attribute,
+                format!("module '{m}' has no attribute '{attr}'"),
+                Certainty::Possible("under a condition that may select another NumPy version's code".into()),
+            );
+            return Value::Top;
+        }
         match obj {
             Value::Module(ModRef::Numpy(m)) => match crate::numpy::module_attr(m, attr) {
                 Some(v) => v,

@@ -188,6 +188,8 @@ pub struct Interp<'a> {
     pub(crate) blind_globals: bool,
     /// While a class body runs: the function the class is defined in, if any.
     pub(crate) class_outer_func: Option<u32>,
+    /// Depth of branches whose condition the analysis cannot decide.
+    pub(crate) undecided: u32,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -234,6 +236,7 @@ impl<'a> Interp<'a> {
             class_body: 0,
             blind_globals: false,
             class_outer_func: None,
+            undecided: 0,
         }
     }
 

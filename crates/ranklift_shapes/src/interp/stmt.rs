@@ -214,6 +214,8 @@ impl<'a> Interp<'a> {
         let mut out = Out::default();
         let mut rest = Some(st.clone());
         let mut normal: Option<State> = None;
+        // Once a condition is undecided, every later arm may or may not run.
+        let mut undecided = false;
         for (test, body) in arms {
             let Some(mut s) = rest.take() else { break };
             let truth = match test {
@@ -222,16 +224,21 @@ impl<'a> Interp<'a> {
             };
             match truth {
                 Some(true) => {
+                    self.undecided += u32::from(undecided);
                     let mut r = self.exec_block(body, s);
+                    self.undecided -= u32::from(undecided);
                     normal = join_opt(normal, r.normal.take());
                     out.absorb(&mut r);
                 }
                 Some(false) => rest = Some(s),
                 None => {
+                    undecided = true;
                     if let Some(t) = test {
                         self.forget_tested(t, &mut s);
                     }
+                    self.undecided += 1;
                     let mut r = self.exec_block(body, s.clone());
+                    self.undecided -= 1;
                     normal = join_opt(normal, r.normal.take());
                     out.absorb(&mut r);
                     rest = Some(s);

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""`ranklift shapes` on real NumPy code that this project does not contain (issue 13).
+
+Pinned releases of NumPy-heavy packages are downloaded from PyPI (`pip download`, checked
+against the SHA-256 below) into ~/.cache/ranklift/realworld, their Python sources extracted, and
+`ranklift shapes` run in its default (certain) mode on each package directory. Every finding is
+compared with the ledger `scripts/realworld-shapes-ledger.json`:
+
+- `real`: findings that are real errors, each with how that was confirmed (a real run, or the
+  reasoning written next to it);
+- `known_false`: false alarms that are understood and not fixed yet, each with its cause. They
+  count against precision and are listed in the report, so that the number stays honest.
+
+The run fails (exit 1) when a finding is in neither list (a new false alarm, or a real error to
+confirm and add), or when a `real` entry is no longer found (lost recall). It prints a table per
+package and the precision: real findings / all findings.
+
+Usage: realworld_shapes.py --bin target/release/ranklift [--update-candidates FILE]
+"""
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+
+CACHE = Path(os.environ.get("RANKLIFT_CACHE", Path.home() / ".cache" / "ranklift")) / "realworld"
+LEDGER = Path(__file__).resolve().parent / "realworld-shapes-ledger.json"
+
+# (package, version, pip arguments, file name, sha256). Wheels where PyPI has them (no build step);
+# the two packages that publish only an sdist are pure setup.py projects.
+PACKAGES = [
+    ("filterpy", "1.4.5", ["--no-binary=:all:"], "filterpy-1.4.5.zip",
+     "4f2a4d39e4ea601b9ab42b2db08b5918a9538c168cff1c6895ae26646f3d73b1"),
+    ("python_speech_features", "0.6", ["--no-binary=:all:"], "python_speech_features-0.6.tar.gz",
+     "a0aebf746464bc929dc3162cb369d7ff967c398c5120ddf5fb40a65f01b92b11"),
+    ("hmmlearn", "0.3.3", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
+     "hmmlearn-0.3.3-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     "71a222a04d2b7c97299e9233342e2a446e218a740f2bcfa03eae88265d18424a"),
+    ("librosa", "0.10.2.post1", ["--only-binary=:all:"], "librosa-0.10.2.post1-py3-none-any.whl",
+     "dc882750e8b577a63039f25661b7e39ec4cfbacc99c1cffba666cd664fb0a7a0"),
+    ("pymoo", "0.6.1.3", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
+     "pymoo-0.6.1.3-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     "959b478890416a0a9a452147110534195e28396ce43b5563c580118b267f4314"),
+    ("scikit-image", "0.24.0", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
+     "scikit_image-0.24.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     "fa27b3a0dbad807b966b8db2d78da734cb812ca4787f7fbb143764800ce2fa9c"),
+    ("scikit-learn", "1.5.2", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
+     "scikit_learn-1.5.2-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     "f8b0ccd4a902836493e026c03256e8b206656f91fbcc4fde28c57a5b752561f1"),
+    ("statsmodels", "0.14.4", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
+     "statsmodels-0.14.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     "e332c2d9b806083d1797231280602340c5c913f90d4caa0213a6a54679ce9331"),
+]
+
+
+def sha256(p):
+    h = hashlib.sha256()
+    with open(p, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def fetch(name, version, pip_args, filename, digest):
+    wheels = CACHE / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    path = wheels / filename
+    if not path.exists():
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(wheels),
+               *pip_args, f"{name}=={version}"]
+        subprocess.run(cmd, check=True, timeout=900)
+    if sha256(path) != digest:
+        raise SystemExit(f"{path}: SHA-256 differs from the pinned one; delete it to download again")
+    src = CACHE / "src" / f"{name}-{version}"
+    if not src.exists():
+        tmp = src.with_name(src.name + ".partial")
+        if tmp.exists():
+            import shutil
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        if filename.endswith((".whl", ".zip")):
+            with zipfile.ZipFile(path) as z:
+                for m in z.namelist():
+                    if m.endswith(".py"):
+                        z.extract(m, tmp)
+        else:
+            with tarfile.open(path) as t:
+                for m in t.getmembers():
+                    if m.isfile() and m.name.endswith(".py"):
+                        t.extract(m, tmp, filter="data")
+        tmp.rename(src)
+    return src
+
+
+def py_stats(d):
+    files = lines = 0
+    for root, _, names in os.walk(d):
+        for n in names:
+            if n.endswith(".py"):
+                files += 1
+                with open(os.path.join(root, n), "rb") as f:
+                    lines += f.read().count(b"\n")
+    return files, lines
+
+
+def key(f):
+    return (f["package"], f["path"], f["line"], f["code"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--update-candidates", help="write the findings in neither list here (JSON)")
+    args = ap.parse_args()
+    ledger = json.loads(LEDGER.read_text())
+    real = {key(e): e for e in ledger["real"]}
+    known_false = {key(e): e for e in ledger["known_false"]}
+    rows, unexpected, found_keys = [], [], set()
+    for name, version, pip_args, filename, digest in PACKAGES:
+        src = fetch(name, version, pip_args, filename, digest)
+        files, lines = py_stats(src)
+        t0 = time.monotonic()
+        p = subprocess.run([args.bin, "shapes", "--format", "json", str(src)], capture_output=True,
+                           text=True, timeout=1800)
+        secs = time.monotonic() - t0
+        if p.returncode not in (0, 1, 2) or "panicked" in p.stderr:
+            raise SystemExit(f"{name}: ranklift exited {p.returncode}\n{p.stderr[-3000:]}")
+        diags = json.loads(p.stdout)["diagnostics"]
+        counts = {"real": 0, "false": 0, "new": 0}
+        for d in diags:
+            if d["code"].startswith("RL") and d["code"] != "RL001":
+                continue  # notes (RL003: budget) and version errors are not findings
+            f = {"package": f"{name}-{version}", "path": os.path.relpath(d["path"], src),
+                 "line": d["line"], "code": d["code"], "message": d["message"]}
+            k = key(f)
+            found_keys.add(k)
+            if k in real:
+                counts["real"] += 1
+            elif k in known_false:
+                counts["false"] += 1
+            else:
+                counts["new"] += 1
+                unexpected.append(f)
+        rows.append((f"{name}-{version}", files, lines, len(diags), counts, secs))
+    lost = [e for k, e in real.items() if k not in found_keys]
+    print(f"{'package':30} {'files':>6} {'lines':>8} {'findings':>8} {'real':>5} {'known false':>11} {'new':>4} {'time s':>7}")
+    tot = {"files": 0, "lines": 0, "real": 0, "false": 0, "new": 0}
+    for pkg, files, lines, n, c, secs in rows:
+        print(f"{pkg:30} {files:6} {lines:8} {c['real'] + c['false'] + c['new']:8} {c['real']:5} {c['false']:11} {c['new']:4} {secs:7.2f}")
+        tot["files"] += files
+        tot["lines"] += lines
+        for k in ("real", "false", "new"):
+            tot[k] += c[k]
+    total = tot["real"] + tot["false"] + tot["new"]
+    precision = tot["real"] / total if total else 1.0
+    print(f"{'total':30} {tot['files']:6} {tot['lines']:8} {total:8} {tot['real']:5} {tot['false']:11} {tot['new']:4}")
+    print(f"precision (default mode): {tot['real']}/{total} = {precision:.1%}")
+    for f in unexpected:
+        print(f"NEW  {f['package']}/{f['path']}:{f['line']}: {f['code']} {f['message']}")
+    for e in lost:
+        print(f"LOST {e['package']}/{e['path']}:{e['line']}: {e['code']} (a real error no longer found)")
+    if args.update_candidates:
+        Path(args.update_candidates).write_text(json.dumps(unexpected, indent=1))
+    ok = not unexpected and not lost
+    print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
