@@ -148,6 +148,7 @@ def main():
                 unexpected.append(f)
         rows.append((f"{name}-{version}", files, lines, len(diags), counts, secs))
     lost = [e for k, e in real.items() if k not in found_keys]
+    fixed = [e for k, e in known_false.items() if k not in found_keys]
     print(f"{'package':30} {'files':>6} {'lines':>8} {'findings':>8} {'real':>5} {'known false':>11} {'new':>4} {'time s':>7}")
     tot = {"files": 0, "lines": 0, "real": 0, "false": 0, "new": 0}
     for pkg, files, lines, n, c, secs in rows:
@@ -162,6 +163,8 @@ def main():
     print(f"precision (default mode): {tot['real']}/{total} = {precision:.1%}")
     for f in unexpected:
         print(f"NEW  {f['package']}/{f['path']}:{f['line']}: {f['code']} {f['message']}")
+    for e in fixed:
+        print(f"FIXED {e['package']}/{e['path']}:{e['line']}: {e['code']} (a known false alarm is gone: remove it from the ledger)")
     for e in lost:
         print(f"LOST {e['package']}/{e['path']}:{e['line']}: {e['code']} (a real error no longer found)")
     if args.update_candidates:

@@ -122,8 +122,10 @@ impl<'a> Interp<'a> {
                     None => {
                         self.forget_tested(&i.test, st);
                         let mut s2 = st.clone();
+                        self.undecided += 1;
                         let a = self.eval(&i.body, st);
                         let b = self.eval(&i.orelse, &mut s2);
+                        self.undecided -= 1;
                         *st = st.join(&s2);
                         a.join(&b)
                     }
@@ -564,7 +566,9 @@ impl<'a> Interp<'a> {
                 "E011",
                 Exc::Attribute,
                 format!("module '{m}' has no attribute '{attr}'"),
-                Certainty::Possible("under a condition that may select another NumPy version's code".into()),
+                Certainty::Possible(
+                    "under a condition that may select another NumPy version's code".into(),
+                ),
             );
             return Value::Top;
         }

@@ -354,6 +354,19 @@ impl<'a> Interp<'a> {
         }) {
             return;
         }
+        // Under a condition the analysis cannot decide, an error about None or an unbound
+        // local is almost always guarded by a related condition it cannot connect (`y.size` in
+        // `n if n is not None else y.size`, where callers pass `y=None` only with `n`): such a
+        // finding is possible, not certain.
+        let certainty = if self.undecided > 0
+            && certainty == Certainty::Certain
+            && (message.contains("'NoneType'")
+                || message.starts_with("cannot access local variable"))
+        {
+            Certainty::Possible("on a path whose condition the analysis cannot decide".into())
+        } else {
+            certainty
+        };
         let key = (self.cur_module, u32::from(range.start()), code);
         let finding = Finding {
             module: self.cur_module,
