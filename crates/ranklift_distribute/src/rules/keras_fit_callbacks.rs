@@ -17,6 +17,9 @@
 //! examples do: a rate N times larger from the first step can diverge. With one process the
 //! warmup multiplies the rate by 1, so `-np 1` still trains like the original. Not added to a
 //! model with its own `train_step` (its `compile` optimizer may not be the one that steps).
+//! `momentum_correction=False`: Horovod 0.28.1 corrects momentum with `set_value` on
+//! `optimizer.momentum`, which Keras 2.11+ optimizers keep as a Python float (an
+//! `AttributeError` on 2 real ranks with RMSprop).
 //!
 //! ```python
 //! # before
@@ -225,7 +228,7 @@ fn warmup_callback(
     }
     let keras = cx.keras_path(scope.module);
     Some(format!(
-        "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, verbose=0)"
+        "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, momentum_correction=False, verbose=0)"
     ))
 }
 
