@@ -554,50 +554,59 @@ impl<'a> Index<'a> {
     }
 
     /// A method of a class or of its project base classes.
+    /// The values plain assignments give `name` in `scope`, in source order, with the scope they
+    /// were found in: the function's own assignments if it has any (then the name is local),
+    /// else the module's.
+    pub fn assignments(&self, scope: Scope, name: &str) -> (Scope, Vec<&'a Expr>) {
+        let module_scope = Scope {
+            module: scope.module,
+            func: None,
+        };
+        for s in [scope, module_scope] {
+            let vals: Vec<&'a Expr> = self.modules[s.module]
+                .stmts
+                .clone()
+                .filter_map(|st| {
+                    let info = &self.stmts[st];
+                    match info.stmt {
+                        Stmt::Assign(a)
+                            if info.scope == s
+                                && a.targets.iter().any(
+                                    |t| matches!(t, Expr::Name(tn) if tn.id.as_str() == name),
+                                ) =>
+                        {
+                            Some(&*a.value)
+                        }
+                        _ => None,
+                    }
+                })
+                .collect();
+            if !vals.is_empty() || s == module_scope {
+                return (s, vals);
+            }
+        }
+        (module_scope, Vec::new())
+    }
+
     /// The project class a name was instantiated from (`model = Regressor()` in this scope or
     /// at module level; Keras model classes included, whose `Kind` is just `Model`).
     pub fn instance_class(&self, scope: Scope, e: &Expr) -> Option<ClassId> {
-        if let Expr::Call(c) = e {
-            return match self.resolve_call(scope, c) {
+        let class_of = |s: Scope, v: &Expr| match v {
+            Expr::Call(c) => match self.resolve_call(s, c) {
                 Some(Callee::Class(cl)) => Some(cl),
                 _ => None,
-            };
+            },
+            _ => None,
+        };
+        if let Expr::Call(_) = e {
+            return class_of(scope, e);
         }
         let Expr::Name(n) = e else { return None };
-        for s in [
-            scope,
-            Scope {
-                module: scope.module,
-                func: None,
-            },
-        ] {
-            let mut found = None;
-            for st in self.modules[s.module].stmts.clone() {
-                let info = &self.stmts[st];
-                if info.scope != s {
-                    continue;
-                }
-                if let Stmt::Assign(a) = info.stmt
-                    && a.targets
-                        .iter()
-                        .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
-                {
-                    match &*a.value {
-                        Expr::Call(c) => match self.resolve_call(s, c) {
-                            Some(Callee::Class(cl)) if found.is_none_or(|f| f == cl) => {
-                                found = Some(cl)
-                            }
-                            _ => return None,
-                        },
-                        _ => return None,
-                    }
-                }
-            }
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+        let (s, vals) = self.assignments(scope, n.id.as_str());
+        let first = class_of(s, vals.first()?)?;
+        vals.iter()
+            .all(|v| class_of(s, v) == Some(first))
+            .then_some(first)
     }
 
     pub fn method(&self, class: ClassId, name: &str) -> Option<FuncId> {

@@ -167,18 +167,13 @@ pub fn single_variable_sources(cx: &mut Cx) {
 /// A name bound (in this scope or at module level) to `tf.Variable(...)`, or that call itself.
 fn is_tf_variable(idx: &crate::index::Index, scope: crate::index::Scope, e: &Expr) -> bool {
     match e {
-        Expr::Call(c) => idx.canonical(scope.module, &c.func).as_deref() == Some("tensorflow.Variable"),
-        Expr::Name(n) => [scope, crate::index::Scope { module: scope.module, func: None }]
-            .into_iter()
-            .any(|s| {
-                idx.modules[s.module].stmts.clone().any(|st| {
-                    let info = &idx.stmts[st];
-                    info.scope == s
-                        && matches!(info.stmt, Stmt::Assign(asg)
-                            if asg.targets.iter().any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
-                                && is_tf_variable(idx, s, &asg.value))
-                })
-            }),
+        Expr::Call(c) => {
+            idx.canonical(scope.module, &c.func).as_deref() == Some("tensorflow.Variable")
+        }
+        Expr::Name(n) => {
+            let (s, values) = idx.assignments(scope, n.id.as_str());
+            values.iter().any(|v| is_tf_variable(idx, s, v))
+        }
         _ => false,
     }
 }

@@ -244,26 +244,8 @@ fn optimizer_call<'a>(
             .is_some_and(|q| tf::optimizer_class(&q).is_some())
             .then_some(c),
         Expr::Name(n) => {
-            for s in [
-                scope,
-                crate::index::Scope {
-                    module: scope.module,
-                    func: None,
-                },
-            ] {
-                for st in idx.modules[s.module].stmts.clone() {
-                    let info = &idx.stmts[st];
-                    if info.scope == s
-                        && let ruff_python_ast::Stmt::Assign(a) = info.stmt
-                        && a.targets
-                            .iter()
-                            .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
-                    {
-                        return optimizer_call(idx, s, &a.value);
-                    }
-                }
-            }
-            None
+            let (s, values) = idx.assignments(scope, n.id.as_str());
+            optimizer_call(idx, s, values.first()?)
         }
         _ => None,
     }

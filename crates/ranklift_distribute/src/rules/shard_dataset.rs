@@ -112,50 +112,24 @@ fn source_of<'a>(
             Err("its source is not a tf.data constructor ranklift knows")
         }
         Expr::Name(n) => {
-            for s in [
-                scope,
-                Scope {
-                    module: scope.module,
-                    func: None,
-                },
-            ] {
-                let assigned: Vec<&Expr> = idx.modules[s.module]
-                    .stmts
-                    .clone()
-                    .filter_map(|st| {
-                        let info = &idx.stmts[st];
-                        match info.stmt {
-                            Stmt::Assign(a)
-                                if info.scope == s
-                                    && a.targets
-                                        .iter()
-                                        .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id)) =>
-                            {
-                                Some(&*a.value)
-                            }
-                            _ => None,
-                        }
-                    })
-                    .collect();
-                if assigned.is_empty() {
-                    continue;
-                }
-                let loads = idx
-                    .refs
-                    .iter()
-                    .filter(|r| r.scope.module == s.module && r.name.id == n.id)
-                    .count();
-                // `ds = ds.shuffle(...)` steps re-read the name once each.
-                let chain_steps = assigned.len() - 1;
-                if loads > 1 + chain_steps {
-                    return Err(
-                        "a variable of its pipeline is also used elsewhere (e.g. for evaluation)",
-                    );
-                }
-                // The first assignment starts the pipeline; later ones extend it.
-                return source_of(idx, s, assigned[0], depth + 1);
+            let (s, assigned) = idx.assignments(scope, n.id.as_str());
+            if assigned.is_empty() {
+                return Err("its variable is not assigned in this function or module");
             }
-            Err("its variable is not assigned in this function or module")
+            let loads = idx
+                .refs
+                .iter()
+                .filter(|r| r.scope.module == s.module && r.name.id == n.id)
+                .count();
+            // `ds = ds.shuffle(...)` steps re-read the name once each.
+            let chain_steps = assigned.len() - 1;
+            if loads > 1 + chain_steps {
+                return Err(
+                    "a variable of its pipeline is also used elsewhere (e.g. for evaluation)",
+                );
+            }
+            // The first assignment starts the pipeline; later ones extend it.
+            source_of(idx, s, assigned[0], depth + 1)
         }
         _ => Err("it is not built from a call ranklift can follow"),
     }

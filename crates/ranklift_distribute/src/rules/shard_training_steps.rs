@@ -176,31 +176,9 @@ fn takes_via_definition<'a>(
     };
     match inner {
         Expr::Name(n) => {
-            // Assignments to that name in this scope, else at module level.
-            for s in [
-                scope,
-                Scope {
-                    module: scope.module,
-                    func: None,
-                },
-            ] {
-                let before = out.len();
-                for st in idx.modules[scope.module].stmts.clone() {
-                    let info = &idx.stmts[st];
-                    if info.scope != s {
-                        continue;
-                    }
-                    if let Stmt::Assign(a) = info.stmt
-                        && a.targets
-                            .iter()
-                            .any(|t| matches!(t, Expr::Name(tn) if tn.id == n.id))
-                    {
-                        find_takes(idx, s, &a.value, out);
-                    }
-                }
-                if out.len() > before {
-                    return;
-                }
+            let (s, values) = idx.assignments(scope, n.id.as_str());
+            for v in values {
+                find_takes(idx, s, v, out);
             }
         }
         Expr::Call(c) => {
