@@ -10,6 +10,7 @@ from tensorflow.compat.v1.keras import backend as K
 tf.disable_eager_execution()
 tf.set_random_seed(54)
 random.seed(54)
+np.random.seed(54)  # graph-mode Keras shuffles with NumPy's global generator
 config = tf.ConfigProto()
 config.gpu_options.allow_growth = True
 K.set_session(tf.Session(config=config))

@@ -39,12 +39,27 @@ const RULE: &str = "keras_fit_callbacks";
 const BCAST: &str = "hvd.callbacks.BroadcastGlobalVariablesCallback(0)";
 const AVG: &str = "hvd.callbacks.MetricAverageCallback()";
 
+/// Does the program run Keras in graph mode (`tf.compat.v1.disable_eager_execution()`)?
+fn graph_mode(cx: &Cx) -> bool {
+    cx.reached_calls().any(|(_, q)| {
+        matches!(
+            q.as_deref(),
+            Some("tensorflow.disable_eager_execution" | "tensorflow.disable_v2_behavior")
+        )
+    })
+}
+
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
+    let graph = graph_mode(cx);
     for &f in &cx.reach.fits.clone() {
         let c = &idx.calls[f];
         let (scope, call) = (c.scope, c.call);
         let m = scope.module;
+        if graph {
+            graph_mode_broadcast(cx, f);
+            continue;
+        }
         let is_fit = matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "fit");
         let warmup = warmup_callback(cx, scope, call);
         let hvd_cbs = match &warmup {
@@ -167,6 +182,33 @@ pub fn run(cx: &mut Cx) {
         }
         cx.use_hvd(scope);
     }
+}
+
+/// Graph-mode Keras (TF1 style): Horovod 0.28.1's Keras callbacks call
+/// `keras.backend.get_session()`, which TensorFlow 2's Keras no longer has (an `AttributeError`
+/// on 2 real ranks). As Horovod's TF1 guide does, the variables are broadcast through the
+/// session before `fit` instead (`get_session()` initialises them first); metrics stay per rank.
+fn graph_mode_broadcast(cx: &mut Cx, fit: usize) {
+    let idx = cx.idx;
+    let c = &idx.calls[fit];
+    let m = c.scope.module;
+    let stmt = idx.stmts[c.stmt].stmt;
+    let tfn = cx.tf_or_import(m);
+    let v1 = if idx.modules[m]
+        .aliases
+        .get(&tfn)
+        .is_some_and(|q| q == "tensorflow.compat.v1")
+    {
+        tfn
+    } else {
+        format!("{tfn}.compat.v1")
+    };
+    cx.mods[m].needs_hvd_tf = true;
+    let line =
+        format!("{v1}.keras.backend.get_session().run(hvd_tf.broadcast_global_variables(0))");
+    cx.insert_lines_before(m, RULE, stmt, &[line],
+        "graph-mode Keras: variables broadcast from rank 0 through the session before `fit` (Horovod's Keras callbacks need keras.backend.get_session, gone in TF 2)");
+    cx.use_hvd(c.scope);
 }
 
 /// `hvd.callbacks.LearningRateWarmupCallback(...)` for this `fit`, when its model's `compile`
