@@ -154,10 +154,12 @@ fn keras_3(idx: &Index, opts: &Options) -> Option<Diagnostic> {
         );
     }
     for c in &idx.calls {
-        let Some(q) = idx.qualify(c.scope.module, &c.call.func) else {
+        // The index's cached canonical name (`keras.x` is `tensorflow.keras.x` there).
+        let Some(q) = idx.canonical(c.scope.module, &c.call.func) else {
             continue;
         };
-        if q.starts_with("keras.ops.") || q.starts_with("keras.random.") {
+        if q.starts_with("tensorflow.keras.ops.") || q.starts_with("tensorflow.keras.random.") {
+            let q = q.strip_prefix("tensorflow.").unwrap_or(&q);
             let pm = &idx.project.modules[c.scope.module];
             return Some(
                 Diagnostic::new(

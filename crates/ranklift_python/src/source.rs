@@ -314,7 +314,10 @@ impl SourceFile {
     }
 
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<SourceFile, LoadError> {
-        if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        // `contains` is a vectorised search; the position is only needed when there is one.
+        if bytes.contains(&0)
+            && let Some(at) = bytes.iter().position(|&b| b == 0)
+        {
             return Err(syntax_error(
                 path,
                 bytes,

@@ -102,6 +102,9 @@ pub fn run(cx: &mut Cx) {
 /// the edit is not possible and a warning says what to write.
 pub fn single_variable_sources(cx: &mut Cx) {
     let idx = cx.idx;
+    if cx.wrapped_tapes.is_empty() {
+        return;
+    }
     let tapes = cx.wrapped_tapes.clone();
     for c in &idx.calls {
         let scope = c.scope;

@@ -52,7 +52,7 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
     {
         return Some("print");
     }
-    if let Some(q) = idx.qualify(m, &call.func)
+    if let Some(q) = idx.canonical(m, &call.func)
         && crate::writers::is_file_writer(&q)
     {
         return Some("file write");
