@@ -141,21 +141,7 @@ class Tcp(unittest.TestCase):
     """A real TcpNetwork role ("B") fed by a raw socket pretending to be role "A"."""
 
     def setUp(self):
-        # B listens on a socket bound here (as the loopback launcher does); A never listens.
-        listener = socket.create_server(("127.0.0.1", 0))
-        self.peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
-        self.net = rt.TcpNetwork("B", self.peers, secret=b"")
-        t = threading.Thread(target=self.net.start, kwargs={"connect_timeout": 5, "listener": listener})
-        t.start()
-        for _ in range(100):
-            try:
-                self.raw = socket.create_connection(self.peers["B"], timeout=1)
-                break
-            except OSError:
-                threading.Event().wait(0.02)
-        self.raw.sendall(rt._frame({"hello": "A"}))
-        self.assertEqual(rt._handshake_frame(self.raw, "challenge"), {"challenge": None})
-        t.join()
+        self.net, self.raw = _raw_pair()
         self.chan = rt.ChannelEnd(self.net, "ab", "B", "A")
         os.environ["PYCHORAL_TIMEOUT"] = "5"
 
@@ -209,8 +195,10 @@ class Tcp(unittest.TestCase):
     def test_flooding_unread_channels_fails_the_connection(self):
         os.environ["PYCHORAL_MAX_INBOX"] = "100000"
         self.addCleanup(os.environ.pop, "PYCHORAL_MAX_INBOX")
-        # The limit is read when the reader starts: restart B's view with a fresh pair.
-        net, raw = _raw_pair(self)
+        # The limit is read when the reader starts: a fresh pair.
+        net, raw = _raw_pair()
+        self.addCleanup(raw.close)
+        self.addCleanup(lambda: net.close(wait=0))
         big = rt._frame({"c": "nobody-reads", "k": "com", "v": "x" * 30_000})
         sent = 0
         try:
@@ -228,15 +216,7 @@ class Tcp(unittest.TestCase):
         self.assertLessEqual(sent, 10)
 
     def test_deep_json_in_the_handshake_is_refused_by_the_listener(self):
-        listener = socket.create_server(("127.0.0.1", 0))
-        peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
-        net = rt.TcpNetwork("B", peers, secret=b"")
-        self.addCleanup(lambda: net.close(wait=0))
-        errs = []
-        t = threading.Thread(target=lambda: errs.append(_start_all([net], [listener], timeout=2)[0]))
-        t.start()
-        raw = socket.create_connection(peers["B"], timeout=2)
-        self.addCleanup(raw.close)
+        raw, t, errs = _lone_listener(self, b"")
         body = b"[" * 2000 + b"]" * 2000  # within the 4 KiB handshake limit
         raw.sendall(struct.pack(">I", len(body)) + body)
         self.assertEqual(raw.recv(100), b"", "B drops the connection")
@@ -244,8 +224,9 @@ class Tcp(unittest.TestCase):
         self.assertIn("nested too deeply", str(errs[0]))
 
 
-def _raw_pair(test):
-    """A fresh TcpNetwork "B" connected to a raw socket playing "A"."""
+def _raw_pair():
+    """A real TcpNetwork role "B" connected to a raw socket playing "A" (which never listens);
+    B's socket is bound here, as the loopback launcher does. The caller closes both."""
     listener = socket.create_server(("127.0.0.1", 0))
     peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
     net = rt.TcpNetwork("B", peers, secret=b"")
@@ -253,11 +234,24 @@ def _raw_pair(test):
     t.start()
     raw = socket.create_connection(peers["B"], timeout=2)
     raw.sendall(rt._frame({"hello": "A"}))
-    rt._handshake_frame(raw, "challenge")
+    assert rt._handshake_frame(raw, "challenge") == {"challenge": None}
     t.join()
-    test.addCleanup(raw.close)
-    test.addCleanup(lambda: net.close(wait=0))
     return net, raw
+
+
+def _lone_listener(test, secret):
+    """Role "B" starting alone with `secret`, waiting for "A"; a raw client connected to it.
+    Returns (raw socket, thread running B's start, list that receives start's error)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
+    net = rt.TcpNetwork("B", peers, secret=secret)
+    test.addCleanup(lambda: net.close(wait=0))
+    errs = []
+    t = threading.Thread(target=lambda: errs.append(_start_all([net], [listener], timeout=2)[0]))
+    t.start()
+    raw = socket.create_connection(peers["B"], timeout=2)
+    test.addCleanup(raw.close)
+    return raw, t, errs
 
 
 class HandshakeStories(unittest.TestCase):
@@ -355,15 +349,7 @@ class TcpAuth(unittest.TestCase):
         self.assertIn("B does not authenticate peers", str(err_a))
 
     def test_a_client_without_the_secret_cannot_join(self):
-        listener = socket.create_server(("127.0.0.1", 0))
-        peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
-        net = rt.TcpNetwork("B", peers, secret=b"k3y")
-        self.addCleanup(lambda: net.close(wait=0))
-        errs = []
-        t = threading.Thread(target=lambda: errs.append(_start_all([net], [listener], timeout=2)[0]))
-        t.start()
-        raw = socket.create_connection(peers["B"], timeout=2)
-        self.addCleanup(raw.close)
+        raw, t, errs = _lone_listener(self, b"k3y")
         raw.sendall(rt._frame({"hello": "A"}))
         challenge = rt._handshake_frame(raw, "challenge")["challenge"]
         self.assertIsInstance(challenge, str)

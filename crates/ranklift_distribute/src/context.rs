@@ -207,7 +207,7 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// Extend `e` into `e <suffix>` (`lr * hvd.size()`, `n // hvd.size()`), parenthesising `e`
     /// when it is not an atom.
     pub fn suffix(&mut self, m: usize, rule: &'static str, e: &Expr, suffix: &str) {
-        for edit in suffix_edits(e, suffix) {
+        for edit in extend_edits(e, " ", suffix) {
             self.edit(m, rule, e.start(), edit, "");
         }
     }
@@ -215,15 +215,7 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// Extend `e` with a trailer (`.shard(...)`, `[...]`) attached without a space,
     /// parenthesising `e` when it is not an atom.
     pub fn trailer(&mut self, m: usize, rule: &'static str, e: &Expr, trailer: &str) {
-        let edits = if is_atomic(e) {
-            vec![Edit::insert(e.end(), trailer)]
-        } else {
-            vec![
-                Edit::insert(e.start(), "("),
-                Edit::insert(e.end(), format!("){trailer}")),
-            ]
-        };
-        for edit in edits {
+        for edit in extend_edits(e, "", trailer) {
             self.edit(m, rule, e.start(), edit, "");
         }
     }
@@ -768,14 +760,14 @@ pub fn is_atomic(e: &Expr) -> bool {
         || matches!(e, Expr::StringLiteral(_) | Expr::FString(_))
 }
 
-/// Insert edits turning `expr` into `(expr) <suffix>` (parentheses only when needed).
-fn suffix_edits(e: &Expr, suffix: &str) -> Vec<Edit> {
+/// Insert edits turning `expr` into `(expr)<sep><text>` (parentheses only when needed).
+fn extend_edits(e: &Expr, sep: &str, text: &str) -> Vec<Edit> {
     if is_atomic(e) {
-        vec![Edit::insert(e.end(), format!(" {suffix}"))]
+        vec![Edit::insert(e.end(), format!("{sep}{text}"))]
     } else {
         vec![
             Edit::insert(e.start(), "("),
-            Edit::insert(e.end(), format!(") {suffix}")),
+            Edit::insert(e.end(), format!("){sep}{text}")),
         ]
     }
 }
