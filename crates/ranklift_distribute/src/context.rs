@@ -529,12 +529,19 @@ impl<'a, 'i> Cx<'a, 'i> {
 
     /// The Horovod module for this pattern.
     /// The expression naming `DistributedGradientTape` in module `m`.
-    pub fn gradient_tape_wrapper(&mut self, m: usize) -> &'static str {
+    pub fn gradient_tape_wrapper(&mut self, m: usize) -> String {
+        self.hvd_tf(m, "DistributedGradientTape")
+    }
+
+    /// The expression naming `horovod.tensorflow`'s `name` in module `m`: `hvd.name`, or under
+    /// Keras (whose `hvd` is `horovod.tensorflow.keras`, without the tape, `broadcast_variables`
+    /// and `broadcast_object`) `hvd_tf.name`, importing `horovod.tensorflow as hvd_tf`.
+    pub fn hvd_tf(&mut self, m: usize, name: &str) -> String {
         if self.pattern == Pattern::KerasFit {
             self.mods[m].needs_hvd_tf = true;
-            "hvd_tf.DistributedGradientTape"
+            format!("hvd_tf.{name}")
         } else {
-            "hvd.DistributedGradientTape"
+            format!("hvd.{name}")
         }
     }
 

@@ -297,6 +297,10 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             keras_distributed_optimizer::run(&mut cx);
             keras_steps::run(&mut cx);
             shard_dataset::run_fit(&mut cx);
+            if !reach.custom_loop_applies().is_empty() {
+                broadcast_initial_state::run(&mut cx);
+                shard_training_steps::run(&mut cx);
+            }
             // TF1-style Keras (`K.set_session(tf.Session(config=config))`) pins through its config.
             tf1_session_config::pin_config_protos(&mut cx);
         }
@@ -515,6 +519,9 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
     let found = reach.patterns();
     match found.as_slice() {
         [p] => Ok(*p),
+        // `fit` and a custom loop (pre-training, then fine-tuning): both are TF2 and Horovod's
+        // Keras module covers both — `fit` gets the Keras rules, the loop the tape rules.
+        [Pattern::GradientTape, Pattern::KerasFit] => Ok(Pattern::KerasFit),
         [] => {
             let msg = if !reach.tapes.is_empty() {
                 "a GradientTape is used but no `optimizer.apply_gradients` applies its gradients; ranklift cannot tell where the first step ends to broadcast the initial state"

@@ -6,7 +6,9 @@
 //! (their `__init__`), and functions passed as values (`tf.function(step)`, `app.run(main)`), and
 //! it takes in the top-level code of every project module imported on the way. In the reached
 //! code it looks for the indicators of each pattern — `tf.GradientTape` with `apply_gradients`,
-//! or `Model.fit` — and joins them in the seed's flat lattice: both is ambiguous (DST103).
+//! or `Model.fit` — and joins them in the seed's flat lattice: TF1 and TF2 patterns together are
+//! ambiguous (DST103); `fit` with a custom loop (pre-training, then fine-tuning) is distributed
+//! with the rules of both.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 

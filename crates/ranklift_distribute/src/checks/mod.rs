@@ -14,7 +14,7 @@
 //! | DST010 | §2.1.10 | a checkpoint is stored in a container, so saves through it cannot be guarded |
 //! | DST101 | §3.1.1 | several scripts train: the main script is ambiguous (`lib.rs`) |
 //! | DST102 | §3.1.2 | a training pattern ranklift does not rewrite (TF1 sessions, Estimator, `tf.distribute`, `train_on_batch`, `minimize`) (`lib.rs`) |
-//! | DST103 | §3.1.3 | both `Model.fit` and a custom `apply_gradients` loop (`lib.rs`) |
+//! | DST103 | §3.1.3 | TF2 training (`Model.fit` or a custom loop) mixed with a TF1 pattern, or two TF1 patterns (`lib.rs`); `fit` with a custom loop is distributed |
 //! | DST104 | §3.1.4 | the training step is passed as a value to code outside the project |
 //! | DST105 | §3.1.5 | a training function is defined conditionally (several alternative definitions) |
 //!

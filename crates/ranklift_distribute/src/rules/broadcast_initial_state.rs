@@ -62,7 +62,9 @@ pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
     let reach = cx.reach;
     let mut traced_done: Vec<FuncId> = Vec::new();
-    for &a in &reach.applies {
+    // A model's own `train_step` (run by `fit`) is broadcast by Keras's callback instead.
+    let applies = reach.custom_loop_applies();
+    for &a in &applies {
         let c = &idx.calls[a];
         let scope = c.scope;
         let m = scope.module;
@@ -116,10 +118,10 @@ pub fn run(cx: &mut Cx) {
         }
         let unit = cx.indent_unit(m).to_owned();
         let opt_vars = cx.optimizer_variables(&opt, legacy);
+        let bcast = cx.hvd_tf(m, "broadcast_variables");
         match traced(idx, scope.func) {
             None => {
-                let several = reach
-                    .applies
+                let several = applies
                     .iter()
                     .filter(|&&o| {
                         idx.calls[o].scope.module == m
@@ -131,8 +133,8 @@ pub fn run(cx: &mut Cx) {
                 cx.require_global(scope, &flag);
                 let lines = vec![
                     format!("if not {flag}:"),
-                    format!("{unit}hvd.broadcast_variables({vars}, root_rank=0)"),
-                    format!("{unit}hvd.broadcast_variables({opt_vars}, root_rank=0)"),
+                    format!("{unit}{bcast}({vars}, root_rank=0)"),
+                    format!("{unit}{bcast}({opt_vars}, root_rank=0)"),
                     format!("{unit}{flag} = True"),
                 ];
                 cx.insert_lines_after(m, RULE, stmt, &lines,
@@ -146,8 +148,8 @@ pub fn run(cx: &mut Cx) {
                 let param = first_batch_param(cx, f, &mut traced_done);
                 let lines = vec![
                     format!("if {param}:"),
-                    format!("{unit}hvd.broadcast_variables({vars}, root_rank=0)"),
-                    format!("{unit}hvd.broadcast_variables({opt_vars}, root_rank=0)"),
+                    format!("{unit}{bcast}({vars}, root_rank=0)"),
+                    format!("{unit}{bcast}({opt_vars}, root_rank=0)"),
                 ];
                 cx.insert_lines_after(m, RULE, stmt, &lines,
                     format!("after `{opt}.apply_gradients` in @tf.function `{}`: broadcast under `if {param}:` (Horovod's first_batch style)", idx.funcs[f].def.name));

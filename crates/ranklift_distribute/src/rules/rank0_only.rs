@@ -223,12 +223,7 @@ fn share_results(cx: &mut Cx, all_guarded: &[StmtId], group: &[StmtId], last: &S
         return;
     }
     let m = idx.stmts[group[0]].scope.module;
-    let bcast = if cx.pattern == crate::pattern::Pattern::KerasFit {
-        cx.mods[m].needs_hvd_tf = true;
-        "hvd_tf.broadcast_object"
-    } else {
-        "hvd.broadcast_object"
-    };
+    let bcast = cx.hvd_tf(m, "broadcast_object");
     let lines: Vec<String> = names
         .iter()
         .map(|n| format!("{n} = {bcast}({n} if hvd.rank() == 0 else None, root_rank=0)"))

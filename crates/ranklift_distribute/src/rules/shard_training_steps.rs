@@ -12,6 +12,11 @@
 //! training loops (`test_ds.take(1)` for a preview) are left alone: dividing them changes output.
 //! `range(a, b)` is reported and left alone (no single obvious division).
 //!
+//! A benchmark is not divided: when the count of a `range(n)` loop also computes a rate or a time
+//! per step with elapsed time (`n * batch / (time.perf_counter() - start)`), every process runs
+//! all `n` timed steps, as Horovod's own benchmarks do. Dividing would make each process time
+//! n/N steps while the program still divides by n (its per-step time off by N).
+//!
 //! ```python
 //! # before
 //! for step, (x, y) in enumerate(dataset.take(1000)):
@@ -69,7 +74,20 @@ pub fn training_loops(cx: &Cx) -> BTreeSet<StmtId> {
 
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
-    for l in training_loops(cx) {
+    let loops = training_loops(cx);
+    // A scope that times its training loop is a benchmark: its warm-up loops are kept too.
+    let mut benchmarks: Vec<(Scope, usize)> = Vec::new();
+    for &l in &loops {
+        let info = &idx.stmts[l];
+        if let Stmt::For(f) = info.stmt
+            && let Some(n) = single_range_count(idx, info.scope.module, &f.iter)
+            && let Some(line) = timed_rate(cx, info.scope, n)
+            && !benchmarks.iter().any(|b| b.0 == info.scope)
+        {
+            benchmarks.push((info.scope, line));
+        }
+    }
+    for l in loops {
         let info = &idx.stmts[l];
         let Stmt::For(f) = info.stmt else { continue };
         let scope = info.scope;
@@ -81,6 +99,18 @@ pub fn run(cx: &mut Cx) {
         {
             if c.arguments.args.len() == 1 && c.arguments.keywords.is_empty() {
                 let n = &c.arguments.args[0];
+                if let Some(&(_, line)) = benchmarks.iter().find(|b| b.0 == scope) {
+                    cx.note(
+                        m,
+                        RULE,
+                        f.start(),
+                        format!(
+                            "benchmark loop `range({})` kept: a rate is computed from a training loop's count and elapsed time (line {line}); each process runs every step, as Horovod's benchmarks do, and reports its own rate (all processes together: hvd.size() times it)",
+                            cx.text(m, n)
+                        ),
+                    );
+                    continue;
+                }
                 cx.suffix(m, RULE, n, DIV);
                 cx.note(
                     m,
@@ -200,4 +230,180 @@ fn takes_via_definition<'a>(
         }
         _ => {}
     }
+}
+
+/// `n` of `range(n)` (the builtin, one argument).
+fn single_range_count<'a>(idx: &Index, m: usize, iter: &'a Expr) -> Option<&'a Expr> {
+    let Expr::Call(c) = iter else { return None };
+    let is_range = matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
+        && !idx.modules[m].aliases.contains_key("range");
+    (is_range && c.arguments.args.len() == 1 && c.arguments.keywords.is_empty())
+        .then(|| &c.arguments.args[0])
+}
+
+/// Clocks whose readings make a value "elapsed time".
+fn is_clock(q: &str) -> bool {
+    matches!(
+        q,
+        "time.time"
+            | "time.perf_counter"
+            | "time.monotonic"
+            | "time.process_time"
+            | "time.time_ns"
+            | "time.perf_counter_ns"
+            | "time.monotonic_ns"
+            | "timeit.timeit"
+            | "timeit.default_timer"
+    )
+}
+
+/// If the count `n` of a training loop in `scope` is also divided by (or divides) an elapsed
+/// time in that scope (`n * batch / elapsed`, `elapsed / n`), the line of that computation: the
+/// loop is a benchmark. Counts that are literals never are (nothing else can name them).
+fn timed_rate(cx: &Cx, scope: Scope, n: &Expr) -> Option<usize> {
+    if !matches!(n, Expr::Name(_) | Expr::Attribute(_)) {
+        return None;
+    }
+    let idx = cx.idx;
+    let m = scope.module;
+    let src = cx.src(m);
+    let count = &src[n.range()];
+    let stmts: Vec<&Stmt> = idx
+        .stmts
+        .iter()
+        .filter(|s| {
+            s.scope == scope
+                && !matches!(
+                    s.stmt,
+                    Stmt::For(_)
+                        | Stmt::While(_)
+                        | Stmt::If(_)
+                        | Stmt::With(_)
+                        | Stmt::Try(_)
+                        | Stmt::FunctionDef(_)
+                        | Stmt::ClassDef(_)
+                )
+        })
+        .map(|s| s.stmt)
+        .collect();
+    // Names holding elapsed time: assigned from a clock reading, or from such names.
+    let mut timed: Vec<&str> = Vec::new();
+    loop {
+        let before = timed.len();
+        for s in &stmts {
+            if let Stmt::Assign(a) = s
+                && mentions_time(idx, m, &a.value, &timed)
+            {
+                for t in &a.targets {
+                    if let Expr::Name(t) = t
+                        && !timed.contains(&t.id.as_str())
+                    {
+                        timed.push(t.id.as_str());
+                    }
+                }
+            }
+        }
+        if timed.len() == before {
+            break;
+        }
+    }
+    struct Rates<'s, 'a, 'b> {
+        idx: &'b Index<'a>,
+        m: usize,
+        src: &'s str,
+        count: &'s str,
+        timed: &'b [&'b str],
+        found: Option<ruff_text_size::TextSize>,
+    }
+    impl<'a> Visitor<'a> for Rates<'_, '_, '_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::BinOp(b) = e
+                && matches!(
+                    b.op,
+                    ruff_python_ast::Operator::Div | ruff_python_ast::Operator::FloorDiv
+                )
+            {
+                let has_count = |x: &Expr| mentions_text(x, self.src, self.count);
+                let has_time = |x: &Expr| mentions_time(self.idx, self.m, x, self.timed);
+                if (has_count(&b.left) && has_time(&b.right))
+                    || (has_time(&b.left) && has_count(&b.right))
+                {
+                    self.found.get_or_insert(e.start());
+                }
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut v = Rates {
+        idx,
+        m,
+        src,
+        count,
+        timed: &timed,
+        found: None,
+    };
+    for s in &stmts {
+        v.visit_stmt(s);
+    }
+    v.found.map(|at| cx.line_of(m, at))
+}
+
+/// `e` contains a sub-expression whose source text is `text`.
+fn mentions_text(e: &Expr, src: &str, text: &str) -> bool {
+    struct Find<'s> {
+        src: &'s str,
+        text: &'s str,
+        hit: bool,
+    }
+    impl<'a> Visitor<'a> for Find<'_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if matches!(e, Expr::Name(_) | Expr::Attribute(_)) && &self.src[e.range()] == self.text
+            {
+                self.hit = true;
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut f = Find {
+        src,
+        text,
+        hit: false,
+    };
+    f.visit_expr(e);
+    f.hit
+}
+
+/// `e` reads a clock or a name in `timed`.
+fn mentions_time(idx: &Index, m: usize, e: &Expr, timed: &[&str]) -> bool {
+    struct Find<'b, 'a> {
+        idx: &'b Index<'a>,
+        m: usize,
+        timed: &'b [&'b str],
+        hit: bool,
+    }
+    impl<'x> Visitor<'x> for Find<'_, '_> {
+        fn visit_expr(&mut self, e: &'x Expr) {
+            match e {
+                Expr::Call(c)
+                    if self
+                        .idx
+                        .canonical(self.m, &c.func)
+                        .is_some_and(|q| is_clock(&q)) =>
+                {
+                    self.hit = true;
+                }
+                Expr::Name(n) if self.timed.contains(&n.id.as_str()) => self.hit = true,
+                _ => {}
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut f = Find {
+        idx,
+        m,
+        timed,
+        hit: false,
+    };
+    f.visit_expr(e);
+    f.hit
 }
