@@ -15,7 +15,7 @@ The run fails (exit 1) when a finding is in neither list (a new false alarm, or 
 confirm and add), or when a `real` entry is no longer found (lost recall). It prints a table per
 package and the precision: real findings / all findings.
 
-Usage: realworld_shapes.py --bin target/release/ranklift [--update-candidates FILE]
+Usage: realworld_shapes.py --bin target/release/ranklift [--update-candidates FILE] [--prune-fixed]
 """
 import argparse
 import hashlib
@@ -116,6 +116,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--update-candidates", help="write the findings in neither list here (JSON)")
+    ap.add_argument("--prune-fixed", action="store_true",
+                    help="remove known false alarms that are no longer reported from the ledger")
     args = ap.parse_args()
     ledger = json.loads(LEDGER.read_text())
     real = {key(e): e for e in ledger["real"]}
@@ -167,6 +169,11 @@ def main():
         print(f"FIXED {e['package']}/{e['path']}:{e['line']}: {e['code']} (a known false alarm is gone: remove it from the ledger)")
     for e in lost:
         print(f"LOST {e['package']}/{e['path']}:{e['line']}: {e['code']} (a real error no longer found)")
+    if args.prune_fixed and fixed:
+        gone = {key(e) for e in fixed}
+        ledger["known_false"] = [e for e in ledger["known_false"] if key(e) not in gone]
+        LEDGER.write_text(json.dumps(ledger, indent=1, ensure_ascii=False) + "\n")
+        print(f"pruned {len(gone)} fixed false alarms from {LEDGER.name}")
     if args.update_candidates:
         Path(args.update_candidates).write_text(json.dumps(unexpected, indent=1))
     ok = not unexpected and not lost

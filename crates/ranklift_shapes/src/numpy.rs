@@ -343,8 +343,13 @@ impl<'a> Interp<'a> {
     }
 
     fn apply_sig(&mut self, sig: Sig, args: &Args, range: TextRange, st: &mut State) -> Value {
-        if args.unknown && !matches!(sig, Custom(_)) {
-            return Value::Array(Shape::AnyRank);
+        // A `*args`/`**kwargs` of unknown contents: any argument may be anything (a custom
+        // model may even return something other than an array).
+        if args.unknown {
+            return match sig {
+                Custom(_) => Value::Top,
+                _ => Value::Array(Shape::AnyRank),
+            };
         }
         // An operand of unknown type may be a pandas Series, an xarray or a sparse matrix: they
         // answer NumPy's functions themselves (`__array_ufunc__`, `__array_function__`), so the
@@ -398,12 +403,15 @@ impl<'a> Interp<'a> {
                 }
                 Value::Array(Shape::Known(dims))
             }
-            Size(i) => match args.get(i, "size").cloned() {
-                None | Some(Value::None) => Value::Float(None),
-                Some(v) => Value::Array(self.shape_arg(&v, range, st)),
-            },
-            SizeInt(i) => match args.get(i, "size").cloned() {
-                None | Some(Value::None) => Value::Int(crate::interp::value::Int::ANY),
+            Size(i) | SizeInt(i) => match args.get(i, "size").cloned() {
+                None | Some(Value::None) => match self.distribution_params(args, i, st) {
+                    // Scalar parameters draw one scalar.
+                    Some(None) if matches!(sig, Size(_)) => Value::Float(None),
+                    Some(None) => Value::Int(crate::interp::value::Int::ANY),
+                    // Array parameters draw one value per element (broadcast together).
+                    Some(Some(shape)) => Value::Array(shape),
+                    None => Value::Top,
+                },
                 Some(v) => Value::Array(self.shape_arg(&v, range, st)),
             },
             Reduce => {
@@ -421,6 +429,45 @@ impl<'a> Interp<'a> {
             }
             Custom(f) => f(self, args, range, st),
         }
+    }
+
+    /// The parameters of a random distribution (`np.random.poisson(lam)`: the arguments before
+    /// `size` at position `size_at`, and keywords other than `size`/`dtype`): `Some(None)` when
+    /// all are Python scalars, `Some(Some(shape))` for their broadcast shape when some are arrays
+    /// or lists, `None` when one is of unknown kind (then so is the draw).
+    fn distribution_params(
+        &self,
+        args: &Args,
+        size_at: usize,
+        st: &State,
+    ) -> Option<Option<Shape>> {
+        let params = args.pos.iter().take(size_at).chain(
+            args.kw
+                .iter()
+                .filter(|(k, _)| !matches!(&**k, "size" | "dtype"))
+                .map(|(_, v)| v),
+        );
+        let mut shape: Option<Shape> = None;
+        for v in params {
+            match v {
+                Value::Int(_) | Value::Float(_) | Value::Bool(_) => {}
+                Value::Array(_) | Value::List(_) | Value::Tuple(_) => {
+                    let s = self.arg_shape(Some(v), st)?;
+                    shape = Some(match shape {
+                        None => s,
+                        Some(prev) => match models::broadcast::broadcast(&prev, &s) {
+                            o if o.error.is_none() => o.shape,
+                            _ => Shape::AnyRank,
+                        },
+                    });
+                }
+                _ => return None,
+            }
+        }
+        if args.unknown {
+            return None;
+        }
+        Some(shape)
     }
 
     /// The shape of an array operand (scalars and nested lists included).
@@ -582,7 +629,21 @@ fn array(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> V
     }
     match i.arg_shape(Some(v), st) {
         Some(s) => Value::Array(s),
-        None => Value::Array(Shape::Known(vec![])),
+        // `np.array(range(n))` has one element per integer.
+        None if matches!(v, Value::Range(_)) => {
+            let n = i.iteration_len(v, st);
+            Value::Array(Shape::Known(vec![n.as_dim()]))
+        }
+        // None, strings, functions: a 0-d object (or string) array.
+        None if matches!(
+            v,
+            Value::None | Value::Str(_) | Value::Func(_) | Value::Class(_)
+        ) =>
+        {
+            Value::Array(Shape::Known(vec![]))
+        }
+        // An object may be a sequence or have `__array__`: any rank.
+        None => Value::Array(Shape::AnyRank),
     }
 }
 

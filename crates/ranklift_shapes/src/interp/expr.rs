@@ -365,15 +365,22 @@ impl<'a> Interp<'a> {
     /// (`x.shape[0] > 5`) keep what is known.
     pub(crate) fn forget_tested(&mut self, test: &Expr, st: &mut State) {
         let mut names: Vec<&str> = Vec::new();
-        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+        // `obj.attr` tested the same way (`isinstance(self.scale, str)`).
+        let mut attrs: Vec<(&str, &str)> = Vec::new();
+        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e str>, attrs: &mut Vec<(&'e str, &'e str)>) {
             match e {
                 Expr::Name(n) => out.push(n.id.as_str()),
-                Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out)),
-                Expr::UnaryOp(u) => collect(&u.operand, out),
+                Expr::Attribute(a) => {
+                    if let Expr::Name(n) = &*a.value {
+                        attrs.push((n.id.as_str(), a.attr.as_str()));
+                    }
+                }
+                Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out, attrs)),
+                Expr::UnaryOp(u) => collect(&u.operand, out, attrs),
                 Expr::Call(c) => {
                     for a in c.arguments.args.iter() {
-                        if let Expr::Name(n) = a {
-                            out.push(n.id.as_str());
+                        if matches!(a, Expr::Name(_) | Expr::Attribute(_)) {
+                            collect(a, out, attrs);
                         }
                     }
                 }
@@ -385,19 +392,34 @@ impl<'a> Interp<'a> {
                         )
                     }) =>
                 {
-                    if let Expr::Name(n) = &*c.left {
-                        out.push(n.id.as_str());
-                    }
-                    for r in c.comparators.iter() {
-                        if let Expr::Name(n) = r {
-                            out.push(n.id.as_str());
+                    for x in std::iter::once(&*c.left).chain(c.comparators.iter()) {
+                        if matches!(x, Expr::Name(_) | Expr::Attribute(_)) {
+                            collect(x, out, attrs);
                         }
                     }
                 }
                 _ => {}
             }
         }
-        collect(test, &mut names);
+        collect(test, &mut names, &mut attrs);
+        for (base, attr) in attrs {
+            let local = st.locals.as_ref().and_then(|l| l.get(base));
+            let Some(Value::Instance(addr)) = local
+                .or_else(|| st.globals.get(base))
+                .map(|b| b.value.clone())
+            else {
+                continue;
+            };
+            if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr)
+                && let Some(b) = attrs.get_mut(attr)
+                && !matches!(
+                    b.value,
+                    Value::Top | Value::Func(_) | Value::Class(_) | Value::Module(_)
+                )
+            {
+                b.value = Value::Top;
+            }
+        }
         for n in names {
             let in_locals = st.locals.as_ref().is_some_and(|l| l.contains_key(n));
             let known = if in_locals {
@@ -625,6 +647,21 @@ impl<'a> Interp<'a> {
                 _ if crate::numpy::ndarray_has(attr) => {
                     Value::Method(Box::new(obj.clone()), attr.into())
                 }
+                // Attributes of the ndarray subclasses NumPy itself returns (masked arrays,
+                // matrices): the value may be one on a path the analysis cannot tell apart
+                // (`if np.ma.isMaskedArray(a): ... b.mask`).
+                _ if SUBCLASS_ATTRS.contains(&attr) => {
+                    self.report(
+                        range,
+                        "E011",
+                        Exc::Attribute,
+                        format!("'numpy.ndarray' object has no attribute '{attr}'"),
+                        Certainty::Possible(
+                            "a masked array or matrix has it, and the value may be one".into(),
+                        ),
+                    );
+                    Value::Top
+                }
                 _ => missing(self, "'numpy.ndarray' object".to_owned()),
             },
             Value::Instance(addr) => {
@@ -719,3 +756,27 @@ pub(crate) fn shape_tuple(s: &Shape) -> Value {
         )),
     }
 }
+
+/// Attributes of `numpy.ma.MaskedArray` and `numpy.matrix` that a plain ndarray lacks.
+const SUBCLASS_ATTRS: &[&str] = &[
+    "mask",
+    "fill_value",
+    "filled",
+    "compressed",
+    "harden_mask",
+    "soften_mask",
+    "hardmask",
+    "recordmask",
+    "sharedmask",
+    "unshare_mask",
+    "count",
+    "anom",
+    "A",
+    "A1",
+    "H",
+    "I",
+    "getA",
+    "getA1",
+    "getH",
+    "getI",
+];

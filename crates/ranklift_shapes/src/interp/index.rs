@@ -177,6 +177,12 @@ impl<'a> Interp<'a> {
     ) -> Value {
         match obj {
             Value::Array(s) => {
+                // An index of unknown kind may be an integer: on a 1-d array (or one of unknown
+                // rank) that selects an element, whose type is the (untracked) dtype's.
+                if matches!(idx, Value::Top | Value::Instance(_)) && s.rank().is_none_or(|r| r <= 1)
+                {
+                    return Value::Top;
+                }
                 let o = index_shape(s, idx);
                 let o = match o.shape.rank() {
                     // A full integer index gives a scalar of the array's dtype, which is not
@@ -291,7 +297,11 @@ impl<'a> Interp<'a> {
                 }
                 let heap = |a| st.list(a);
                 if let Some(value) = v.array_shape(&heap) {
-                    self.check_setitem(&value, &target.shape, range);
+                    // A Python sequence of sequences stored into an array whose dtype may be
+                    // `object` (not tracked) puts one sequence in each element: its extra rank
+                    // is no error then.
+                    let seq = matches!(v, Value::List(_) | Value::Tuple(_));
+                    self.check_setitem(&value, &target.shape, seq, range);
                 }
             }
             Value::List(a) => {
@@ -334,7 +344,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `a[idx] = value`: the value must broadcast to the selection's shape.
-    fn check_setitem(&mut self, value: &Shape, target: &Shape, range: TextRange) {
+    fn check_setitem(&mut self, value: &Shape, target: &Shape, seq: bool, range: TextRange) {
         let (Some(v), Some(t)) = (value.dims(), target.dims()) else {
             return;
         };
@@ -351,7 +361,14 @@ impl<'a> Interp<'a> {
         };
         if v.len() > t.len() {
             if v.iter().all(|d| d.known().is_some()) {
-                self.report(range, "W502", Exc::Value, message(), Certainty::Certain);
+                let c = if seq {
+                    Certainty::Possible(
+                        "the array may have dtype=object (one sequence per element)".into(),
+                    )
+                } else {
+                    Certainty::Certain
+                };
+                self.report(range, "W502", Exc::Value, message(), c);
             }
             return;
         }
