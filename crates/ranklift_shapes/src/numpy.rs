@@ -389,7 +389,7 @@ impl<'a> Interp<'a> {
             FromShape => match args.get(0, "shape") {
                 Some(v) => {
                     let v = v.clone();
-                    Value::Array(self.shape_arg(&v, range, st))
+                    Value::Array(self.whole_shape_arg(&v, range, st))
                 }
                 None => Value::Top,
             },
@@ -412,7 +412,7 @@ impl<'a> Interp<'a> {
                     Some(Some(shape)) => Value::Array(shape),
                     None => Value::Top,
                 },
-                Some(v) => Value::Array(self.shape_arg(&v, range, st)),
+                Some(v) => Value::Array(self.whole_shape_arg(&v, range, st)),
             },
             Reduce => {
                 let Some(a) = self.arg_shape(args.pos.first(), st) else {
@@ -478,6 +478,26 @@ impl<'a> Interp<'a> {
 
     /// A `shape` argument: an int or a sequence of ints. Floats are a TypeError (E017),
     /// negative sizes a ValueError (W511), as in NumPy.
+    /// A whole `shape`/`size` argument: a float there is reported as NumPy reports it (a float
+    /// *inside* a tuple gets Python's int-conversion message from [`Self::shape_arg`]).
+    pub(crate) fn whole_shape_arg(&mut self, v: &Value, range: TextRange, st: &State) -> Shape {
+        if let Value::Float(bits) = v {
+            let got = match bits {
+                Some(b) => format!(", got '{}'", python_float_repr(f64::from_bits(*b))),
+                None => ", got a float".to_owned(),
+            };
+            self.report(
+                range,
+                "E017",
+                crate::interp::Exc::Type,
+                format!("expected a sequence of integers or a single integer{got}"),
+                Certainty::Certain,
+            );
+            return Shape::AnyRank;
+        }
+        self.shape_arg(v, range, st)
+    }
+
     pub(crate) fn shape_arg(&mut self, v: &Value, range: TextRange, st: &State) -> Shape {
         let items: Vec<Value> = match v {
             Value::Int(_) | Value::Bool(_) | Value::Float(_) => vec![v.clone()],
@@ -1042,6 +1062,35 @@ fn returns_none(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Va
 fn random_choice(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
     match args.get(1, "size").cloned() {
         None | Some(Value::None) => Value::Top,
-        Some(v) => Value::Array(i.shape_arg(&v, range, st)),
+        Some(v) => Value::Array(i.whole_shape_arg(&v, range, st)),
+    }
+}
+
+/// Python's `repr` of a float (shortest round-trip digits; exponent form outside
+/// [1e-4, 1e16), with a sign and at least two exponent digits).
+fn python_float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let a = x.abs();
+    if a == 0.0 || (1e-4..1e16).contains(&a) {
+        let s = format!("{x:?}");
+        if s.contains('.') || s.contains('e') {
+            s
+        } else {
+            format!("{s}.0")
+        }
+    } else {
+        // Rust: "1e16", "1.5e-7"; Python: "1e+16", "1.5e-07".
+        let s = format!("{x:e}");
+        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let (sign, digits) = match exp.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', exp),
+        };
+        format!("{mant}e{sign}{digits:0>2}")
     }
 }

@@ -441,7 +441,7 @@ impl<'a> Interp<'a> {
             (st.globals.clone(), self.blind_globals)
         } else {
             match &self.modules[module as usize].status {
-                super::ModStatus::Done(g) => (g.clone(), false),
+                super::ModStatus::Done(g) => (g.clone(), self.modules[module as usize].raised),
                 _ => (Arc::new(Env::default()), true),
             }
         };

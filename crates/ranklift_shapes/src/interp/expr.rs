@@ -525,6 +525,13 @@ impl<'a> Interp<'a> {
             // in a test function): their values are not kept here.
             return Value::Top;
         }
+        let runtime_global = self.module_scopes[self.cur_module as usize]
+            .as_ref()
+            .is_some_and(|s| s.runtime_globals.contains(name));
+        // Inside a function, a global that functions reassign may hold any of their values.
+        if runtime_global && (self.cur_func.is_some() || st.globals.get(name).is_none()) {
+            return Value::Top;
+        }
         if let Some(b) = st.globals.get(name) {
             if b.maybe_unbound && builtin(name).is_none() {
                 self.report(
@@ -610,6 +617,13 @@ impl<'a> Interp<'a> {
                 "TYPE_CHECKING" => Value::Bool(Some(false)),
                 _ => Value::Top,
             },
+            Value::Module(ModRef::User(m))
+                if self.module_scopes[*m as usize]
+                    .as_ref()
+                    .is_some_and(|s| s.runtime_globals.contains(attr)) =>
+            {
+                Value::Top
+            }
             Value::Module(ModRef::User(m)) => {
                 let g = match &self.modules[*m as usize].status {
                     super::ModStatus::Done(g) => g.get(attr).map(|b| b.value.clone()),

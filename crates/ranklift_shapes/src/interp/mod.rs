@@ -148,6 +148,9 @@ enum ModStatus {
 struct ModInfo<'a> {
     src: SourceModule<'a>,
     status: ModStatus,
+    /// Its top-level code never finishes (it ends in `raise`, like a script kept from being
+    /// imported): the globals its functions see are unknown, not empty.
+    raised: bool,
 }
 
 type MemoKey = (u32, Vec<Value>);
@@ -215,6 +218,7 @@ impl<'a> Interp<'a> {
                 .map(|src| ModInfo {
                     src,
                     status: ModStatus::NotRun,
+                    raised: false,
                 })
                 .collect(),
             funcs: Vec::new(),
@@ -257,7 +261,9 @@ impl<'a> Interp<'a> {
                 };
                 let mut st = State::new();
                 st.globals = g;
+                self.blind_globals = self.modules[module as usize].raised;
                 self.analyse_uncalled(i as u32, st);
+                self.blind_globals = false;
             }
             i += 1;
         }
@@ -307,6 +313,7 @@ impl<'a> Interp<'a> {
             self.module_scopes[m as usize] = Some(Arc::new(scope::Scope::of_module(suite)));
         }
         let out = self.exec_block(suite, st);
+        self.modules[m as usize].raised = out.normal.is_none();
         let globals = out
             .normal
             .map(|s| s.globals)

@@ -12,6 +12,10 @@ pub struct Scope {
     pub globals: super::state::FxSet<Arc<str>>,
     pub nonlocals: super::state::FxSet<Arc<str>>,
     pub star_import: bool,
+    /// (Modules) names that some function of the module declares `global`: they are set while
+    /// the program runs (`def activate(name): global TOOLBOX; TOOLBOX = name`), so what the
+    /// module's top level assigned is not their only value.
+    pub runtime_globals: super::state::FxSet<Arc<str>>,
     /// The body yields: calling it makes a generator.
     pub generator: bool,
 }
@@ -19,8 +23,20 @@ pub struct Scope {
 impl Scope {
     /// A module's scope: only whether it star-imports (module names live in the globals).
     pub fn of_module(body: &[Stmt]) -> Scope {
+        struct Globals(super::state::FxSet<Arc<str>>);
+        impl<'a> Visitor<'a> for Globals {
+            fn visit_stmt(&mut self, s: &'a Stmt) {
+                if let Stmt::Global(g) = s {
+                    self.0.extend(g.names.iter().map(|n| Arc::from(n.as_str())));
+                }
+                ruff_python_ast::visitor::walk_stmt(self, s);
+            }
+        }
+        let mut g = Globals(Default::default());
+        g.visit_body(body);
         Scope {
             star_import: star_import(body),
+            runtime_globals: g.0,
             ..Scope::default()
         }
     }
