@@ -697,12 +697,32 @@ fn arange(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value
 }
 
 /// `np.linspace(start, stop, num=50)`: `(num,)`.
-fn linspace(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+fn linspace(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
     let dim = match args.get(2, "num") {
         None => Dim::Known(50),
         Some(v) => v.as_int().map_or(Dim::Unknown, |i| i.as_dim()),
     };
-    Value::Array(Shape::Known(vec![dim]))
+    // Array endpoints give one row per sample: `(num, *broadcast(start, stop))` (axis=0).
+    let mut rest: Vec<Dim> = Vec::new();
+    for v in [args.get(0, "start"), args.get(1, "stop")] {
+        match v {
+            Some(Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {}
+            Some(v @ (Value::Array(_) | Value::List(_) | Value::Tuple(_))) => {
+                match i.arg_shape(Some(v), st).as_ref().and_then(Shape::dims) {
+                    Some([]) => {}
+                    Some(d) if rest.is_empty() || rest.as_slice() == d => rest = d.to_vec(),
+                    _ => return Value::Array(Shape::AnyRank),
+                }
+            }
+            _ => return Value::Array(Shape::AnyRank),
+        }
+    }
+    if args.get(5, "axis").is_some() && !rest.is_empty() {
+        return Value::Array(Shape::AnyRank);
+    }
+    let mut dims = vec![dim];
+    dims.extend(rest);
+    Value::Array(Shape::Known(dims))
 }
 
 /// `np.eye(N, M=None)`: `(N, M)`, square by default.

@@ -164,7 +164,70 @@ impl<'a> Interp<'a> {
                 );
                 Value::Top
             }
-            _ => Value::Top,
+            _ => {
+                self.escape(&args, st);
+                Value::Top
+            }
+        }
+    }
+
+    /// Arguments handed to code the analysis does not run (a library function, a callback
+    /// registry) may be changed by it, now or later: lists passed, and the lists and objects
+    /// a passed function can reach (`fig.canvas.mpl_connect("button_press_event", on_click)`
+    /// where `on_click` appends to a list of the enclosing function), become unknown.
+    fn escape(&mut self, args: &Args, st: &mut State) {
+        let vals: Vec<Value> = args
+            .pos
+            .iter()
+            .chain(args.kw.iter().map(|(_, v)| v))
+            .cloned()
+            .collect();
+        for v in &vals {
+            self.escape_value(v, st, 0);
+        }
+    }
+
+    fn escape_value(&mut self, v: &Value, st: &mut State, depth: u32) {
+        if depth > 2 {
+            return;
+        }
+        match v {
+            Value::List(addr) => {
+                // Its elements go with it: objects in it may be changed through it.
+                let elems: Vec<Value> = match st.list(*addr) {
+                    Some(Seq::Exact(items)) => items.to_vec(),
+                    Some(Seq::Summary(e, _)) => vec![*e],
+                    None => Vec::new(),
+                };
+                if let Some(Obj::List(seq)) = st.obj_mut(*addr) {
+                    *seq = Seq::Summary(Box::new(Value::Top), Int::Range(Some(0), None));
+                }
+                for e in &elems {
+                    if matches!(e, Value::Instance(_) | Value::List(_)) {
+                        self.escape_value(e, st, depth + 1);
+                    }
+                }
+            }
+            Value::Instance(addr) => super::expr::forget_attributes(st, *addr),
+            Value::Tuple(Seq::Exact(items)) => {
+                for x in items.iter() {
+                    self.escape_value(x, st, depth + 1);
+                }
+            }
+            Value::Func(id) => {
+                let reach: Vec<Value> = self.funcs[*id as usize]
+                    .closure
+                    .as_ref()
+                    .map(|c| c.values().map(|b| b.value.clone()).collect())
+                    .unwrap_or_default();
+                for x in &reach {
+                    if matches!(x, Value::List(_) | Value::Instance(_)) {
+                        self.escape_value(x, st, depth + 1);
+                    }
+                }
+            }
+            Value::Method(recv, _) => self.escape_value(recv, st, depth + 1),
+            _ => {}
         }
     }
 
@@ -196,7 +259,10 @@ impl<'a> Interp<'a> {
             }
             (Value::Str(_), "startswith" | "endswith" | "isdigit" | "isalpha") => Value::Bool(None),
             (Value::Str(_), _) => Value::Str(None),
-            _ => Value::Top,
+            _ => {
+                self.escape(&args, st);
+                Value::Top
+            }
         }
     }
 

@@ -678,20 +678,38 @@ impl<'a> Interp<'a> {
                 }
                 _ => missing(self, "'numpy.ndarray' object".to_owned()),
             },
+            Value::Instance(addr) if attr == "__dict__" => {
+                // The attributes can now change through the dict (`self.__dict__.update(kw)`).
+                forget_attributes(st, *addr);
+                Value::Top
+            }
             Value::Instance(addr) => {
-                let (class, own) = match st.heap.get(addr).map(|o| &**o) {
-                    Some(Obj::Instance { class, attrs }) => {
-                        (Some(*class), attrs.get(attr).map(|b| b.value.clone()))
-                    }
-                    _ => (None, None),
+                let (class, own, opaque) = match st.heap.get(addr).map(|o| &**o) {
+                    Some(Obj::Instance { class, attrs }) => (
+                        Some(*class),
+                        attrs.get(attr).map(|b| b.value.clone()),
+                        attrs.contains_key(OPAQUE),
+                    ),
+                    _ => (None, None, false),
                 };
+                // An opaque instance may be changed through aliases the analysis does not see
+                // (`node = heappop(nodes); node.left_child = ...`): its data attributes are
+                // unknown, even those it set itself.
                 if let Some(v) = own {
-                    return v;
+                    return if opaque && !matches!(v, Value::Func(_) | Value::Method(..)) {
+                        Value::Top
+                    } else {
+                        v
+                    };
                 }
                 let Some(class) = class else {
                     return Value::Top;
                 };
                 match self.class_attr(class, attr, 0) {
+                    // Data attributes of an opaque instance may have been set elsewhere.
+                    Some(v) if opaque && !matches!(v, Value::Func(_) | Value::Method(..)) => {
+                        Value::Top
+                    }
                     Some(Value::Func(f)) => Value::Method(Box::new(obj.clone()), func_key(f)),
                     Some(Value::Method(inner, kind)) if &*kind == "<property>" => {
                         if let Value::Func(f) = *inner {
@@ -794,3 +812,23 @@ const SUBCLASS_ATTRS: &[&str] = &[
     "getH",
     "getI",
 ];
+
+/// An instance whose `__dict__` is replaced or handed out: what the analysis knew of its own
+/// attributes no longer holds (`self.__dict__ = self` in a dict subclass makes the keyword
+/// arguments its attributes).
+pub(crate) fn forget_attributes(st: &mut State, addr: super::value::Addr) {
+    if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
+        attrs.clear();
+        attrs.insert(
+            OPAQUE.into(),
+            super::state::Binding {
+                value: Value::Top,
+                maybe_unbound: false,
+            },
+        );
+    }
+}
+
+/// Marks an instance that code the analysis does not see may hold and change (it escaped into
+/// a library call, or its `__dict__` did): its data attributes read as unknown.
+const OPAQUE: &str = "<opaque>";

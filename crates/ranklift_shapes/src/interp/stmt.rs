@@ -392,8 +392,10 @@ impl<'a> Interp<'a> {
                 Some(s) => Iteration::Summary(s.element()),
                 None => Iteration::Summary(Value::Top),
             },
+            // Rows of an array; the elements of a 1-d array are scalars of its (untracked)
+            // dtype: numbers, records, or any object (an array of matplotlib axes).
             Value::Array(s) => Iteration::Summary(match s.dims() {
-                Some(d) if !d.is_empty() => Value::Array(crate::Shape::Known(d[1..].to_vec())),
+                Some(d) if d.len() > 1 => Value::Array(crate::Shape::Known(d[1..].to_vec())),
                 _ => Value::Top,
             }),
             Value::Str(_) => Iteration::Summary(Value::Str(None)),
@@ -851,6 +853,9 @@ impl<'a> Interp<'a> {
             Expr::Attribute(a) => {
                 let obj = self.eval(&a.value, st);
                 match obj {
+                    Value::Instance(addr) if a.attr.as_str() == "__dict__" => {
+                        super::expr::forget_attributes(st, addr);
+                    }
                     Value::Instance(addr) => {
                         if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
                             attrs.insert(
@@ -926,7 +931,7 @@ impl<'a> Interp<'a> {
                     Value::Tuple(s) => s.element(),
                     Value::List(a) => st.list(*a).map_or(Value::Top, |s| s.element()),
                     Value::Array(s) => match s.dims() {
-                        Some(d) if !d.is_empty() => {
+                        Some(d) if d.len() > 1 => {
                             Value::Array(crate::Shape::Known(d[1..].to_vec()))
                         }
                         _ => Value::Top,
