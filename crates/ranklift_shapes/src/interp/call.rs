@@ -557,7 +557,10 @@ impl<'a> Interp<'a> {
             self.blind_globals,
         ) = saved;
         self.stack.pop();
+        // The budget ran out inside the body: where it stopped is not where it returns.
+        let cut = self.fuel == 0;
         let (ret, end) = match (out.returns, out.normal) {
+            (_, Some(n)) if cut => (Value::Top, Some(n)),
             (Some((s, v)), Some(n)) => (v.join(&Value::None), Some(s.join(&n))),
             (Some((s, v)), None) => (v, Some(s)),
             (None, Some(n)) => (Value::None, Some(n)),

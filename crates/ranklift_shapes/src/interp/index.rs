@@ -183,6 +183,17 @@ impl<'a> Interp<'a> {
                 {
                     return Value::Top;
                 }
+                // Integers on an array of unknown rank may select one element.
+                let ints_only = match idx {
+                    Value::Int(_) => true,
+                    Value::Tuple(Seq::Exact(items)) => {
+                        items.iter().all(|x| matches!(x, Value::Int(_)))
+                    }
+                    _ => false,
+                };
+                if s.rank().is_none() && ints_only {
+                    return Value::Top;
+                }
                 let o = index_shape(s, idx);
                 let o = match o.shape.rank() {
                     // A full integer index gives a scalar of the array's dtype, which is not
@@ -199,8 +210,9 @@ impl<'a> Interp<'a> {
             },
             Value::Str(_) => Value::Str(None),
             Value::Range(_) => match idx {
-                Value::Slice(_) => Value::Top,
-                _ => Value::Int(Int::ANY),
+                Value::Int(_) | Value::Bool(_) => Value::Int(Int::ANY),
+                // A slice gives a range; an index of unknown kind may be either.
+                _ => Value::Top,
             },
             Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None | Value::Func(_) => {
                 let ty = obj.type_name().unwrap_or("object");

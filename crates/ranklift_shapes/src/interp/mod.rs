@@ -193,6 +193,9 @@ pub struct Interp<'a> {
     pub(crate) class_outer_func: Option<u32>,
     /// Depth of branches whose condition the analysis cannot decide.
     pub(crate) undecided: u32,
+    /// Depth of block remainders reached only past an undecided `if` that returned or raised
+    /// (`if isinstance(t, tuple): return ...` then code for the other case).
+    pub(crate) after_guard: u32,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -241,6 +244,7 @@ impl<'a> Interp<'a> {
             blind_globals: false,
             class_outer_func: None,
             undecided: 0,
+            after_guard: 0,
         }
     }
 
@@ -365,10 +369,9 @@ impl<'a> Interp<'a> {
         // local is almost always guarded by a related condition it cannot connect (`y.size` in
         // `n if n is not None else y.size`, where callers pass `y=None` only with `n`): such a
         // finding is possible, not certain.
-        let certainty = if self.undecided > 0
+        let certainty = if (self.undecided > 0 || self.after_guard > 0)
             && certainty == Certainty::Certain
-            && (message.contains("'NoneType'")
-                || message.starts_with("cannot access local variable"))
+            && (message.contains("NoneType") || message.starts_with("cannot access local variable"))
         {
             Certainty::Possible("on a path whose condition the analysis cannot decide".into())
         } else {

@@ -18,6 +18,9 @@ pub(crate) struct Out {
     pub continues: Option<State>,
     pub returns: Option<(State, Value)>,
     pub raises: Option<State>,
+    /// The normal exit is reached only on paths where an undecided condition went one way (an
+    /// `if` under such a condition returned or raised): the rest of the block runs under it.
+    pub guarded: bool,
 }
 
 pub(crate) fn join_opt(a: Option<State>, b: Option<State>) -> Option<State> {
@@ -57,6 +60,7 @@ impl<'a> Interp<'a> {
     pub(crate) fn exec_block(&mut self, body: &'a [Stmt], st: State) -> Out {
         let mut out = Out::default();
         let mut cur = Some(st);
+        let mut guards = 0;
         for s in body {
             let Some(state) = cur.take() else { break };
             if !self.tick() {
@@ -66,7 +70,12 @@ impl<'a> Interp<'a> {
             let mut r = self.exec_stmt(s, state);
             cur = r.normal.take();
             out.absorb(&mut r);
+            if r.guarded {
+                guards += 1;
+                self.after_guard += 1;
+            }
         }
+        self.after_guard -= guards;
         out.normal = cur;
         out
     }
@@ -145,13 +154,17 @@ impl<'a> Interp<'a> {
             Stmt::Try(t) => self.exec_try(t, st),
             Stmt::Assert(a) => {
                 let c = self.eval(&a.test, &mut st);
-                if c.truth() == Some(false) {
-                    Out {
+                match c.truth() {
+                    Some(false) => Out {
                         raises: Some(st),
                         ..Out::default()
+                    },
+                    Some(true) => Out::normal(st),
+                    // Past an undecided `assert isinstance(x, T)`, `x` may be what it tests.
+                    None => {
+                        self.forget_tested(&a.test, &mut st);
+                        Out::normal(st)
                     }
-                } else {
-                    Out::normal(st)
                 }
             }
             Stmt::Import(i) => {
@@ -216,6 +229,8 @@ impl<'a> Interp<'a> {
         let mut normal: Option<State> = None;
         // Once a condition is undecided, every later arm may or may not run.
         let mut undecided = false;
+        // An arm that may run and never falls through (`if isinstance(t, tuple): return ...`).
+        let mut exits = false;
         for (test, body) in arms {
             let Some(mut s) = rest.take() else { break };
             let truth = match test {
@@ -239,6 +254,7 @@ impl<'a> Interp<'a> {
                     self.undecided += 1;
                     let mut r = self.exec_block(body, s.clone());
                     self.undecided -= 1;
+                    exits |= r.normal.is_none();
                     normal = join_opt(normal, r.normal.take());
                     out.absorb(&mut r);
                     rest = Some(s);
@@ -255,6 +271,7 @@ impl<'a> Interp<'a> {
             }
         };
         out.normal = Some(st);
+        out.guarded = exits;
         out
     }
 
