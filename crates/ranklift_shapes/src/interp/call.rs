@@ -187,7 +187,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn escape_value(&mut self, v: &Value, st: &mut State, depth: u32) {
+    pub(crate) fn escape_value(&mut self, v: &Value, st: &mut State, depth: u32) {
         if depth > 2 {
             return;
         }

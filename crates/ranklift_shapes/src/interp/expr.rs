@@ -71,25 +71,34 @@ impl<'a> Interp<'a> {
             Expr::BoolOp(b) => {
                 let and = b.op == ast::BoolOp::And;
                 let mut result: Option<Value> = None;
+                // Operands after an undecided one run only when it went one way
+                // (`hasattr(fig, "mne") and fig.mne.backend`): what it tests is forgotten, and
+                // None errors in them are possible, not certain (see `report`).
+                let mut guards = 0;
+                let mut out = None;
                 for (i, x) in b.values.iter().enumerate() {
                     let v = self.eval(x, st);
                     let last = i + 1 == b.values.len();
                     match v.truth() {
                         // `a and b`: a falsy `a` is the result; `a or b`: a truthy one.
                         Some(t) if t != and && !last => {
-                            return match result {
+                            out = Some(match result.take() {
                                 Some(r) => r.join(&v),
                                 None => v,
-                            };
+                            });
+                            break;
                         }
                         Some(_) if !last => {}
                         _ if last => {
-                            return match result {
+                            out = Some(match result.take() {
                                 Some(r) => r.join(&v),
                                 None => v,
-                            };
+                            });
                         }
                         _ => {
+                            self.forget_tested(x, st);
+                            self.after_guard += 1;
+                            guards += 1;
                             result = Some(match result {
                                 Some(r) => r.join(&v),
                                 None => v,
@@ -97,7 +106,8 @@ impl<'a> Interp<'a> {
                         }
                     }
                 }
-                result.unwrap_or(Value::Top)
+                self.after_guard -= guards;
+                out.or(result).unwrap_or(Value::Top)
             }
             Expr::Named(n) => {
                 let v = self.eval(&n.value, st);
@@ -610,6 +620,21 @@ impl<'a> Interp<'a> {
                 "NdArray" => Value::Builtin(Builtin::NdArray),
                 _ => Value::Top,
             },
+            // Python 3.8 or later (what ranklift's users run): `if sys.version_info[0] < 3:`
+            // blocks are dead code, whose Python 2 names (`unicode`) are never looked up.
+            Value::Module(ModRef::Sys) => match attr {
+                "version_info" => Value::Tuple(Seq::Exact(
+                    vec![
+                        Value::int(3),
+                        Value::Int(Int::Range(Some(8), None)),
+                        Value::Int(Int::Range(Some(0), None)),
+                        Value::Str(None),
+                        Value::Int(Int::Range(Some(0), None)),
+                    ]
+                    .into(),
+                )),
+                _ => Value::Top,
+            },
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type
@@ -729,6 +754,20 @@ impl<'a> Interp<'a> {
                 Some(v) => v,
                 None => Value::Top,
             },
+            // Named tuples (`sys.version_info.major`, `platform.uname().system`) are tuples.
+            Value::Tuple(Seq::Exact(items))
+                if items.len() == 5
+                    && matches!(
+                        attr,
+                        "major" | "minor" | "micro" | "releaselevel" | "serial"
+                    ) =>
+            {
+                let i = ["major", "minor", "micro", "releaselevel", "serial"]
+                    .iter()
+                    .position(|a| *a == attr)
+                    .unwrap_or(0);
+                items[i].clone()
+            }
             Value::List(_)
             | Value::Tuple(_)
             | Value::Int(_)

@@ -260,7 +260,7 @@ impl<'a> Interp<'a> {
                             v[(if c < 0 { c + n } else { c }) as usize].clone()
                         }
                     }
-                    _ => seq.element(),
+                    _ => self.some_element(seq, st),
                 }
             }
             Value::Slice(s) => {
@@ -288,8 +288,26 @@ impl<'a> Interp<'a> {
                 );
                 Value::Top
             }
-            _ => seq.element(),
+            _ => self.some_element(seq, st),
         }
+    }
+
+    /// An element at a position the analysis does not know. When the candidates are different
+    /// mutable objects (`parts = [[], []]; parts[hemi].extend(...)`), a change made through the
+    /// result could reach any of them: they become unknown (see `escape_value`).
+    fn some_element(&mut self, seq: &Seq, st: &mut State) -> Value {
+        if let Seq::Exact(items) = seq {
+            let mutable: Vec<&Value> = items
+                .iter()
+                .filter(|v| matches!(v, Value::List(_) | Value::Instance(_)))
+                .collect();
+            if mutable.len() > 1 && mutable.windows(2).any(|w| w[0] != w[1]) {
+                for v in mutable {
+                    self.escape_value(v, st, 0);
+                }
+            }
+        }
+        seq.element()
     }
 
     pub(crate) fn set_item(

@@ -595,6 +595,7 @@ impl<'a> Interp<'a> {
                 return Value::Module(ModRef::Hints);
             }
             "typing" | "typing_extensions" => return Value::Module(ModRef::Typing),
+            "sys" => return Value::Module(ModRef::Sys),
             _ => {}
         }
         match self.module_named(name).map(|i| i as usize) {

@@ -184,6 +184,8 @@ pub enum ModRef {
     Hints,
     /// `typing` (for `Annotated`).
     Typing,
+    /// `sys` (for `version_info`: code for Python 2 is dead).
+    Sys,
     /// One of the project's own modules, by index.
     User(u32),
     /// Anything else: its attributes are unknown.
@@ -292,7 +294,7 @@ impl Value {
             Value::Slice(_) => "slice",
             Value::Ellipsis => "ellipsis",
             Value::Func(_) => "function",
-            Value::Module(ModRef::Opaque | ModRef::User(_)) => "module",
+            Value::Module(ModRef::Opaque | ModRef::User(_) | ModRef::Sys) => "module",
             _ => return None,
         })
     }
