@@ -3,11 +3,12 @@
 
 Pinned releases of NumPy-heavy packages are downloaded from PyPI (`pip download`, checked
 against the SHA-256 below) into ~/.cache/ranklift/realworld, their Python sources extracted, and
-`ranklift shapes` run in its default (certain) mode on each package directory. Every finding is
+`ranklift shapes` run in its default (certain) mode, with its default NumPy model (2.x), on each
+package directory. Every finding is
 compared with the ledger `scripts/realworld-shapes-ledger.json`:
 
 - `real`: findings that are real errors, each with how that was confirmed (a real run, or the
-  reasoning written next to it);
+  reasoning written next to it); `"numpy": "2"` marks errors only NumPy 2 has (`np.product`);
 - `known_false`: false alarms that are understood and not fixed yet, each with its cause. They
   count against precision and are listed in the report, so that the number stays honest.
 

@@ -13,6 +13,10 @@ echo "== cargo test"
 # The choreo test type-checks role-erased programs with mypy (a cached venv).
 RANKLIFT_MYPY="$(scripts/mypy-env.sh | tail -n 1)"
 export RANKLIFT_MYPY
+# The shapes programs are re-run with real NumPy 1 and 2 (cached venvs; `--numpy-version`).
+RANKLIFT_NUMPY1_PYTHON="$(scripts/numpy-env.sh 1 | tail -n 1)"
+RANKLIFT_NUMPY2_PYTHON="$(scripts/numpy-env.sh 2 | tail -n 1)"
+export RANKLIFT_NUMPY1_PYTHON RANKLIFT_NUMPY2_PYTHON
 cargo test --all-targets
 echo "== shapes on real packages from PyPI (ledger: scripts/realworld-shapes-ledger.json)"
 cargo build --quiet --bin ranklift

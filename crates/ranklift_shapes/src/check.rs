@@ -23,6 +23,8 @@ pub struct Options {
     pub fuel: u64,
     /// The Python version the code must run on: newer syntax is a fatal error (RL004).
     pub python_version: Option<(u8, u8)>,
+    /// The NumPy the code runs with (names, messages).
+    pub numpy: crate::numpy::NumpyVersion,
 }
 
 impl Default for Options {
@@ -31,6 +33,7 @@ impl Default for Options {
             possible: false,
             fuel: Config::default().fuel,
             python_version: None,
+            numpy: crate::numpy::NumpyVersion::default(),
         }
     }
 }
@@ -283,7 +286,10 @@ fn analyse_entry(
             report: i == entry,
         })
         .collect();
-    let config = Config { fuel: opts.fuel };
+    let config = Config {
+        fuel: opts.fuel,
+        numpy: opts.numpy,
+    };
     let started = std::time::Instant::now();
     let (findings, out_of_fuel) = Interp::new(modules, &config).run(0);
     let analysis_time = started.elapsed();

@@ -35,6 +35,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "sizes and indices must be integers within range",
     ),
     (
+        "W202",
+        "ImportError: cannot import name",
+        "the module (at the NumPy version of --numpy-version) has no such name",
+    ),
+    (
         "W201",
         "NameError: undefined name",
         "the name is not assigned on any path reaching this line",

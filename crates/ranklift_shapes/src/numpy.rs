@@ -258,14 +258,76 @@ static ATTR_TABLE: LazyLock<HashMap<(&'static str, &'static str), &'static str>>
 static METHOD_TABLE: LazyLock<HashMap<&'static str, Sig>> =
     LazyLock::new(|| METHODS.iter().copied().collect());
 
-/// `(owner, name)` for every attribute NumPy has (recorded, see the module docs).
-static NAMES: LazyLock<HashSet<(&'static str, &'static str)>> = LazyLock::new(|| {
-    include_str!("../data/numpy_names.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split_once(' '))
-        .collect()
-});
+/// The NumPy a program runs with: attribute names and messages differ between 1.x and 2.x.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NumpyVersion {
+    /// NumPy 1.24–1.26 (names recorded from 1.24.3).
+    V1,
+    /// NumPy 2.x (names recorded from 2.2.6); what `pip install numpy` gives today.
+    #[default]
+    V2,
+}
+
+impl NumpyVersion {
+    /// `1`, `1.24`, `1.26.4`, `2`, `2.2`: the major version decides.
+    pub fn parse(s: &str) -> Result<NumpyVersion, String> {
+        match s.split('.').next() {
+            Some("1") => Ok(NumpyVersion::V1),
+            Some("2") => Ok(NumpyVersion::V2),
+            _ => Err(format!(
+                "unsupported NumPy version {s:?}: use 1 (1.24 to 1.26) or 2 (2.x)"
+            )),
+        }
+    }
+
+    fn names(self) -> &'static Names {
+        match self {
+            NumpyVersion::V1 => &NAMES_1,
+            NumpyVersion::V2 => &NAMES_2,
+        }
+    }
+
+    /// NumPy's own AttributeError message for a name this version lacks, when it has one of
+    /// its own ("`np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.").
+    pub fn missing_message(self, owner: &str, name: &str) -> Option<&'static str> {
+        self.names().missing.get(&(owner, name)).copied()
+    }
+}
+
+struct Names {
+    present: HashSet<(&'static str, &'static str)>,
+    missing: HashMap<(&'static str, &'static str), &'static str>,
+}
+
+impl Names {
+    fn contains(&self, k: &(&str, &str)) -> bool {
+        self.present.contains(k)
+    }
+}
+
+/// A names file (`data/gen_numpy_names.py`): `owner name` for what NumPy has,
+/// `! owner name message` for what it lacks, with its message.
+fn parse_names(text: &'static str) -> Names {
+    let mut present = HashSet::default();
+    let mut missing = HashMap::default();
+    for l in text.lines().filter(|l| !l.starts_with('#')) {
+        if let Some(rest) = l.strip_prefix("! ") {
+            let mut it = rest.splitn(3, ' ');
+            if let (Some(o), Some(n), Some(m)) = (it.next(), it.next(), it.next()) {
+                missing.insert((o, n), m);
+            }
+        } else if let Some(k) = l.split_once(' ') {
+            present.insert(k);
+        }
+    }
+    Names { present, missing }
+}
+
+/// What every attribute NumPy has (recorded, see the module docs), per version.
+static NAMES_1: LazyLock<Names> =
+    LazyLock::new(|| parse_names(include_str!("../data/numpy_names.txt")));
+static NAMES_2: LazyLock<Names> =
+    LazyLock::new(|| parse_names(include_str!("../data/numpy2_names.txt")));
 
 /// The modelled NumPy module with this name.
 pub fn module(name: &str) -> Option<&'static str> {
@@ -279,14 +341,14 @@ pub fn module(name: &str) -> Option<&'static str> {
 
 /// `module.attr`: a modelled function, a submodule, a constant, an unmodelled attribute
 /// (unknown value), or `None` when NumPy has no such attribute.
-pub fn module_attr(module: &str, attr: &str) -> Option<Value> {
+pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Value> {
     if let Some(name) = ATTR_TABLE.get(&(module, attr)) {
         return Some(Value::NpFunc(name));
     }
     if let ("numpy", "random" | "linalg") = (module, attr) {
         return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
     }
-    if !NAMES.contains(&(module, attr)) {
+    if !version.names().contains(&(module, attr)) {
         return None;
     }
     Some(match (module, attr) {
@@ -309,8 +371,8 @@ pub fn takes_dims(name: &str) -> bool {
 }
 
 /// Does `ndarray` have this attribute?
-pub fn ndarray_has(attr: &str) -> bool {
-    NAMES.contains(&("numpy.ndarray", attr))
+pub fn ndarray_has(version: NumpyVersion, attr: &str) -> bool {
+    version.names().contains(&("numpy.ndarray", attr))
 }
 
 impl<'a> Interp<'a> {

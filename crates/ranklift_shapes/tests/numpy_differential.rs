@@ -108,16 +108,21 @@ fn models_agree_with_numpy_on_every_recorded_case() {
 }
 
 /// Re-run the generator when a Python with NumPy is available, so that the recorded expectations
-/// cannot drift from NumPy's real behaviour. Looks at `$RANKLIFT_NUMPY_PYTHON`, then `python3`,
-/// then the end-to-end virtualenv; says so when none has NumPy.
+/// cannot drift from NumPy's real behaviour, with NumPy 1 and NumPy 2 (see
+/// `common::numpy_python_for`); says so when one is missing.
 #[test]
 fn recorded_cases_match_numpy_when_it_is_installed() {
-    let Some(py) = common::numpy_python() else {
-        eprintln!(
-            "NumPy is not importable here: the recorded cases were not re-checked against it"
-        );
-        return;
-    };
+    for major in [1, 2] {
+        match common::numpy_python_for(major) {
+            Some(py) => cases_match(&py),
+            None => eprintln!(
+                "NumPy {major} is not importable here: the recorded cases were not re-checked against it"
+            ),
+        }
+    }
+}
+
+fn cases_match(py: &str) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let out = std::env::temp_dir().join(format!("ranklift-numpy-{}.json", std::process::id()));
     let st = std::process::Command::new(py)

@@ -1,5 +1,7 @@
 //! The program corpus (`tests/programs/`): every expectation was established by running the
-//! program with CPython and NumPy (`gen_program_expectations.py`; versions in `expected.json`).
+//! program with CPython and NumPy (`gen_program_expectations.py`), once with NumPy 1
+//! (`expected.json`) and once with NumPy 2 (`expected-numpy2.json`); each is checked against
+//! `ranklift shapes --numpy-version` of that major version.
 //!
 //! - `certain/`: exactly one finding by default, at the line and column where Python raised,
 //!   with Python's own message.
@@ -10,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use ranklift_shapes::check::{Options, check_file};
+use ranklift_shapes::numpy::NumpyVersion;
 use serde_json::Value;
 
 mod common;
@@ -18,15 +21,40 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
 }
 
+/// The recorded runs per NumPy: (model, major version, expectations).
+fn versions() -> [(NumpyVersion, u8, Value); 2] {
+    [
+        (
+            NumpyVersion::V1,
+            1,
+            serde_json::from_str(include_str!("programs/expected.json")).unwrap(),
+        ),
+        (
+            NumpyVersion::V2,
+            2,
+            serde_json::from_str(include_str!("programs/expected-numpy2.json")).unwrap(),
+        ),
+    ]
+}
+
 fn expected() -> Value {
-    serde_json::from_str(include_str!("programs/expected.json")).unwrap()
+    versions()[1].2.clone()
 }
 
 fn findings(rel: &str, possible: bool) -> Vec<(usize, usize, String, String)> {
+    findings_with(rel, possible, NumpyVersion::default())
+}
+
+fn findings_with(
+    rel: &str,
+    possible: bool,
+    numpy: NumpyVersion,
+) -> Vec<(usize, usize, String, String)> {
     let r = check_file(
         &dir().join(rel),
         &Options {
             possible,
+            numpy,
             ..Options::default()
         },
     );
@@ -49,24 +77,29 @@ fn corpus_has_three_groups_of_at_least_sixty_programs() {
 
 #[test]
 fn certain_errors_are_found_exactly_where_python_raised() {
-    let doc = expected();
     let mut bad = Vec::new();
+    for (numpy, major, doc) in versions() {
+        certain_errors(numpy, major, &doc, &mut bad);
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn certain_errors(numpy: NumpyVersion, major: u8, doc: &Value, bad: &mut Vec<String>) {
     for (rel, want) in doc["programs"].as_object().unwrap() {
         if !rel.starts_with("certain/") {
             continue;
         }
-        let got = findings(rel, false);
+        let got = findings_with(rel, false, numpy);
         let line = want["line"].as_u64().unwrap() as usize;
         let col = want["col"].as_u64().unwrap() as usize;
         let message = want["message"].as_str().unwrap().trim_end();
         match got.as_slice() {
             [(l, c, _, m)] if *l == line && *c == col && m == message => {}
             _ => bad.push(format!(
-                "{rel}: Python raised at {line}:{col} `{message}`\n   we report {got:?}"
+                "{rel} (NumPy {major}): Python raised at {line}:{col} `{message}`\n   we report {got:?}"
             )),
         }
     }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 #[test]
@@ -127,10 +160,18 @@ fn input_dependent_errors_are_only_possible() {
 /// virtualenv.
 #[test]
 fn recorded_expectations_match_a_fresh_run() {
-    let Some(py) = common::numpy_python() else {
-        eprintln!("NumPy is not importable here: the program expectations were not re-run");
-        return;
-    };
+    for (_, major, recorded) in versions() {
+        let Some(py) = common::numpy_python_for(major) else {
+            eprintln!(
+                "NumPy {major} is not importable here: its program expectations were not re-run (scripts/numpy-env.sh {major})"
+            );
+            continue;
+        };
+        fresh_run_matches(&py, &recorded);
+    }
+}
+
+fn fresh_run_matches(py: &str, recorded: &Value) {
     let out = std::env::temp_dir().join(format!("ranklift-programs-{}.json", std::process::id()));
     let st = std::process::Command::new(py)
         .arg(dir().join("../gen_program_expectations.py"))
@@ -140,7 +181,6 @@ fn recorded_expectations_match_a_fresh_run() {
     assert!(st.success());
     let fresh: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let _ = std::fs::remove_file(&out);
-    let recorded = expected();
     if fresh["numpy_version"] == recorded["numpy_version"] {
         assert_eq!(fresh["programs"], recorded["programs"]);
     } else {
@@ -153,6 +193,50 @@ fn recorded_expectations_match_a_fresh_run() {
                 .map(|(k, p)| (k.clone(), p["ok"].clone(), p["line"].clone()))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(lines(&fresh), lines(&recorded));
+        assert_eq!(lines(&fresh), lines(recorded));
     }
+}
+
+/// `versioned/`: each program is checked against the run of each NumPy major version with
+/// `--numpy-version` of that version — a finding exactly where that NumPy raised, or none.
+#[test]
+fn versioned_programs_follow_each_numpy() {
+    let mut bad = Vec::new();
+    let mut differ = 0;
+    let all = versions();
+    for (numpy, major, doc) in &all {
+        for (rel, want) in doc["programs"].as_object().unwrap() {
+            if !rel.starts_with("versioned/") {
+                continue;
+            }
+            let got = findings_with(rel, false, *numpy);
+            if want["ok"].as_bool().unwrap() {
+                if !got.is_empty() {
+                    bad.push(format!(
+                        "{rel} (NumPy {major}) runs cleanly; we report {got:?}"
+                    ));
+                }
+                continue;
+            }
+            let line = want["line"].as_u64().unwrap() as usize;
+            let col = want["col"].as_u64().unwrap() as usize;
+            let message = want["message"].as_str().unwrap().trim_end();
+            match got.as_slice() {
+                [(l, c, _, m)] if *l == line && *c == col && m == message => {}
+                _ => bad.push(format!(
+                    "{rel} (NumPy {major}): Python raised at {line}:{col} `{message}`\n   we report {got:?}"
+                )),
+            }
+        }
+    }
+    for (rel, one) in all[0].2["programs"].as_object().unwrap() {
+        if rel.starts_with("versioned/") && all[1].2["programs"][rel]["ok"] != one["ok"] {
+            differ += 1;
+        }
+    }
+    assert!(
+        differ >= 3,
+        "only {differ} versioned programs behave differently under NumPy 1 and 2"
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

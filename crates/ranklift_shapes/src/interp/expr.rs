@@ -598,7 +598,7 @@ impl<'a> Interp<'a> {
         // possible, not certain.
         if let Value::Module(ModRef::Numpy(m)) = obj
             && self.undecided > 0
-            && crate::numpy::module_attr(m, attr).is_none()
+            && crate::numpy::module_attr(self.config.numpy, m, attr).is_none()
         {
             self.report(
                 range,
@@ -612,10 +612,25 @@ impl<'a> Interp<'a> {
             return Value::Top;
         }
         match obj {
-            Value::Module(ModRef::Numpy(m)) => match crate::numpy::module_attr(m, attr) {
-                Some(v) => v,
-                None => missing(self, format!("module '{m}'")),
-            },
+            Value::Module(ModRef::Numpy(m)) => {
+                match crate::numpy::module_attr(self.config.numpy, m, attr) {
+                    Some(v) => v,
+                    None => match self.config.numpy.missing_message(m, attr) {
+                        // NumPy's own words for a removed name (`np.NaN`, `np.float`).
+                        Some(msg) => {
+                            self.report(
+                                range,
+                                "E011",
+                                Exc::Attribute,
+                                msg.to_owned(),
+                                Certainty::Certain,
+                            );
+                            Value::Top
+                        }
+                        None => missing(self, format!("module '{m}'")),
+                    },
+                }
+            }
             Value::Module(ModRef::Hints) => match attr {
                 "NdArray" => Value::Builtin(Builtin::NdArray),
                 _ => Value::Top,
@@ -683,7 +698,7 @@ impl<'a> Interp<'a> {
                 "real" | "imag" => Value::Array(s.clone()),
                 "dtype" | "flat" | "strides" | "itemsize" | "nbytes" | "data" | "flags"
                 | "base" | "ctypes" => Value::Top,
-                _ if crate::numpy::ndarray_has(attr) => {
+                _ if crate::numpy::ndarray_has(self.config.numpy, attr) => {
                     Value::Method(Box::new(obj.clone()), attr.into())
                 }
                 // Attributes of the ndarray subclasses NumPy itself returns (masked arrays,
@@ -701,7 +716,19 @@ impl<'a> Interp<'a> {
                     );
                     Value::Top
                 }
-                _ => missing(self, "'numpy.ndarray' object".to_owned()),
+                _ => match self.config.numpy.missing_message("numpy.ndarray", attr) {
+                    Some(msg) => {
+                        self.report(
+                            range,
+                            "E011",
+                            Exc::Attribute,
+                            msg.to_owned(),
+                            Certainty::Certain,
+                        );
+                        Value::Top
+                    }
+                    None => missing(self, "'numpy.ndarray' object".to_owned()),
+                },
             },
             Value::Instance(addr) if attr == "__dict__" => {
                 // The attributes can now change through the dict (`self.__dict__.update(kw)`).

@@ -40,11 +40,16 @@ use value::Value;
 pub struct Config {
     /// Statements and calls the analysis of one entry file may execute before it stops.
     pub fuel: u64,
+    /// The NumPy whose names and messages findings follow.
+    pub numpy: crate::numpy::NumpyVersion,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { fuel: 300_000 }
+        Config {
+            fuel: 300_000,
+            numpy: crate::numpy::NumpyVersion::default(),
+        }
     }
 }
 
@@ -79,6 +84,7 @@ pub enum Exc {
     Name,
     /// NumPy's `AxisError` (a `ValueError` and an `IndexError`).
     Axis,
+    Import,
     /// Not an exception: a rejected or malformed hint.
     Hint,
 }
@@ -93,6 +99,7 @@ impl Exc {
             Exc::Index => "IndexError",
             Exc::Name => "NameError",
             Exc::Axis => "AxisError",
+            Exc::Import => "ImportError",
             Exc::Hint => "",
         }
     }
@@ -107,6 +114,7 @@ impl Exc {
             Exc::Index => &["IndexError", "LookupError"],
             Exc::Name => &["NameError"],
             Exc::Axis => &["AxisError", "ValueError", "IndexError", "LookupError"],
+            Exc::Import => &["ImportError"],
             Exc::Hint => &[],
         };
         self != Exc::Hint && (own.contains(&name) || matches!(name, "Exception" | "BaseException"))
@@ -170,6 +178,7 @@ pub struct Interp<'a> {
     class_index: FxMap<(u32, u32), u32>,
     pub(crate) findings: FxMap<(u32, u32, &'static str), Finding>,
     fuel: u64,
+    pub(crate) config: Config,
     pub out_of_fuel: bool,
     /// The module whose code is running.
     cur_module: u32,
@@ -230,6 +239,7 @@ impl<'a> Interp<'a> {
             class_index: FxMap::default(),
             findings: FxMap::default(),
             fuel: config.fuel,
+            config: config.clone(),
             out_of_fuel: false,
             cur_module: 0,
             cur_func: None,

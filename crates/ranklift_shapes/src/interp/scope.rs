@@ -21,9 +21,11 @@ pub struct Scope {
 }
 
 impl Scope {
-    /// A module's scope: only whether it star-imports (module names live in the globals).
+    /// A module's scope: whether names can appear in it that no statement binds (a star import,
+    /// `globals()` or `exec`), and which names functions rebind (module names live in the
+    /// globals).
     pub fn of_module(body: &[Stmt]) -> Scope {
-        struct Globals(super::state::FxSet<Arc<str>>);
+        struct Globals(super::state::FxSet<Arc<str>>, bool);
         impl<'a> Visitor<'a> for Globals {
             fn visit_stmt(&mut self, s: &'a Stmt) {
                 if let Stmt::Global(g) = s {
@@ -31,11 +33,22 @@ impl Scope {
                 }
                 ruff_python_ast::visitor::walk_stmt(self, s);
             }
+            fn visit_expr(&mut self, e: &'a Expr) {
+                // `globals()` handed out (`def_unit(..., namespace=globals())`) or `exec`:
+                // the module's names are made at run time.
+                if let Expr::Call(c) = e
+                    && let Expr::Name(n) = &*c.func
+                    && matches!(n.id.as_str(), "globals" | "exec")
+                {
+                    self.1 = true;
+                }
+                ruff_python_ast::visitor::walk_expr(self, e);
+            }
         }
-        let mut g = Globals(Default::default());
+        let mut g = Globals(Default::default(), false);
         g.visit_body(body);
         Scope {
-            star_import: star_import(body),
+            star_import: star_import(body) || g.1,
             runtime_globals: g.0,
             ..Scope::default()
         }

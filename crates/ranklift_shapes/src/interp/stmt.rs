@@ -482,6 +482,10 @@ impl<'a> Interp<'a> {
         }
         let mut out = Out::default();
         let mut normal = None;
+        // Unless the body always raises, a handler runs only if something in it failed: an
+        // undecided condition (`try: from numpy.exceptions import X except ImportError: from
+        // numpy import X` is version-dependent code).
+        let guarded = u32::from(body.normal.is_some() || body.raises.is_none());
         if has_handlers {
             // A handler may start from any point of the body: approximate by the join of the
             // states before, after and at the raises.
@@ -495,7 +499,9 @@ impl<'a> Interp<'a> {
                 if let Some(n) = &h.name {
                     self.bind(n.as_str(), Value::Top, &mut s);
                 }
+                self.undecided += guarded;
                 let mut r = self.exec_block(&h.body, s);
+                self.undecided -= guarded;
                 normal = join_opt(normal, r.normal.take());
                 out.absorb(&mut r);
             }
@@ -653,6 +659,30 @@ impl<'a> Interp<'a> {
                     } else {
                         Value::Top
                     }
+                }
+                // `from numpy import AxisError` on a NumPy without it raises ImportError (which
+                // the usual `try: ... except ImportError:` fallback catches).
+                Value::Module(ModRef::Numpy(m))
+                    if crate::numpy::module_attr(self.config.numpy, m, attr).is_none()
+                        && crate::numpy::module(&format!("{m}.{attr}")).is_none() =>
+                {
+                    // Under an undecided condition (a version check, an `except` fallback) this
+                    // is version-dependent code: possible, not certain.
+                    let certainty = if self.undecided > 0 {
+                        crate::Certainty::Possible(
+                            "under a condition that may select another NumPy version's code".into(),
+                        )
+                    } else {
+                        crate::Certainty::Certain
+                    };
+                    self.report(
+                        alias.range(),
+                        "W202",
+                        super::Exc::Import,
+                        format!("cannot import name '{attr}' from '{m}'"),
+                        certainty,
+                    );
+                    Value::Top
                 }
                 m => {
                     let m = m.clone();
