@@ -384,9 +384,30 @@ impl<'a> Interp<'a> {
         st: &mut State,
     ) -> Value {
         match FUNCTION_TABLE.get(name) {
+            // An object of a class (an ndarray subclass such as astropy's `Quantity`, a masked
+            // array) given to a NumPy function that takes arrays may answer it itself
+            // (`__array_function__`) and keep its class: the result is not a plain ndarray.
+            Some((_, Custom(_))) if !takes_dims(name) && self.objects_among(args, st) => Value::Top,
             Some((_, sig)) => self.apply_sig(*sig, args, range, st),
             None => Value::Top,
         }
+    }
+
+    /// Is an argument (or an element of a list or tuple argument) an object of a class?
+    fn objects_among(&self, args: &Args, st: &State) -> bool {
+        let object = |v: &Value| matches!(v, Value::Instance(_));
+        args.pos
+            .iter()
+            .chain(args.kw.iter().map(|(_, v)| v))
+            .any(|v| match v {
+                Value::Tuple(Seq::Exact(items)) => items.iter().any(object),
+                Value::List(a) => match st.list(*a) {
+                    Some(Seq::Exact(items)) => items.iter().any(object),
+                    Some(Seq::Summary(e, _)) => object(&e),
+                    None => false,
+                },
+                v => object(v),
+            })
     }
 
     pub(crate) fn call_array_method(

@@ -548,7 +548,10 @@ impl<'a> Interp<'a> {
         self.call_site = u32::from(range.start());
         self.class_body = 0;
         self.blind_globals = blind;
+        let conditional = u32::from(self.funcs[id as usize].conditional);
+        self.undecided += conditional;
         let out = self.exec_block(&def.body, frame);
+        self.undecided -= conditional;
         (
             self.cur_module,
             self.cur_func,
@@ -784,7 +787,10 @@ impl<'a> Interp<'a> {
                     ),
                 })
             }
-            Builtin::Isinstance => Value::Bool(None),
+            Builtin::Isinstance => match (args.pos.first(), args.pos.get(1)) {
+                (Some(v), Some(cls)) => Value::Bool(isinstance(v, cls)),
+                _ => Value::Bool(None),
+            },
             Builtin::Print => Value::None,
             Builtin::NdArray | Builtin::Annotated | Builtin::Other => Value::Top,
         }
@@ -814,4 +820,61 @@ fn bound(v: Value) -> Binding {
         value: v,
         maybe_unbound: false,
     }
+}
+
+/// `isinstance(v, cls)` for builtin classes and the program's own classes (or a tuple of them),
+/// when the value's kind decides it. NumPy scalars blur some answers: an `np.int64` is not an
+/// `int` and an `np.bool_` not a `bool`, while an `np.float64` is a `float` — so ints and bools
+/// stay undecided against `int`/`bool`, and 0-d arrays (maybe scalars) too. A literal list,
+/// tuple, string, number, None or array is never an instance of a class of the program.
+fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
+    let classes: Vec<Option<Builtin>> = match cls {
+        Value::Builtin(b) => vec![Some(*b)],
+        Value::Class(_) => vec![None],
+        Value::Tuple(Seq::Exact(items)) => items
+            .iter()
+            .map(|x| match x {
+                Value::Builtin(b) => Some(Some(*b)),
+                Value::Class(_) => Some(None),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
+    let concrete = matches!(
+        v,
+        Value::List(_)
+            | Value::Tuple(_)
+            | Value::Str(_)
+            | Value::Float(_)
+            | Value::Int(_)
+            | Value::Bool(_)
+            | Value::None
+            | Value::Array(_)
+            | Value::Range(_)
+            | Value::Func(_)
+    );
+    let mut answer = Some(false);
+    for c in classes {
+        let one = match (v, c) {
+            // A class of the program.
+            (_, None) => concrete.then_some(false),
+            (_, Some(Builtin::Other | Builtin::NdArray | Builtin::Annotated)) => None,
+            (Value::List(_), Some(Builtin::List)) | (Value::Tuple(_), Some(Builtin::Tuple)) => {
+                Some(true)
+            }
+            (Value::Str(_), Some(Builtin::Str)) | (Value::Float(_), Some(Builtin::Float)) => {
+                Some(true)
+            }
+            (Value::Int(_) | Value::Bool(_), Some(Builtin::Int | Builtin::Bool)) => None,
+            (Value::Array(s), _) if s.rank().is_none_or(|r| r == 0) => None,
+            _ => concrete.then_some(false),
+        };
+        answer = match (answer, one) {
+            (_, Some(true)) | (Some(true), _) => return Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        };
+    }
+    answer
 }

@@ -560,16 +560,27 @@ impl<'a> Interp<'a> {
         if (name.starts_with("__") && name.ends_with("__")) || self.blind_globals {
             return Value::Top;
         }
-        let star = self.module_scopes[self.cur_module as usize]
-            .as_ref()
-            .is_some_and(|s| s.star_import);
+        let module_scope = self.module_scopes[self.cur_module as usize].clone();
+        let star = module_scope.as_ref().is_some_and(|s| s.star_import);
+        // A function reading a global the module binds further down may also be called after
+        // that point (`def f(): ... UnitBase` above `class UnitBase`), where it works.
+        let later = self.cur_func.is_some()
+            && module_scope
+                .as_ref()
+                .is_some_and(|s| s.locals.contains(name));
         if !star {
             self.report(
                 range,
                 "W201",
                 Exc::Name,
                 format!("name '{name}' is not defined"),
-                Certainty::Certain,
+                if later {
+                    Certainty::Possible(
+                        "the module defines it later; calls made after that see it".into(),
+                    )
+                } else {
+                    Certainty::Certain
+                },
             );
         }
         Value::Top
@@ -777,6 +788,15 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::Class(c) => match self.class_attr(*c, attr, 0) {
+                // A base class from a library may come with a metaclass that turns class
+                // attributes into something else (`class Color(Enum): RED = 1` makes `Color.RED`
+                // a member, not 1).
+                Some(v)
+                    if self.library_base(*c, 0)
+                        && !matches!(v, Value::Func(_) | Value::Method(..)) =>
+                {
+                    Value::Top
+                }
                 Some(Value::Method(inner, kind)) if &*kind == "<static>" => *inner,
                 Some(v) => v,
                 None => Value::Top,
@@ -818,6 +838,16 @@ impl<'a> Interp<'a> {
     }
 
     /// Look an attribute up on a class and its bases (depth-first, like a simple MRO).
+    /// Does the class derive from a class the analysis does not know (a library's)?
+    fn library_base(&self, class: u32, depth: usize) -> bool {
+        depth <= 16
+            && self.classes[class as usize].bases.iter().any(|b| match b {
+                Value::Class(b) => self.library_base(*b, depth + 1),
+                Value::Builtin(_) => false,
+                _ => true,
+            })
+    }
+
     pub(crate) fn class_attr(&self, class: u32, attr: &str, depth: usize) -> Option<Value> {
         if depth > 16 {
             return None;

@@ -140,6 +140,9 @@ pub(crate) struct FuncDef<'a> {
     pub analysed: bool,
     /// The function this one is defined in (for names bound there after this definition).
     pub parent: Option<u32>,
+    /// Run only under a condition (`@pytest.mark.skipif(not NUMPY_LT_2_0, ...)`): its body is
+    /// version- or platform-dependent code, analysed as under an undecided condition.
+    pub conditional: bool,
 }
 
 pub(crate) struct ClassDef {

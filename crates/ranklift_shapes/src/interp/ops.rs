@@ -373,6 +373,49 @@ impl<'a> Interp<'a> {
                     }
                     return Value::Bool(None);
                 }
+                // Tuples compare lexicographically (`sys.version_info >= (3, 8)`), in
+                // three-valued logic: a[i:] op b[i:] = first(i) or (eq(i) and rest(i + 1)).
+                if let (Value::Tuple(Seq::Exact(a)), Value::Tuple(Seq::Exact(b))) = (l, r) {
+                    let strict = if matches!(op, CmpOp::Lt | CmpOp::LtE) {
+                        CmpOp::Lt
+                    } else {
+                        CmpOp::Gt
+                    };
+                    let (la, lb) = (a.len(), b.len());
+                    let mut acc = Some(match op {
+                        CmpOp::Lt => la < lb,
+                        CmpOp::LtE => la <= lb,
+                        CmpOp::Gt => la > lb,
+                        _ => la >= lb,
+                    });
+                    let loose = if strict == CmpOp::Lt {
+                        CmpOp::LtE
+                    } else {
+                        CmpOp::GtE
+                    };
+                    for (x, y) in a.iter().zip(b.iter()).rev() {
+                        // With the rest decided, the element's own (strict or loose) order is
+                        // the answer: `x >= y` is known even where `x > y` and `x == y` are not.
+                        if let Some(rest) = acc {
+                            let o = if rest { loose } else { strict };
+                            acc = self.compare(o, x, y, range, st).truth();
+                            continue;
+                        }
+                        let first = self.compare(strict, x, y, range, st).truth();
+                        let eq = self.compare(CmpOp::Eq, x, y, range, st).truth();
+                        let and = match (eq, acc) {
+                            (Some(false), _) | (_, Some(false)) => Some(false),
+                            (Some(true), Some(true)) => Some(true),
+                            _ => None,
+                        };
+                        acc = match (first, and) {
+                            (Some(true), _) | (_, Some(true)) => Some(true),
+                            (Some(false), Some(false)) => Some(false),
+                            _ => None,
+                        };
+                    }
+                    return Value::Bool(acc);
+                }
                 let comparable = matches!(
                     (l, r),
                     (Value::Str(_), Value::Str(_))

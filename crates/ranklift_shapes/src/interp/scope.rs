@@ -8,6 +8,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 
 #[derive(Debug, Default)]
 pub struct Scope {
+    /// The names the body binds (for a module: its top-level names, wherever they are bound).
     pub locals: super::state::FxSet<Arc<str>>,
     pub globals: super::state::FxSet<Arc<str>>,
     pub nonlocals: super::state::FxSet<Arc<str>>,
@@ -25,31 +26,51 @@ impl Scope {
     /// `globals()` or `exec`), and which names functions rebind (module names live in the
     /// globals).
     pub fn of_module(body: &[Stmt]) -> Scope {
-        struct Globals(super::state::FxSet<Arc<str>>, bool);
+        struct Globals {
+            names: super::state::FxSet<Arc<str>>,
+            dynamic: bool,
+            in_function: u32,
+        }
         impl<'a> Visitor<'a> for Globals {
             fn visit_stmt(&mut self, s: &'a Stmt) {
                 if let Stmt::Global(g) = s {
-                    self.0.extend(g.names.iter().map(|n| Arc::from(n.as_str())));
+                    self.names
+                        .extend(g.names.iter().map(|n| Arc::from(n.as_str())));
                 }
+                let f = u32::from(matches!(s, Stmt::FunctionDef(_)));
+                self.in_function += f;
                 ruff_python_ast::visitor::walk_stmt(self, s);
+                self.in_function -= f;
             }
             fn visit_expr(&mut self, e: &'a Expr) {
-                // `globals()` handed out (`def_unit(..., namespace=globals())`) or `exec`:
-                // the module's names are made at run time.
+                // `globals()` handed out (`def_unit(..., namespace=globals())`), `exec`, or the
+                // module's own `locals()` / `vars()`: the module's names are made at run time.
                 if let Expr::Call(c) = e
                     && let Expr::Name(n) = &*c.func
-                    && matches!(n.id.as_str(), "globals" | "exec")
                 {
-                    self.1 = true;
+                    match n.id.as_str() {
+                        "globals" | "exec" => self.dynamic = true,
+                        "locals" | "vars" if self.in_function == 0 && c.arguments.is_empty() => {
+                            self.dynamic = true;
+                        }
+                        _ => {}
+                    }
                 }
                 ruff_python_ast::visitor::walk_expr(self, e);
             }
         }
-        let mut g = Globals(Default::default(), false);
+        let mut g = Globals {
+            names: Default::default(),
+            dynamic: false,
+            in_function: 0,
+        };
         g.visit_body(body);
+        let mut bound = Collector::default();
+        bound.visit_body(body);
         Scope {
-            star_import: star_import(body) || g.1,
-            runtime_globals: g.0,
+            star_import: star_import(body) || g.dynamic,
+            runtime_globals: g.names,
+            locals: bound.scope.locals,
             ..Scope::default()
         }
     }

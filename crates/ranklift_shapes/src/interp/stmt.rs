@@ -771,6 +771,7 @@ impl<'a> Interp<'a> {
                     scope,
                     class: None,
                     analysed: false,
+                    conditional: conditionally_run(f),
                     // A method of a class defined in a function sees that function's names.
                     parent: if self.in_class_body() {
                         self.class_outer_func
@@ -1063,4 +1064,20 @@ pub(crate) fn range_len(a: i64, b: i64, c: i64) -> i64 {
     } else {
         0
     }
+}
+
+/// Is the function run only under a condition its decorators state (`@pytest.mark.skipif(...)`,
+/// `@unittest.skipIf(...)`, `@unittest.skipUnless(...)`, `@pytest.mark.xfail(...)`)?
+fn conditionally_run(f: &ast::StmtFunctionDef) -> bool {
+    f.decorator_list.iter().any(|d| {
+        let Expr::Call(c) = &d.expression else {
+            return false;
+        };
+        let name = match &*c.func {
+            Expr::Attribute(a) => a.attr.as_str(),
+            Expr::Name(n) => n.id.as_str(),
+            _ => return false,
+        };
+        matches!(name, "skipif" | "skipIf" | "skipUnless" | "xfail")
+    })
 }
