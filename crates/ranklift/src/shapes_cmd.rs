@@ -33,6 +33,10 @@ pub struct Args {
     /// The Python version the code must run on (e.g. 3.9): newer syntax is a fatal error.
     #[arg(long, value_parser = parse_python_version)]
     python_version: Option<(u8, u8)>,
+    /// The NumPy the code runs with: 2 (2.x, the default) or 1 (1.24 to 1.26). Names that
+    /// version lacks (`np.float`, `np.product` in 2.x) are errors, and messages are its own.
+    #[arg(long, value_parser = ranklift_shapes::numpy::NumpyVersion::parse, default_value = "2")]
+    numpy_version: ranklift_shapes::numpy::NumpyVersion,
     /// Print per-file timings (parse, analysis) to stderr (used by bench/shapes.sh).
     #[arg(long, hide = true)]
     stats: bool,
@@ -69,6 +73,7 @@ pub fn run(args: Args) -> ExitCode {
         possible: args.possible,
         fuel: args.fuel,
         python_version: args.python_version,
+        numpy: args.numpy_version,
     };
     let results = check::check_paths(&args.paths, &opts);
     let mut fatal = false;

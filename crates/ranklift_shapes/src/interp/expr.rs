@@ -98,6 +98,7 @@ impl<'a> Interp<'a> {
                         _ => {
                             self.forget_tested(x, st);
                             self.after_guard += 1;
+                            self.cond_expr += 1;
                             guards += 1;
                             result = Some(match result {
                                 Some(r) => r.join(&v),
@@ -107,6 +108,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 self.after_guard -= guards;
+                self.cond_expr -= guards;
                 out.or(result).unwrap_or(Value::Top)
             }
             Expr::Named(n) => {
@@ -133,8 +135,10 @@ impl<'a> Interp<'a> {
                         self.forget_tested(&i.test, st);
                         let mut s2 = st.clone();
                         self.undecided += 1;
+                        self.cond_expr += 1;
                         let a = self.eval(&i.body, st);
                         let b = self.eval(&i.orelse, &mut s2);
+                        self.cond_expr -= 1;
                         self.undecided -= 1;
                         *st = st.join(&s2);
                         a.join(&b)
@@ -310,11 +314,20 @@ impl<'a> Interp<'a> {
                     let elem = self.iteration_element(&it, &inner);
                     let len = self.iteration_len(&it, &inner);
                     self.assign(&g.target, elem, &mut inner);
+                    // Over an iterable that may be empty, the element may never be computed:
+                    // an error in it does not stop the statement (see `raised`).
+                    let maybe_empty = u32::from(
+                        !matches!(len, Int::Const(n) if n > 0)
+                            && !matches!(len, Int::Range(Some(lo), _) if lo > 0),
+                    );
+                    self.cond_expr += maybe_empty;
                     let v = self.eval(elt, &mut inner);
+                    self.cond_expr -= maybe_empty;
                     Seq::Summary(Box::new(v), len)
                 }
             }
         } else {
+            self.cond_expr += 1;
             for g in gens {
                 let it = self.eval(&g.iter, &mut inner);
                 let elem = self.iteration_element(&it, &inner);
@@ -324,6 +337,7 @@ impl<'a> Interp<'a> {
                 }
             }
             let v = self.eval(elt, &mut inner);
+            self.cond_expr -= 1;
             Seq::Summary(Box::new(v), Int::Range(Some(0), None))
         };
         st.heap = inner.heap;

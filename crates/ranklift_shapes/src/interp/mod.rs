@@ -208,6 +208,15 @@ pub struct Interp<'a> {
     /// Depth of block remainders reached only past an undecided `if` that returned or raised
     /// (`if isinstance(t, tuple): return ...` then code for the other case).
     pub(crate) after_guard: u32,
+    /// Certain errors raised inside a `try` and caught by its handlers (the body's normal end,
+    /// and its `else:`, may then never run).
+    pub(crate) caught_certain: u32,
+    /// The statement being executed raised for certain (a certain finding, reported or caught):
+    /// Python stops there, and so does this path.
+    pub(crate) raised: bool,
+    /// Depth of expression parts evaluated only under an undecided condition (`a if c else b`,
+    /// the right side of `and`/`or`): an error there does not stop the whole statement.
+    pub(crate) cond_expr: u32,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -258,6 +267,9 @@ impl<'a> Interp<'a> {
             class_outer_func: None,
             undecided: 0,
             after_guard: 0,
+            caught_certain: 0,
+            raised: false,
+            cond_expr: 0,
         }
     }
 
@@ -376,6 +388,10 @@ impl<'a> Interp<'a> {
             Catch::All => true,
             Catch::Names(n) => n.iter().any(|n| exc.caught_by(n)),
         }) {
+            if certainty == Certainty::Certain {
+                self.caught_certain += 1;
+                self.raised |= self.cond_expr == 0;
+            }
             return;
         }
         // Under a condition the analysis cannot decide, an error about None or an unbound
@@ -390,6 +406,9 @@ impl<'a> Interp<'a> {
         } else {
             certainty
         };
+        if certainty == Certainty::Certain && exc != Exc::Hint && self.cond_expr == 0 {
+            self.raised = true;
+        }
         let key = (self.cur_module, u32::from(range.start()), code);
         let finding = Finding {
             module: self.cur_module,

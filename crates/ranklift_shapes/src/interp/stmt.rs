@@ -67,7 +67,15 @@ impl<'a> Interp<'a> {
                 cur = Some(state);
                 break;
             }
+            let saved = std::mem::take(&mut self.raised);
             let mut r = self.exec_stmt(s, state);
+            // A certain error raised by this statement (its own expressions, not a nested
+            // block's statements): the rest of the block does not run on this path.
+            if std::mem::replace(&mut self.raised, saved) {
+                let returned = r.returns.take().map(|(s, _)| s);
+                let exits = join_opt(r.normal.take(), returned);
+                r.raises = join_opt(r.raises.take(), exits);
+            }
             cur = r.normal.take();
             out.absorb(&mut r);
             if r.guarded {
@@ -439,8 +447,13 @@ impl<'a> Interp<'a> {
                 cur
             }
             Iteration::Summary(elem) => {
+                // At least one element: the loop cannot end without running its body once.
+                let len = self.iteration_len(&it, &st);
+                let nonempty = matches!(len, Int::Const(n) if n > 0)
+                    || matches!(len, Int::Range(Some(lo), _) if lo > 0);
                 let mut head = st;
                 let mut passes = 0;
+                let mut completed = false;
                 // Only the pass from the stable head reports (see `exec_while`).
                 let saved = self.findings.clone();
                 loop {
@@ -450,12 +463,14 @@ impl<'a> Interp<'a> {
                     let Some(back) = self.loop_pass(&f.body, s, &mut breaks, &mut out) else {
                         break;
                     };
+                    completed = true;
                     match self.next_head(&head, &back, &mut passes) {
                         Some(h) => head = h,
                         None => break,
                     }
                 }
-                Some(head)
+                // Every pass raised or returned: with an element to run on, nothing gets past.
+                (completed || !nonempty).then_some(head)
             }
         };
         self.finish_loop(&f.orelse, exit, breaks, out)
@@ -476,10 +491,14 @@ impl<'a> Interp<'a> {
         if has_handlers {
             self.catches.push(catch);
         }
+        let caught_before = self.caught_certain;
         let mut body = self.exec_block(&t.body, st.clone());
         if has_handlers {
             self.catches.pop();
         }
+        // The body raised for certain (`try: unicode = unicode except NameError: ...`): its
+        // `else:` runs only if the analysis is wrong about that — an undecided condition.
+        let raised = u32::from(self.caught_certain > caught_before);
         let mut out = Out::default();
         let mut normal = None;
         // Unless the body always raises, a handler runs only if something in it failed: an
@@ -509,7 +528,9 @@ impl<'a> Interp<'a> {
         let body_normal = body.normal.take();
         out.absorb(&mut body);
         if let Some(s) = body_normal {
+            self.undecided += raised;
             let mut r = self.exec_block(&t.orelse, s);
+            self.undecided -= raised;
             normal = join_opt(normal, r.normal.take());
             out.absorb(&mut r);
         }
@@ -905,6 +926,19 @@ impl<'a> Interp<'a> {
                     Value::Instance(addr) if a.attr.as_str() == "__dict__" => {
                         super::expr::forget_attributes(st, addr);
                     }
+                    // Through a property's setter or another descriptor of the class (a value
+                    // the analysis does not know): the setter may store anything anywhere.
+                    Value::Instance(addr)
+                        if self.instance_class(st, addr).is_some_and(|c| {
+                            matches!(self.class_attr(c, a.attr.as_str(), 0), Some(Value::Top))
+                                || matches!(
+                                    self.class_attr(c, a.attr.as_str(), 0),
+                                    Some(Value::Method(_, k)) if &*k == "<property>"
+                                )
+                        }) =>
+                    {
+                        super::expr::forget_attributes(st, addr);
+                    }
                     Value::Instance(addr) => {
                         if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
                             attrs.insert(
@@ -1080,4 +1114,14 @@ fn conditionally_run(f: &ast::StmtFunctionDef) -> bool {
         };
         matches!(name, "skipif" | "skipIf" | "skipUnless" | "xfail")
     })
+}
+
+impl Interp<'_> {
+    /// The class of an instance on the heap.
+    pub(crate) fn instance_class(&self, st: &State, addr: super::value::Addr) -> Option<u32> {
+        match st.heap.get(&addr).map(|o| &**o) {
+            Some(Obj::Instance { class, .. }) => Some(*class),
+            _ => None,
+        }
+    }
 }
