@@ -103,6 +103,8 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.argsort", Same),
     ("numpy.ascontiguousarray", Same),
     ("numpy.linalg.inv", Same),
+    ("numpy.linalg.norm", Custom(linalg_norm)),
+    ("numpy.diag", Custom(diag)),
     // Element-wise, two operands.
     ("numpy.add", Broadcast2),
     ("numpy.subtract", Broadcast2),
@@ -160,6 +162,10 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.random.poisson", SizeInt(1)),
     ("numpy.random.exponential", Size(1)),
     ("numpy.random.choice", Custom(random_choice)),
+    ("numpy.random.default_rng", Custom(generator)),
+    ("numpy.random.RandomState", Custom(random_state)),
+    // `Generator` methods whose signature differs from the module function of the same name.
+    ("numpy.random.Generator.integers", SizeInt(2)),
     // Reductions.
     ("numpy.sum", Reduce),
     ("numpy.mean", Reduce),
@@ -344,6 +350,15 @@ pub fn module(name: &str) -> Option<&'static str> {
 pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Value> {
     if let Some(name) = ATTR_TABLE.get(&(module, attr)) {
         return Some(Value::NpFunc(name));
+    }
+    // A `Generator` (`np.random.default_rng()`): its methods draw like the module's functions
+    // of the same name (`rng.normal(0, 1, size=(3, 2))`); anything else is unknown, not an error.
+    if module == GENERATOR {
+        return Some(
+            ATTR_TABLE
+                .get(&("numpy.random", attr))
+                .map_or(Value::Top, |name| Value::NpFunc(name)),
+        );
     }
     if let ("numpy", "random" | "linalg") = (module, attr) {
         return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
@@ -1196,4 +1211,83 @@ fn python_float_repr(x: f64) -> String {
         };
         format!("{mant}e{sign}{digits:0>2}")
     }
+}
+
+/// `np.linalg.norm(x, ord=None, axis=None, keepdims=False)`: a float over the whole array, or a
+/// reduction over `axis` (AxisError W507 when it is out of bounds).
+///
+/// ```python
+/// np.linalg.norm(np.ones((10, 3)), axis=1)   # (10,)
+/// np.linalg.norm(np.ones((10, 3)), axis=2)   # W507 axis 2 is out of bounds for array of dimension 2
+/// ```
+fn linalg_norm(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let keepdims = matches!(args.get(3, "keepdims"), Some(Value::Bool(Some(true))));
+    match args.get(2, "axis") {
+        None | Some(Value::None) if !keepdims => Value::Float(None),
+        None | Some(Value::None) => i.outcome(range, models::reduce::reduce(&a, None, true)),
+        v => match axes_arg(v) {
+            Axes::Some(ax) => i.outcome(range, models::reduce::reduce(&a, Some(&ax), keepdims)),
+            _ => Value::Array(Shape::AnyRank),
+        },
+    }
+}
+
+/// `np.diag(v, k=0)`: a 1-d `v` of length n gives an (n+|k|, n+|k|) matrix; a 2-d one its k-th
+/// diagonal (length unknown unless k = 0 and both sides are known).
+///
+/// ```python
+/// np.diag(np.ones(7))          # (7, 7)
+/// np.diag(np.ones((3, 5)))     # (3,)
+/// ```
+fn diag(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let k = match args.get(1, "k") {
+        None => Some(0),
+        v => const_int(v),
+    };
+    match (a.dims(), k) {
+        (Some([n]), Some(k)) => {
+            let d = match n.known() {
+                Some(n) => Dim::Known(n + k.unsigned_abs()),
+                None if k == 0 => n.clone(),
+                None => Dim::Unknown,
+            };
+            Value::Array(Shape::Known(vec![d.clone(), d]))
+        }
+        (Some([n, m]), Some(0)) => {
+            let d = match (n.known(), m.known()) {
+                (Some(x), Some(y)) => Dim::Known(x.min(y)),
+                _ => Dim::Unknown,
+            };
+            Value::Array(Shape::Known(vec![d]))
+        }
+        (Some([_, _]), _) => Value::Array(Shape::Known(vec![Dim::Unknown])),
+        _ => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// The pseudo-module standing for a `numpy.random.Generator` object.
+const GENERATOR: &str = "numpy.random.Generator";
+
+/// `np.random.default_rng(seed)`: a `Generator`, whose methods are modelled through
+/// [`GENERATOR`].
+///
+/// ```python
+/// rng = np.random.default_rng(0)
+/// rng.random((10, 3))          # (10, 3)
+/// rng.integers(0, 5, size=4)   # (4,)
+/// ```
+fn generator(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Value {
+    Value::Module(ModRef::Numpy(GENERATOR))
+}
+
+/// `np.random.RandomState(seed)`: the legacy generator has the module's own functions
+/// (`rs.rand(2, 3)`, `rs.randint(0, 5, size=4)`).
+fn random_state(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Value {
+    Value::Module(ModRef::Numpy("numpy.random"))
 }

@@ -383,7 +383,12 @@ impl<'a> Interp<'a> {
         while v.len() > t.len() && v[0] == Dim::Known(1) {
             v = &v[1..];
         }
+        // Into a single element (a full integer index), NumPy has a message of its own.
+        let scalar_target = t.is_empty();
         let message = || {
+            if scalar_target {
+                return "setting an array element with a sequence.".to_owned();
+            }
             format!(
                 "could not broadcast input array from shape {} into shape {}",
                 value, target

@@ -481,6 +481,13 @@ impl<'a> Interp<'a> {
         let mut all = false;
         for h in &t.handlers {
             let ast::ExceptHandler::ExceptHandler(h) = h;
+            // A handler that ends by re-raising (`except: print(x); raise`) lets the error out.
+            let reraises = matches!(h.body.last(), Some(Stmt::Raise(r))
+                if r.exc.as_deref().is_none_or(|e| matches!((e, &h.name),
+                    (Expr::Name(n), Some(b)) if n.id.as_str() == b.as_str())));
+            if reraises {
+                continue;
+            }
             match h.type_.as_deref() {
                 None => all = true,
                 Some(e) => exception_names(e, &mut names),

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Recall of `ranklift shapes` on shape bugs injected into real functions (issue 13).
+
+The functions are those of real modules of the pinned PyPI packages that
+`scripts/realworld_shapes.py` downloads (used in place from the cache, never copied into the
+repository), chosen because they need nothing but NumPy and the standard library. Each module is
+composed with a driver of our own that calls its functions on realistic inputs. Then, one at a
+time, a single shape bug is injected into the module's text by a mutation operator:
+
+- `swap`: the operands of `dot` / `matmul` / `@` exchanged (a transposed product);
+- `transpose`: the first operand of a product transposed (`(A).T`);
+- `reshape`: an integer of a `reshape` size changed by one;
+- `axis`: an integer `axis=` moved to the next axis;
+- `keepdims`: `keepdims=True` dropped;
+- `slice`: a multi-dimensional index losing its first entry;
+- `stack`: `vstack` and `hstack` exchanged, `concatenate` given the next axis.
+
+Each mutant is run with CPython + real NumPy; it is kept only when the unmutated program runs
+cleanly and the mutant raises at the mutated line (exception type and message recorded). Then
+`ranklift shapes` (default mode) runs on the mutant: a bug counts as found when a finding is at
+that line with NumPy's message, and as "right line" when only the line matches.
+
+Usage: recall_shapes.py --bin target/release/ranklift --python PYTHON_WITH_NUMPY [--min-recall R]
+"""
+import argparse
+import ast
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import realworld_shapes  # noqa: E402  (downloads and caches the packages)
+
+# module (package-relative, under the package's extracted directory) -> driver of our own.
+DRIVERS = {
+    ("python_speech_features", "python_speech_features/sigproc.py"): """
+sig = numpy.sin(numpy.linspace(0, 40, 1600))
+frames = framesig(sig, 400, 160)
+assert frames.shape[1] == 400
+back = deframesig(frames, len(sig), 400, 160)
+mag = magspec(frames, 512)
+pw = powspec(frames, 512)
+lp = logpowspec(frames, 512)
+emph = preemphasis(sig, 0.97)
+print(frames.shape, back.shape, mag.shape, pw.shape, lp.shape, emph.shape)
+""",
+    ("filterpy", "filterpy/kalman/unscented_transform.py"): """
+sigmas = np.random.default_rng(0).normal(size=(7, 3))
+Wm = np.full(7, 1.0 / 7)
+Wc = np.full(7, 1.0 / 7)
+x, P = unscented_transform(sigmas, Wm, Wc, noise_cov=np.eye(3) * 0.1)
+print(x.shape, P.shape)
+""",
+    ("filterpy", "filterpy/monte_carlo/resampling.py"): """
+w = np.random.default_rng(1).random(50)
+w /= w.sum()
+print(residual_resample(w).shape, stratified_resample(w).shape,
+      systematic_resample(w).shape, multinomial_resample(w).shape)
+""",
+    ("scikit-image", "skimage/util/shape.py"): """
+a = np.arange(4 * 6).reshape(4, 6)
+print(view_as_blocks(a, (2, 3)).shape, view_as_windows(a, (2, 2)).shape)
+""",
+    ("scikit-image", "skimage/transform/integral.py"): """
+img = np.arange(25, dtype=float).reshape(5, 5)
+ii = integral_image(img)
+print(ii.shape, integrate(ii, (1, 1), (3, 3)))
+""",
+    ("scikit-image", "skimage/util/arraycrop.py"): """
+a = np.arange(36).reshape(6, 6)
+print(crop(a, ((1, 2), (0, 1))).shape, crop(a, 1).shape)
+""",
+    ("scikit-image", "skimage/transform/finite_radon_transform.py"): """
+a = np.arange(25, dtype=float).reshape(5, 5)
+f = frt2(a)
+print(f.shape, ifrt2(f).shape)
+""",
+    ("scikit-image", "skimage/draw/draw_nd.py"): """
+print([c.shape for c in line_nd((1, 1), (5, 9))], [c.shape for c in line_nd((0, 0, 0), (3, 4, 2), endpoint=True)])
+""",
+    ("pymoo", "pymoo/util/normalization.py"): """
+F = np.random.default_rng(2).random((20, 3))
+N = normalize(F, F.min(axis=0), F.max(axis=0))
+print(N.shape, denormalize(N, F.min(axis=0), F.max(axis=0)).shape, standardize(F).shape)
+ideal = find_ideal(F)
+ext = get_extreme_points_c(F, ideal)
+print(ideal.shape, ext.shape, get_nadir_point(ext, ideal, F.max(axis=0), F.max(axis=0), F.max(axis=0)).shape)
+""",
+    ("pymoo", "pymoo/decomposition/util.py"): """
+F = np.random.default_rng(3).random((10, 3))
+W = np.random.default_rng(4).random((10, 3))
+d1, d2 = calc_distance_to_weights(F, W, utopian_point=np.zeros(3))
+print(d1.shape, d2.shape)
+""",
+    ("pymoo", "pymoo/util/ref_dirs/misc.py"): """
+X = np.random.default_rng(5).random((6, 3))
+print(project_onto_sum_equals_one_plane(X).shape, project_onto_sum_equals_zero_plane(X).shape)
+Y = X - 0.2
+project_onto_unit_simplex(Y)
+print(Y.shape)
+""",
+    ("pymoo", "pymoo/util/nds/dominance_degree_non_dominated_sort.py"): """
+F = np.random.default_rng(6).random((12, 3))
+print(len(dominance_degree_non_dominated_sort(F)), len(dominance_degree_non_dominated_sort(F, "fast")))
+""",
+    ("pymoo", "pymoo/util/vectors.py"): """
+p = np.full(4, 0.5)
+d = np.array([0.1, -0.2, 0.0, 0.3])
+print(max_alpha(p, d, np.zeros(4), np.ones(4)), max_alpha(p, d, np.zeros(4), np.ones(4), mode="all_hit_bounds"))
+""",
+    ("scikit-image", "skimage/util/_regular_grid.py"): """
+print(regular_grid((8, 10), 6), regular_seeds((8, 10), 6).shape)
+""",
+    ("scikit-image", "skimage/measure/_moments_analytical.py"): """
+m = np.random.default_rng(7).random((4, 4)) + 1.0
+print(moments_raw_to_central(m).shape, moments_raw_to_central(np.random.default_rng(8).random((3, 3, 3)) + 1.0).shape)
+""",
+}
+
+PRODUCTS = {"dot", "matmul", "inner"}
+
+
+def name_of(func):
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return None
+
+
+def mutations(src):
+    """(operator, line, (start, end) offsets, replacement) for every mutation site."""
+    tree = ast.parse(src)
+    lines = src.splitlines(keepends=True)
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+
+    def off(lineno, col):
+        return starts[lineno - 1] + len(lines[lineno - 1].encode()[:col].decode(errors="ignore"))
+
+    def seg(n):
+        return off(n.lineno, n.col_offset), off(n.end_lineno, n.end_col_offset)
+
+    def text(n):
+        a, b = seg(n)
+        return src[a:b]
+
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult) and n.lineno == n.end_lineno:
+            out.append(("swap", n.lineno, seg(n), f"({text(n.right)}) @ ({text(n.left)})"))
+            out.append(("transpose", n.lineno, seg(n.left), f"({text(n.left)}).T"))
+        if not isinstance(n, ast.Call) or n.lineno != n.end_lineno:
+            continue
+        fname = name_of(n.func)
+        if fname in PRODUCTS and len(n.args) == 2 and not n.keywords:
+            a, b = n.args
+            (s0, _), (_, e1) = seg(a), seg(b)
+            out.append(("swap", n.lineno, (s0, e1), f"{text(b)}, {text(a)}"))
+            out.append(("transpose", n.lineno, seg(a), f"({text(a)}).T"))
+        if fname == "reshape":
+            for arg in n.args:
+                elts = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+                for e in elts:
+                    if isinstance(e, ast.Constant) and isinstance(e.value, int) and e.value > 0:
+                        out.append(("reshape", n.lineno, seg(e), str(e.value + 1)))
+                        break
+        for k in n.keywords:
+            if k.arg == "axis" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, int):
+                out.append(("axis", n.lineno, seg(k.value), str(k.value.value + 1)))
+            if k.arg == "keepdims" and isinstance(k.value, ast.Constant) and k.value.value is True:
+                out.append(("keepdims", n.lineno, seg(k.value), "False"))
+        if fname in ("vstack", "hstack") and isinstance(n.func, (ast.Attribute, ast.Name)):
+            other = "hstack" if fname == "vstack" else "vstack"
+            f = n.func
+            a, b = seg(f)
+            out.append(("stack", n.lineno, (b - len(fname), b), other))
+        if fname == "concatenate" and not any(k.arg == "axis" for k in n.keywords) and len(n.args) == 1:
+            _, e = seg(n.args[0])
+            out.append(("stack", n.lineno, (e, e), ", axis=1"))
+    for n in ast.walk(tree):
+        if (isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Tuple)
+                and len(n.slice.elts) >= 2 and n.lineno == n.end_lineno
+                and isinstance(n.ctx, ast.Load)):
+            rest = ", ".join(text(e) for e in n.slice.elts[1:])
+            out.append(("slice", n.lineno, seg(n.slice), rest if len(n.slice.elts) > 2 else rest))
+    return out
+
+
+RUNNER = r"""
+import json, os, runpy, sys, traceback
+path = sys.argv[1]
+try:
+    runpy.run_path(path, run_name="__main__")
+    print(json.dumps({"ok": True}))
+except BaseException as e:
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(path)]
+    line = frames[-1].lineno if frames else None
+    print(json.dumps({"ok": False, "line": line, "type": type(e).__name__,
+                      "message": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}))
+"""
+
+
+def run_python(py, path):
+    p = subprocess.run([py, "-c", RUNNER, str(path)], capture_output=True, text=True, timeout=120,
+                       cwd=os.path.dirname(path))
+    if p.returncode != 0 or not p.stdout.strip():
+        return {"ok": False, "line": None, "type": "harness", "message": p.stderr[-300:]}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--python", required=True, help="a Python with NumPy 2 (scripts/numpy-env.sh 2)")
+    ap.add_argument("--min-recall", type=float, default=0.0,
+                    help="fail when the share found at the right line with NumPy's message is lower")
+    ap.add_argument("--list", action="store_true", help="print every confirmed mutant and the verdict")
+    args = ap.parse_args()
+    roots = {}
+    for name, version, pip_args, filename, digest in realworld_shapes.PACKAGES:
+        roots[name] = realworld_shapes.fetch(name, version, pip_args, filename, digest)
+    rows, confirmed = [], []
+    with tempfile.TemporaryDirectory(prefix="ranklift-recall-") as tmp:
+        tmp = Path(tmp)
+        for (pkg, rel), driver in DRIVERS.items():
+            src_path = next(Path(roots[pkg]).rglob(rel), None)
+            if src_path is None:
+                raise SystemExit(f"{pkg}: {rel} not found in {roots[pkg]}")
+            src = src_path.read_text()
+            base = tmp / f"{pkg}_{Path(rel).stem}.py"
+            base.write_text(src.rstrip("\n") + "\n\n\n# driver (ranklift's own)\n" + driver.lstrip("\n"))
+            clean = run_python(args.python, base)
+            if not clean["ok"]:
+                raise SystemExit(f"{pkg}/{rel}: the unmutated program fails: {clean}")
+            body_src = base.read_text()
+            module_lines = src.count("\n") + 1
+            for i, (op, line, (a, b), repl) in enumerate(mutations(src)):
+                if line > module_lines:
+                    continue
+                mutant = body_src[:a] + repl + body_src[b:]
+                try:
+                    ast.parse(mutant)
+                except SyntaxError:
+                    continue
+                mpath = tmp / f"m_{pkg}_{Path(rel).stem}_{i}.py"
+                mpath.write_text(mutant)
+                r = run_python(args.python, mpath)
+                if r["ok"] or r["line"] != line or r["type"] not in (
+                        "ValueError", "IndexError", "AxisError", "TypeError"):
+                    continue
+                p = subprocess.run([args.bin, "shapes", "--format", "json", str(mpath)],
+                                   capture_output=True, text=True, timeout=300)
+                if p.returncode not in (0, 1, 2) or "panicked" in p.stderr:
+                    raise SystemExit(f"ranklift crashed on {mpath}: {p.stderr[-2000:]}")
+                diags = json.loads(p.stdout)["diagnostics"]
+                at_line = [d for d in diags if d["line"] == line and not d["code"].startswith("RL")]
+                # NumPy ends some messages with a space ("... (1,3,3) "): compare without it.
+                exact = any(d["message"].rstrip() == r["message"].rstrip() for d in at_line)
+                verdict = "found" if exact else ("line" if at_line else "missed")
+                confirmed.append({"module": f"{pkg}/{rel}", "op": op, "line": line,
+                                  "python": r["message"], "ranklift": [d["message"] for d in at_line],
+                                  "verdict": verdict})
+    by_op = {}
+    for c in confirmed:
+        s = by_op.setdefault(c["op"], {"n": 0, "found": 0, "line": 0})
+        s["n"] += 1
+        s[c["verdict"]] = s.get(c["verdict"], 0) + 1
+    print(f"{'operator':10} {'bugs':>5} {'found':>6} {'line only':>9} {'missed':>7}")
+    for op, s in sorted(by_op.items()):
+        print(f"{op:10} {s['n']:5} {s.get('found', 0):6} {s.get('line', 0):9} {s.get('missed', 0):7}")
+    n = len(confirmed)
+    found = sum(c["verdict"] == "found" for c in confirmed)
+    line = sum(c["verdict"] == "line" for c in confirmed)
+    recall = found / n if n else 0.0
+    print(f"{'total':10} {n:5} {found:6} {line:9} {n - found - line:7}")
+    print(f"recall (default mode, right line and NumPy's message): {found}/{n} = {recall:.1%}")
+    if args.list:
+        for c in confirmed:
+            print(f"{c['verdict']:7} {c['op']:9} {c['module']}:{c['line']}  python: {c['python']}  ranklift: {c['ranklift']}")
+    ok = n >= 30 and recall >= args.min_recall
+    print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
