@@ -238,7 +238,7 @@ fn warmup_callback(
     // The model's compile call: the same receiver text, in reached code.
     let compile = crate::rules::keras_distributed_optimizer::compile_calls(cx)
         .into_iter()
-        .find(|(_, c)| matches!(&*c.func, Expr::Attribute(a) if cx.text(scope.module, &*a.value) == recv_text))?;
+        .find(|(cs, c)| matches!(&*c.func, Expr::Attribute(a) if cx.text(cs.module, &*a.value) == recv_text))?;
     let (cs, ccall) = compile;
     let opt = ccall
         .arguments
