@@ -13,6 +13,11 @@
 //! silently diverge (measured on Keras 2.13). There `hvd` is `horovod.tensorflow.keras`, which has
 //! no tape wrapper: `hvd_tf.DistributedGradientTape` from `import horovod.tensorflow as hvd_tf`.
 //!
+//! Gradients taken *inside* the `with` block (`grads = tape.gradient(...)` indented under it) are
+//! averaged where they are taken instead — `grads = [hvd.allreduce(g) ...]` right after — since
+//! Horovod's wrapper cannot take gradients while the tape records (RuntimeError on a real rank).
+//! Taken inline there (`apply_gradients(zip(tape.gradient(...), vs))` in the block): DST212.
+//!
 //! ```python
 //! # before
 //! with tf.GradientTape() as tape:
@@ -83,6 +88,48 @@ pub fn run(cx: &mut Cx) {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        // Gradients taken inside the `with` block (`with tape: ...; grads = tape.gradient(...)`):
+        // wrap before the first statement that takes them, inside the block.
+        let names: Vec<String> = lines
+            .iter()
+            .filter_map(|l| l.split(" =").next().map(|n| format!("{n}.gradient(")))
+            .collect();
+        let inside = w
+            .body
+            .iter()
+            .find(|st| names.iter().any(|n| cx.text(m, *st).contains(n.as_str())));
+        if let Some(st) = inside {
+            // The tape is still recording there, and Horovod's wrapper cannot take gradients
+            // inside its context (RuntimeError on a real rank): average the gradients instead.
+            let target = match st {
+                Stmt::Assign(a) if a.targets.len() == 1 && lines_ok(cx, m, st) => {
+                    match &a.targets[0] {
+                        Expr::Name(n)
+                            if names
+                                .iter()
+                                .any(|g| cx.text(m, &*a.value).starts_with(g.as_str())) =>
+                        {
+                            Some(n.id.to_string())
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match target {
+                Some(g) => {
+                    let allreduce = cx.hvd_tf(m, "allreduce");
+                    let line = format!("{g} = [None if hvd_g is None else {allreduce}(hvd_g) for hvd_g in {g}]");
+                    cx.insert_lines_after(m, RULE, st, &[line],
+                        format!("gradients `{g}` taken inside the GradientTape block: averaged over the processes with {allreduce}"));
+                    cx.use_hvd(scope);
+                }
+                None => cx.diag(m, st.range(), "DST212", Severity::Error,
+                    "gradients are taken inside the `with tf.GradientTape()` block, where Horovod's tape wrapper cannot take them",
+                    "take them after the block (`grads = tape.gradient(loss, vars)` dedented), or assign them on a line of their own"),
+            }
+            continue;
+        }
         cx.insert_lines_after(m, RULE, w, &lines, msg);
         cx.use_hvd(scope);
         for l in &lines {
@@ -91,6 +138,16 @@ pub fn run(cx: &mut Cx) {
             }
         }
     }
+}
+
+/// Can whole lines go right after `st` (it begins its line; see `Cx::lines_around_ok`)?
+fn lines_ok(cx: &Cx, m: usize, st: &Stmt) -> bool {
+    let idx = cx.idx;
+    idx.modules[m]
+        .stmts
+        .clone()
+        .find(|&o| idx.stmts[o].stmt.range() == st.range())
+        .is_some_and(|o| cx.lines_around_ok(o))
 }
 
 /// Horovod's `DistributedGradientTape.gradient` iterates its `sources`: given one variable
