@@ -90,15 +90,26 @@ fn certain_errors(numpy: NumpyVersion, major: u8, doc: &Value, bad: &mut Vec<Str
             continue;
         }
         let got = findings_with(rel, false, numpy);
-        let line = want["line"].as_u64().unwrap() as usize;
-        let col = want["col"].as_u64().unwrap() as usize;
-        let message = want["message"].as_str().unwrap().trim_end();
-        match got.as_slice() {
-            [(l, c, _, m)] if *l == line && *c == col && m == message => {}
-            _ => bad.push(format!(
-                "{rel} (NumPy {major}): Python raised at {line}:{col} `{message}`\n   we report {got:?}"
-            )),
-        }
+        expect_raised(rel, major, want, &got, bad);
+    }
+}
+
+/// Exactly one finding, where Python raised and with its message.
+fn expect_raised(
+    rel: &str,
+    major: u8,
+    want: &Value,
+    got: &[(usize, usize, String, String)],
+    bad: &mut Vec<String>,
+) {
+    let line = want["line"].as_u64().unwrap() as usize;
+    let col = want["col"].as_u64().unwrap() as usize;
+    let message = want["message"].as_str().unwrap().trim_end();
+    match got {
+        [(l, c, _, m)] if *l == line && *c == col && m == message => {}
+        _ => bad.push(format!(
+            "{rel} (NumPy {major}): Python raised at {line}:{col} `{message}`\n   we report {got:?}"
+        )),
     }
 }
 
@@ -218,15 +229,7 @@ fn versioned_programs_follow_each_numpy() {
                 }
                 continue;
             }
-            let line = want["line"].as_u64().unwrap() as usize;
-            let col = want["col"].as_u64().unwrap() as usize;
-            let message = want["message"].as_str().unwrap().trim_end();
-            match got.as_slice() {
-                [(l, c, _, m)] if *l == line && *c == col && m == message => {}
-                _ => bad.push(format!(
-                    "{rel} (NumPy {major}): Python raised at {line}:{col} `{message}`\n   we report {got:?}"
-                )),
-            }
+            expect_raised(rel, *major, want, &got, &mut bad);
         }
     }
     for (rel, one) in all[0].2["programs"].as_object().unwrap() {

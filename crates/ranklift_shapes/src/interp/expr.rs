@@ -640,20 +640,7 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Numpy(m)) => {
                 match crate::numpy::module_attr(self.config.numpy, m, attr) {
                     Some(v) => v,
-                    None => match self.config.numpy.missing_message(m, attr) {
-                        // NumPy's own words for a removed name (`np.NaN`, `np.float`).
-                        Some(msg) => {
-                            self.report(
-                                range,
-                                "E011",
-                                Exc::Attribute,
-                                msg.to_owned(),
-                                Certainty::Certain,
-                            );
-                            Value::Top
-                        }
-                        None => missing(self, format!("module '{m}'")),
-                    },
+                    None => self.numpy_missing(m, &format!("module '{m}'"), attr, range),
                 }
             }
             Value::Module(ModRef::Hints) => match attr {
@@ -741,19 +728,7 @@ impl<'a> Interp<'a> {
                     );
                     Value::Top
                 }
-                _ => match self.config.numpy.missing_message("numpy.ndarray", attr) {
-                    Some(msg) => {
-                        self.report(
-                            range,
-                            "E011",
-                            Exc::Attribute,
-                            msg.to_owned(),
-                            Certainty::Certain,
-                        );
-                        Value::Top
-                    }
-                    None => missing(self, "'numpy.ndarray' object".to_owned()),
-                },
+                _ => self.numpy_missing("numpy.ndarray", "'numpy.ndarray' object", attr, range),
             },
             Value::Instance(addr) if attr == "__dict__" => {
                 // The attributes can now change through the dict (`self.__dict__.update(kw)`).
@@ -852,6 +827,17 @@ impl<'a> Interp<'a> {
     }
 
     /// Look an attribute up on a class and its bases (depth-first, like a simple MRO).
+    /// E011 for a name NumPy (at `--numpy-version`) lacks: NumPy's own words when it explains
+    /// the removal (`np.NaN`, `ndarray.ptp`), else Python's "`owner` has no attribute".
+    fn numpy_missing(&mut self, key: &str, owner: &str, attr: &str, range: TextRange) -> Value {
+        let message = match self.config.numpy.missing_message(key, attr) {
+            Some(msg) => msg.to_owned(),
+            None => format!("{owner} has no attribute '{attr}'"),
+        };
+        self.report(range, "E011", Exc::Attribute, message, Certainty::Certain);
+        Value::Top
+    }
+
     /// Does the class derive from a class the analysis does not know (a library's)?
     fn library_base(&self, class: u32, depth: usize) -> bool {
         depth <= 16
