@@ -77,7 +77,21 @@ PACKAGES = [
          "353bc3c4a73b20ade1d6a35287236c9cccd4f293f9aed75c4fc37110c02ebbb5"),
         ("pyts", "0.13.0", "pyts-0.13.0-py3-none-any.whl",
          "b49608267b686ea693dba31316ef2b22ad73ea29b27144696c347809ecd5ad62"),
+        # Held-out batch 2 (added with its first-contact findings triaged, not tuned on).
+        ("gplearn", "0.4.2", "gplearn-0.4.2-py3-none-any.whl",
+         "4c7204c48ca0a8d8590d085bb2b7b0446245c3796f8d85ee477464de07d27a4d"),
+        ("hyperopt", "0.2.7", "hyperopt-0.2.7-py2.py3-none-any.whl",
+         "f3046d91fe4167dbf104365016596856b2524a609d22f047a066fc1ac796427c"),
+        ("pgmpy", "0.1.26", "pgmpy-0.1.26-py3-none-any.whl",
+         "23ff46f9ce8bc52c4e8795c0d5e70cdf3ec8ec8bbd351a151a07abd1b986d160"),
+        ("scikit-posthocs", "0.9.0", "scikit_posthocs-0.9.0-py3-none-any.whl",
+         "86772d3b049b9879569446f134b00410ca7d2607ffc7ea940bbc869a7a3c3410"),
+        ("sktime", "0.34.0", "sktime-0.34.0-py3-none-any.whl",
+         "7270df415fcc58ef0389170697fa5f78007e7bcebb38caf7e5ef595570afb7fc"),
     ]],
+    ("astropy", "6.1.4", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
+     "astropy-6.1.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     "50ab8d8097df76e33b56ab429d07240df6f273ccd267949ff99f8df79c7fcc42"),
 ]
 
 

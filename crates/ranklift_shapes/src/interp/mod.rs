@@ -384,6 +384,11 @@ impl<'a> Interp<'a> {
         message: String,
         certainty: Certainty,
     ) {
+        // The statement already raised for certain: Python never evaluates the rest of it
+        // (`f(a_undefined, b_undefined)` raises one NameError).
+        if self.raised && self.cond_expr == 0 && exc != Exc::Hint {
+            return;
+        }
         if self.catches.iter().any(|c| match c {
             Catch::All => true,
             Catch::Names(n) => n.iter().any(|n| exc.caught_by(n)),
