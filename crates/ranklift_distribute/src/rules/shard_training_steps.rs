@@ -28,6 +28,7 @@
 use std::collections::BTreeSet;
 
 use ranklift_python::Severity;
+use ruff_python_ast::helpers::any_over_expr;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
@@ -348,62 +349,18 @@ fn timed_rate(cx: &Cx, scope: Scope, n: &Expr) -> Option<usize> {
     v.found.map(|at| cx.line_of(m, at))
 }
 
-/// `e` contains a sub-expression whose source text is `text`.
+/// `e` contains a name or attribute whose source text is `text`.
 fn mentions_text(e: &Expr, src: &str, text: &str) -> bool {
-    struct Find<'s> {
-        src: &'s str,
-        text: &'s str,
-        hit: bool,
-    }
-    impl<'a> Visitor<'a> for Find<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if matches!(e, Expr::Name(_) | Expr::Attribute(_)) && &self.src[e.range()] == self.text
-            {
-                self.hit = true;
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
-    let mut f = Find {
-        src,
-        text,
-        hit: false,
-    };
-    f.visit_expr(e);
-    f.hit
+    any_over_expr(e, |x| {
+        matches!(x, Expr::Name(_) | Expr::Attribute(_)) && &src[x.range()] == text
+    })
 }
 
 /// `e` reads a clock or a name in `timed`.
 fn mentions_time(idx: &Index, m: usize, e: &Expr, timed: &[&str]) -> bool {
-    struct Find<'b, 'a> {
-        idx: &'b Index<'a>,
-        m: usize,
-        timed: &'b [&'b str],
-        hit: bool,
-    }
-    impl<'x> Visitor<'x> for Find<'_, '_> {
-        fn visit_expr(&mut self, e: &'x Expr) {
-            match e {
-                Expr::Call(c)
-                    if self
-                        .idx
-                        .canonical(self.m, &c.func)
-                        .is_some_and(|q| is_clock(&q)) =>
-                {
-                    self.hit = true;
-                }
-                Expr::Name(n) if self.timed.contains(&n.id.as_str()) => self.hit = true,
-                _ => {}
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
-    let mut f = Find {
-        idx,
-        m,
-        timed,
-        hit: false,
-    };
-    f.visit_expr(e);
-    f.hit
+    any_over_expr(e, |x| match x {
+        Expr::Call(c) => idx.canonical(m, &c.func).is_some_and(|q| is_clock(&q)),
+        Expr::Name(n) => timed.contains(&n.id.as_str()),
+        _ => false,
+    })
 }
