@@ -118,6 +118,82 @@ print(regular_grid((8, 10), 6), regular_seeds((8, 10), 6).shape)
 m = np.random.default_rng(7).random((4, 4)) + 1.0
 print(moments_raw_to_central(m).shape, moments_raw_to_central(np.random.default_rng(8).random((3, 3, 3)) + 1.0).shape)
 """,
+    # Held-out batch (added with the 0-d scalar model; not tuned on): pure-NumPy modules of
+    # statsmodels, astropy, pymoo, emcee and sktime.
+    ("statsmodels", "statsmodels/tsa/interp/denton.py"): """
+indicator = np.array([89., 91., 90., 94., 96., 99., 103., 102., 104., 107., 109., 112.])
+benchmark = np.array([4000., 4161.4, 4300.])
+print(dentonm(indicator, benchmark, freq="aq").shape, dentonm(indicator[:6], benchmark[:2], freq="qm", k=3).shape)
+""",
+    ("astropy", "astropy/timeseries/periodograms/lombscargle/implementations/slow_impl.py"): """
+rng = np.random.default_rng(9)
+t = np.sort(rng.random(40)) * 10
+y = np.sin(t) + 0.1 * rng.normal(size=40)
+dy = np.full(40, 0.1)
+freq = np.linspace(0.05, 2, 30)
+print(lombscargle_slow(t, y, dy, freq).shape,
+      lombscargle_slow(t, y, dy, freq, normalization="psd", fit_mean=False, center_data=False).shape)
+""",
+    ("astropy", "astropy/timeseries/periodograms/lombscargle/implementations/mle.py"): """
+rng = np.random.default_rng(10)
+t = np.sort(rng.random(30)) * 10
+y = np.sin(t) + 0.1 * rng.normal(size=30)
+dy = np.full(30, 0.2)
+X = design_matrix(t, 0.5, dy, nterms=2)
+print(X.shape, periodic_fit(t, y, dy, 0.5, np.linspace(0, 10, 15), nterms=2).shape)
+""",
+    ("astropy", "astropy/timeseries/periodograms/lombscargle/implementations/utils.py"): """
+rng = np.random.default_rng(11)
+x = rng.random(25) * 40
+y = rng.normal(size=25)
+print(bitceil(10), extirpolate(x, y, N=50).shape)
+S, C = trig_sum(np.sort(x), y, df=0.1, N=20, use_fft=True)
+S2, C2 = trig_sum(np.sort(x), y, df=0.1, N=20, use_fft=False)
+print(S.shape, C.shape, S2.shape, C2.shape)
+""",
+    ("statsmodels", "statsmodels/sandbox/tools/tools_pca.py"): """
+data = np.random.default_rng(12).normal(size=(30, 4))
+xr, factors, evals, evecs = pca(data, keepdim=2, normalize=1)
+print(xr.shape, factors.shape, evals.shape, evecs.shape)
+print([o.shape for o in pcasvd(data, keepdim=2)])
+""",
+    ("statsmodels", "statsmodels/multivariate/factor_rotation/_gpa_rotation.py"): """
+rng = np.random.default_rng(13)
+A = rng.normal(size=(8, 3))
+T = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+H = rng.normal(size=(8, 3))
+W = (rng.random((8, 3)) > 0.5).astype(float)
+print(rotateA(A, T).shape, rotateA(A, T, rotation_method="oblique").shape)
+print(oblimin_objective(A=A, T=T, gamma=0)[1].shape, orthomax_objective(A=A, T=T, gamma=1)[1].shape,
+      CF_objective(A=A, T=T, kappa=0)[1].shape)
+print(vgQ_target(H, A=A, T=T)[1].shape, ff_target(H, A=A, T=T), vgQ_partial_target(H, W, A=A, T=T)[1].shape,
+      ff_partial_target(H, W, A=A, T=T))
+L, phi, T2, table = GPA(A, vgQ=lambda L=None, A=None, T=None: orthomax_objective(L=L, A=A, T=T, gamma=1),
+                        rotation_method="orthogonal")
+print(L.shape, T2.shape)
+""",
+    ("pymoo", "pymoo/util/pruning_cd.py"): """
+X = np.random.default_rng(14).random((10, 3))
+print(calc_pcd(X).shape, calc_pcd(X, n_remove=3).shape)
+""",
+    ("pymoo", "pymoo/util/dominator.py"): """
+rng = np.random.default_rng(15)
+F = rng.random((6, 2))
+G = rng.random((6, 1)) - 0.5
+print(Dominator.calc_domination_matrix(F).shape, Dominator.calc_domination_matrix_loop(F, G).shape,
+      Dominator.get_relation(F[0], F[1]))
+""",
+    ("emcee", "emcee/autocorr.py"): """
+rng = np.random.default_rng(16)
+x = np.cumsum(rng.normal(size=(2000, 4, 2)), axis=0)
+print(next_pow_two(100), function_1d(x[:, 0, 0]).shape, integrated_time(x, quiet=True).shape)
+""",
+    ("sktime", "sktime/libs/vmdpy/vmdpy.py"): """
+t = np.linspace(0, 1, 100)
+f = np.cos(2 * np.pi * 2 * t) + 0.5 * np.cos(2 * np.pi * 24 * t)
+u, u_hat, omega = VMD(f, 2000, 0, 3, 0, 1, 1e-7)
+print(u.shape, u_hat.shape, omega.shape)
+""",
 }
 
 PRODUCTS = {"dot", "matmul", "inner"}

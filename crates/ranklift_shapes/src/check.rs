@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use ruff_text_size::Ranged;
 
 use crate::Certainty;
+use crate::interp::state::FxSet;
 use crate::interp::{Config, Interp, SourceModule};
 
 /// Options of `ranklift shapes`.
@@ -158,7 +159,13 @@ fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
             analysis_time: Default::default(),
         };
     };
-    analyse_entry(&project, entry, &display, parse_time, opts)
+    let array_like = Arc::new(project_array_like(&project));
+    analyse_entry(&project, &array_like, entry, &display, parse_time, opts)
+}
+
+/// Attribute names of the project's ndarray subclasses (see [`crate::interp::array_like`]).
+fn project_array_like(project: &Project) -> FxSet<Arc<str>> {
+    crate::interp::array_like::attrs(project.modules.iter().map(|m| m.parsed.suite()))
 }
 
 /// Check every `.py` file under `dir`, parsing the project once: each module is run as
@@ -183,10 +190,11 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
             }
         })
         .collect();
+    let array_like = Arc::new(project_array_like(&project));
     let run = |i: usize| {
         let display = dir.join(&project.modules[i].rel_path).display().to_string();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            analyse_entry(&project, i, &display, parse_time, opts)
+            analyse_entry(&project, &array_like, i, &display, parse_time, opts)
         }))
         .unwrap_or_else(|_| internal_error(Path::new(&display)))
     };
@@ -228,6 +236,7 @@ pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
 
 fn analyse_entry(
     project: &Project,
+    array_like: &Arc<FxSet<Arc<str>>>,
     entry: usize,
     display: &str,
     parse_time: std::time::Duration,
@@ -289,6 +298,7 @@ fn analyse_entry(
     let config = Config {
         fuel: opts.fuel,
         numpy: opts.numpy,
+        array_like: array_like.clone(),
     };
     let started = std::time::Instant::now();
     let (findings, out_of_fuel) = Interp::new(modules, &config).run(0);

@@ -109,6 +109,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "ValueError: inhomogeneous nested sequence",
         "every row of a nested list must have the same length (or pass dtype=object)",
     ),
+    (
+        "W513",
+        "LinAlgError: not a (square) matrix",
+        "np.linalg routines need 2-d (or stacked) matrices; inv, det, eig, solve need square ones",
+    ),
 ];
 
 pub fn hint(code: &str) -> Option<&'static str> {

@@ -96,13 +96,46 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.real", Same),
     ("numpy.imag", Same),
     ("numpy.copy", Same),
+    ("numpy.sort", Same),
+    ("numpy.flip", Same),
+    ("numpy.fliplr", Same),
+    ("numpy.flipud", Same),
+    ("numpy.roll", Same),
+    ("numpy.isin", Same),
+    ("numpy.invert", Same),
+    ("numpy.angle", Same),
+    ("numpy.spacing", Same),
+    ("numpy.asfortranarray", Same),
     ("numpy.zeros_like", Same),
     ("numpy.ones_like", Same),
     ("numpy.empty_like", Same),
     ("numpy.full_like", Same),
     ("numpy.argsort", Same),
     ("numpy.ascontiguousarray", Same),
-    ("numpy.linalg.inv", Same),
+    ("numpy.linalg.inv", Custom(linalg_square)),
+    ("numpy.linalg.cholesky", Custom(linalg_square)),
+    ("numpy.linalg.det", Custom(linalg_det)),
+    ("numpy.linalg.eigvals", Custom(linalg_eigvals)),
+    ("numpy.linalg.eigvalsh", Custom(linalg_eigvals)),
+    ("numpy.linalg.eig", Custom(linalg_eig)),
+    ("numpy.linalg.eigh", Custom(linalg_eig)),
+    ("numpy.linalg.pinv", Custom(linalg_pinv)),
+    ("numpy.linalg.svd", Custom(linalg_svd)),
+    ("numpy.linalg.qr", Custom(linalg_qr)),
+    ("numpy.linalg.solve", Custom(linalg_solve)),
+    ("numpy.linalg.lstsq", Custom(linalg_lstsq)),
+    ("numpy.repeat", Custom(repeat)),
+    ("numpy.tile", Custom(tile)),
+    ("numpy.broadcast_to", Custom(broadcast_to)),
+    ("numpy.broadcast_arrays", Custom(broadcast_arrays)),
+    ("numpy.atleast_1d", Custom(atleast_1d)),
+    ("numpy.atleast_2d", Custom(atleast_2d)),
+    ("numpy.cov", Custom(cov)),
+    ("numpy.diff", Custom(diff)),
+    ("numpy.trace", Custom(trace)),
+    ("numpy.unique", Custom(unknown_length)),
+    ("numpy.bincount", Custom(unknown_length)),
+    ("numpy.flatnonzero", Custom(unknown_length)),
     ("numpy.linalg.norm", Custom(linalg_norm)),
     ("numpy.diag", Custom(diag)),
     // Element-wise, two operands.
@@ -123,6 +156,9 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.fmin", Broadcast2),
     ("numpy.arctan2", Broadcast2),
     ("numpy.hypot", Broadcast2),
+    ("numpy.isclose", Broadcast2),
+    ("numpy.logaddexp", Broadcast2),
+    ("numpy.logaddexp2", Broadcast2),
     ("numpy.logical_and", Broadcast2),
     ("numpy.logical_or", Broadcast2),
     ("numpy.logical_xor", Broadcast2),
@@ -185,13 +221,22 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.all", Reduce),
     ("numpy.any", Reduce),
     ("numpy.argmax", Reduce),
+    ("numpy.count_nonzero", Reduce),
     ("numpy.argmin", Reduce),
     ("numpy.ptp", Reduce),
     // Hand-written models.
     ("numpy.array", Custom(array)),
     ("numpy.asarray", Custom(array)),
+    ("numpy.asanyarray", Custom(array)),
     ("numpy.arange", Custom(arange)),
     ("numpy.linspace", Custom(linspace)),
+    ("numpy.logspace", Custom(linspace)),
+    ("numpy.corrcoef", Custom(cov)),
+    ("numpy.nonzero", Custom(nonzero)),
+    ("numpy.meshgrid", Custom(meshgrid)),
+    ("numpy.kron", Custom(kron)),
+    ("numpy.column_stack", Custom(column_stack)),
+    ("numpy.searchsorted", Custom(searchsorted)),
     ("numpy.eye", Custom(eye)),
     ("numpy.identity", Custom(identity)),
     ("numpy.dot", Custom(dot)),
@@ -224,6 +269,10 @@ const METHODS: &[(&str, Sig)] = &[
     ("conj", Same),
     ("clip", Same),
     ("argsort", Same),
+    ("repeat", Custom(repeat)),
+    ("nonzero", Custom(nonzero)),
+    ("searchsorted", Custom(searchsorted)),
+    ("trace", Custom(trace)),
     ("sum", Reduce),
     ("mean", Reduce),
     ("max", Reduce),
@@ -369,6 +418,7 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
     Some(match (module, attr) {
         ("numpy", "pi" | "e" | "inf" | "nan" | "euler_gamma") => Value::Float(None),
         ("numpy", "newaxis") => Value::None,
+        ("numpy", "object_" | "void") => Value::Builtin(crate::interp::value::Builtin::Object),
         _ => Value::Top,
     })
 }
@@ -485,6 +535,18 @@ impl<'a> Interp<'a> {
                 Value::Array(acc.unwrap_or(Shape::AnyRank))
             }
             FromShape => match args.get(0, "shape") {
+                // Object or structured elements (`np.empty(2, dtype=object)`): an element may
+                // be a sequence, so element shapes are not checked.
+                // (The second positional argument is `full`'s fill value: only a string or a
+                // type there is taken for a dtype.)
+                Some(_)
+                    if args.kw("dtype").is_some_and(loose_dtype)
+                        || args.pos.get(1).is_some_and(|d| {
+                            matches!(d, Value::Str(_) | Value::Builtin(_)) && loose_dtype(d)
+                        }) =>
+                {
+                    Value::Array(Shape::AnyRank)
+                }
                 Some(v) => {
                     let v = v.clone();
                     Value::Array(self.whole_shape_arg(&v, range, st))
@@ -688,6 +750,22 @@ fn shapes_of_seq(interp: &Interp<'_>, v: Option<&Value>, st: &State) -> Option<V
         .collect()
 }
 
+/// A dtype whose elements may be sequences or records: `object` (`np.object_`, `"O"`),
+/// structured (`[("a", "f8"), ...]`, `"f8,i4"`), void, or a string the analysis does not know.
+fn loose_dtype(v: &Value) -> bool {
+    use crate::interp::value::Builtin;
+    match v {
+        Value::Builtin(Builtin::Object) | Value::List(_) | Value::Tuple(_) | Value::Str(None) => {
+            true
+        }
+        Value::Str(Some(s)) => {
+            let s = s.trim_start_matches(['|', '<', '>', '=']);
+            s.starts_with('O') || s.starts_with('V') || s == "object" || s.contains(',')
+        }
+        _ => false,
+    }
+}
+
 /// `np.array(obj)` / `np.asarray(obj)`: the shape of nested lists and tuples; ragged nesting is
 /// NumPy ≥ 1.24's ValueError (W512) unless `dtype=object`.
 ///
@@ -699,7 +777,10 @@ fn array(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> V
     let Some(v) = args.get(0, "object") else {
         return Value::Top;
     };
-    if args.kw("dtype").is_some() {
+    if let Some(dtype) = args.get(1, "dtype") {
+        if loose_dtype(dtype) {
+            return Value::Array(Shape::AnyRank);
+        }
         return match i.arg_shape(Some(v), st) {
             Some(s) => Value::Array(s),
             None => Value::Array(Shape::AnyRank),
@@ -1290,4 +1371,437 @@ fn generator(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Value
 /// (`rs.rand(2, 3)`, `rs.randint(0, 5, size=4)`).
 fn random_state(_: &mut Interp<'_>, _: &Args, _: TextRange, _: &mut State) -> Value {
     Value::Module(ModRef::Numpy("numpy.random"))
+}
+
+// ----- np.linalg (shape rules in `models::linalg`) -----
+
+fn linalg_arg(i: &Interp<'_>, args: &Args, st: &State) -> Option<Shape> {
+    i.arg_shape(args.pos.first(), st)
+}
+
+/// `inv`, `cholesky`: square matrices in, the same shape out (W513).
+fn linalg_square(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    i.outcome(range, models::linalg::square(&a))
+}
+
+/// `det`: one number per square matrix.
+fn linalg_det(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    let o = models::linalg::square(&a);
+    let stacked = models::linalg::drop_last(&a, 2);
+    match i.outcome(range, o) {
+        Value::Array(_) if stacked.rank() == Some(0) => Value::Float(None),
+        Value::Array(_) => Value::Array(stacked),
+        v => v,
+    }
+}
+
+/// `eigvals`, `eigvalsh`: one vector of eigenvalues per square matrix.
+fn linalg_eigvals(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    i.outcome(range, models::linalg::square(&a));
+    Value::Array(models::linalg::drop_last(&a, 1))
+}
+
+/// `eig`, `eigh`: `(eigenvalues, eigenvectors)`.
+fn linalg_eig(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    i.outcome(range, models::linalg::square(&a));
+    Value::Tuple(Seq::Exact(
+        vec![
+            Value::Array(models::linalg::drop_last(&a, 1)),
+            Value::Array(a),
+        ]
+        .into(),
+    ))
+}
+
+fn linalg_pinv(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    i.outcome(range, models::linalg::pinv(&a))
+}
+
+fn tuple_of(shapes: &[Shape]) -> Value {
+    Value::Tuple(Seq::Exact(
+        shapes
+            .iter()
+            .cloned()
+            .map(Value::Array)
+            .collect::<Vec<_>>()
+            .into(),
+    ))
+}
+
+/// `svd(a, full_matrices=True, compute_uv=True)`.
+fn linalg_svd(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    let full = !matches!(args.get(1, "full_matrices"), Some(Value::Bool(Some(false))));
+    let uv = match args.get(2, "compute_uv") {
+        None | Some(Value::Bool(Some(true))) => Some(true),
+        Some(Value::Bool(Some(false))) => Some(false),
+        _ => None,
+    };
+    match models::linalg::svd(&a, full) {
+        Ok(shapes) => match uv {
+            Some(true) => tuple_of(&shapes),
+            Some(false) => Value::Array(shapes[1].clone()),
+            None => Value::Top,
+        },
+        Err(o) => i.outcome(range, o),
+    }
+}
+
+/// `qr(a, mode="reduced")`; `mode="r"` gives `r` alone.
+fn linalg_qr(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = linalg_arg(i, args, st) else {
+        return Value::Top;
+    };
+    let mode = match args.get(1, "mode") {
+        None => Some("reduced"),
+        Some(Value::Str(Some(m))) => Some(&**m),
+        _ => None,
+    };
+    match (models::linalg::qr(&a, mode == Some("complete")), mode) {
+        (Err(o), _) => i.outcome(range, o),
+        (Ok(shapes), Some("reduced" | "complete")) => tuple_of(&shapes),
+        (Ok(shapes), Some("r")) => Value::Array(shapes[1].clone()),
+        _ => Value::Top,
+    }
+}
+
+/// `solve(a, b)` (W513 for `a`, W504 for `b`).
+fn linalg_solve(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let (Some(a), Some(b)) = (linalg_arg(i, args, st), i.arg_shape(args.get(1, "b"), st)) else {
+        return Value::Top;
+    };
+    i.outcome(range, models::linalg::solve(&a, &b))
+}
+
+/// `lstsq(a, b)`: `(x, residuals, rank, singular values)`.
+fn linalg_lstsq(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let (Some(a), Some(b)) = (linalg_arg(i, args, st), i.arg_shape(args.get(1, "b"), st)) else {
+        return Value::Top;
+    };
+    match models::linalg::lstsq(&a, &b) {
+        Ok([x, res, _, s]) => Value::Tuple(Seq::Exact(
+            vec![
+                Value::Array(x),
+                Value::Array(res),
+                Value::Int(Int::Range(Some(0), None)),
+                Value::Array(s),
+            ]
+            .into(),
+        )),
+        Err(o) => i.outcome(range, o),
+    }
+}
+
+// ----- sizes multiplied, stretched, differenced -----
+
+/// `np.repeat(a, repeats, axis=None)` / `a.repeat(...)` (see `models::repeat_tile`).
+fn repeat(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let r = match args.get(1, "repeats") {
+        Some(Value::Int(n)) => n.constant().and_then(|c| u64::try_from(c).ok()),
+        _ => None,
+    };
+    match args.get(2, "axis") {
+        None | Some(Value::None) => i.outcome(range, models::repeat_tile::repeat(&a, r, None)),
+        v => match const_int(v) {
+            Some(ax) => i.outcome(range, models::repeat_tile::repeat(&a, r, Some(ax))),
+            None => Value::Array(Shape::AnyRank),
+        },
+    }
+}
+
+/// `np.tile(a, reps)`: `reps` an int or a tuple of ints.
+fn tile(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let count = |v: &Value| {
+        v.as_int()
+            .and_then(|n| n.constant())
+            .and_then(|c| u64::try_from(c).ok())
+    };
+    let reps: Option<Vec<Option<u64>>> = match args.get(1, "reps") {
+        Some(v @ Value::Int(_)) => Some(vec![count(v)]),
+        Some(Value::Tuple(Seq::Exact(items))) => Some(items.iter().map(count).collect()),
+        Some(Value::List(l)) => match st.list(*l) {
+            Some(Seq::Exact(items)) => Some(items.iter().map(count).collect()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match reps {
+        Some(reps) => i.outcome(range, models::repeat_tile::tile(&a, &reps)),
+        None => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.broadcast_to(a, shape)` (W502 with its own message).
+fn broadcast_to(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let Some(target) = args.get(1, "shape").cloned() else {
+        return Value::Top;
+    };
+    let target = i.shape_arg(&target, range, st);
+    i.outcome(range, models::broadcast_to::broadcast_to(&a, &target))
+}
+
+/// `np.broadcast_arrays(a, b, ...)`: a tuple (NumPy 2; a list in 1.x) of arrays of the
+/// broadcast shape. Two arrays are checked with NumPy's message.
+fn broadcast_arrays(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let shapes: Option<Vec<Shape>> = args.pos.iter().map(|v| i.arg_shape(Some(v), st)).collect();
+    let Some(shapes) = shapes.filter(|s| !s.is_empty() && args.kw.is_empty()) else {
+        return Value::Top;
+    };
+    let common = match shapes.as_slice() {
+        [a] => a.clone(),
+        [a, b] => match i.outcome(range, models::broadcast_to::broadcast_pair(a, b)) {
+            Value::Array(s) => s,
+            _ => Shape::AnyRank,
+        },
+        _ => {
+            let mut acc = shapes[0].clone();
+            for s in &shapes[1..] {
+                acc = match models::broadcast::broadcast(&acc, s) {
+                    o if o.error.is_none() => o.shape,
+                    _ => Shape::AnyRank,
+                };
+            }
+            acc
+        }
+    };
+    let items: Vec<Value> = shapes
+        .iter()
+        .map(|_| Value::Array(common.clone()))
+        .collect();
+    match i.config.numpy {
+        NumpyVersion::V1 => i.alloc_list(Seq::Exact(items.into()), range.start(), st),
+        NumpyVersion::V2 => Value::Tuple(Seq::Exact(items.into())),
+    }
+}
+
+/// `np.atleast_1d(a)` (one array).
+fn atleast_1d(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match (args.pos.as_slice(), i.arg_shape(args.pos.first(), st)) {
+        ([_], Some(s)) if s.rank() == Some(0) => Value::Array(Shape::of(&[1])),
+        ([_], Some(s)) => Value::Array(s),
+        _ => Value::Top,
+    }
+}
+
+/// `np.atleast_2d(a)` (one array): a 1-d `(n,)` becomes a row `(1, n)`.
+fn atleast_2d(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match (args.pos.as_slice(), i.arg_shape(args.pos.first(), st)) {
+        ([_], Some(s)) => match s.dims() {
+            Some([]) => Value::Array(Shape::of(&[1, 1])),
+            Some([n]) => Value::Array(Shape::Known(vec![Dim::Known(1), n.clone()])),
+            _ => Value::Array(s),
+        },
+        _ => Value::Top,
+    }
+}
+
+/// `np.cov(m, rowvar=True)`: variables by variables; a 1-d `m` is one variable (a 0-d result).
+fn cov(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    if args.pos.len() > 1
+        || args
+            .kw
+            .iter()
+            .any(|(k, _)| !matches!(&**k, "rowvar" | "ddof" | "bias"))
+    {
+        return Value::Array(Shape::AnyRank);
+    }
+    let Some(m) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let rowvar = match args.kw("rowvar") {
+        None | Some(Value::Bool(Some(true))) => Some(true),
+        Some(Value::Bool(Some(false))) => Some(false),
+        _ => None,
+    };
+    match (m.dims(), rowvar) {
+        (Some([_]), _) => Value::Array(Shape::Known(vec![])),
+        (Some([v, _]), Some(true)) | (Some([_, v]), Some(false)) => {
+            Value::Array(Shape::Known(vec![v.clone(), v.clone()]))
+        }
+        _ => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.diff(a, n=1, axis=-1)`: the axis shrinks by `n` (W507 for a bad axis).
+fn diff(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let n = match args.get(1, "n") {
+        None => Some(1),
+        v => const_int(v),
+    };
+    let (Some(d), Some(n), Some(axis)) = (
+        a.dims(),
+        n,
+        const_int(args.get(2, "axis")).or(if args.get(2, "axis").is_none() {
+            Some(-1)
+        } else {
+            None
+        }),
+    ) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    match models::normalize_axis(axis, d.len()) {
+        Ok(k) => {
+            let mut out = d.to_vec();
+            out[k] = match d[k].known() {
+                Some(m) => Dim::Known(m.saturating_sub(n.max(0) as u64)),
+                None => Dim::Unknown,
+            };
+            Value::Array(Shape::Known(out))
+        }
+        Err(e) => i.outcome(range, crate::Outcome::certain("W507", e)),
+    }
+}
+
+/// `np.trace(a)` / `a.trace()`: a number for a 2-d array.
+fn trace(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st).and_then(|s| s.rank()) {
+        Some(2) if args.pos.len() == 1 && args.kw.is_empty() => Value::Array(Shape::Known(vec![])),
+        _ => Value::Top,
+    }
+}
+
+/// `np.unique`, `np.bincount`, `np.flatnonzero`: a 1-d array of a length that depends on the
+/// values (a tuple when `unique` is asked for more).
+fn unknown_length(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    if args
+        .kw
+        .iter()
+        .any(|(k, _)| k.starts_with("return_") || &**k == "axis")
+    {
+        return Value::Top;
+    }
+    match i.arg_shape(args.pos.first(), st) {
+        Some(_) => Value::Array(Shape::Known(vec![Dim::Unknown])),
+        None => Value::Top,
+    }
+}
+
+/// `np.nonzero(a)` / `a.nonzero()`: one index array per dimension, of a length that depends on
+/// the values.
+fn nonzero(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st).and_then(|s| s.rank()) {
+        Some(r) if args.pos.len() == 1 => Value::Tuple(Seq::Exact(
+            vec![Value::Array(Shape::Known(vec![Dim::Unknown])); r.max(1)].into(),
+        )),
+        _ => Value::Top,
+    }
+}
+
+/// `np.meshgrid(x, y)` of two 1-d arrays: two `(len(y), len(x))` arrays (`indexing="xy"`, the
+/// default), `(len(x), len(y))` with `indexing="ij"`.
+fn meshgrid(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let ij = match args.kw("indexing") {
+        None => false,
+        Some(Value::Str(Some(s))) if &**s == "ij" => true,
+        Some(Value::Str(Some(s))) if &**s == "xy" => false,
+        _ => return Value::Top,
+    };
+    if args.kw.iter().any(|(k, _)| &**k != "indexing") {
+        return Value::Top;
+    }
+    let (Some(x), Some(y)) = (
+        i.arg_shape(args.pos.first(), st),
+        i.arg_shape(args.pos.get(1), st),
+    ) else {
+        return Value::Top;
+    };
+    let (Some([n]), Some([m]), 2) = (x.dims(), y.dims(), args.pos.len()) else {
+        return Value::Top;
+    };
+    let s = if ij {
+        Shape::Known(vec![n.clone(), m.clone()])
+    } else {
+        Shape::Known(vec![m.clone(), n.clone()])
+    };
+    let items = vec![Value::Array(s.clone()), Value::Array(s)];
+    match i.config.numpy {
+        NumpyVersion::V1 => i.alloc_list(Seq::Exact(items.into()), range.start(), st),
+        NumpyVersion::V2 => Value::Tuple(Seq::Exact(items.into())),
+    }
+}
+
+/// `np.kron(a, b)`: ranks padded with leading ones, dimensions multiplied.
+fn kron(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let (Some(a), Some(b)) = (
+        i.arg_shape(args.pos.first(), st),
+        i.arg_shape(args.pos.get(1), st),
+    ) else {
+        return Value::Top;
+    };
+    let (Some(x), Some(y)) = (a.dims(), b.dims()) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let n = x.len().max(y.len());
+    let pad = |d: &[Dim]| -> Vec<Dim> {
+        std::iter::repeat_n(Dim::Known(1), n - d.len())
+            .chain(d.iter().cloned())
+            .collect()
+    };
+    let dims = pad(x)
+        .iter()
+        .zip(pad(y))
+        .map(|(p, q)| match (p.known(), q.known()) {
+            (Some(a), Some(b)) => Dim::Known(a * b),
+            (Some(1), _) => q,
+            (_, Some(1)) => p.clone(),
+            _ => Dim::Unknown,
+        })
+        .collect();
+    Value::Array(Shape::Known(dims))
+}
+
+/// `np.column_stack(arrays)`: 1-d arrays become columns `(n, 1)`, then concatenation along
+/// axis 1 (W506 with `concatenate`'s message).
+fn column_stack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let shapes: Vec<Shape> = shapes
+        .into_iter()
+        .map(|s| match s.dims() {
+            Some([n]) => Shape::Known(vec![n.clone(), Dim::Known(1)]),
+            _ => s,
+        })
+        .collect();
+    i.outcome(range, models::concatenate::concatenate(&shapes, 1))
+}
+
+/// `np.searchsorted(a, v)`: one index per element of `v` (an integer for a scalar `v`).
+fn searchsorted(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.get(1, "v"), st) {
+        Some(s) if s.rank() == Some(0) && !matches!(args.get(1, "v"), Some(Value::Array(_))) => {
+            Value::Int(Int::Range(Some(0), None))
+        }
+        Some(s) => Value::Array(s),
+        None => Value::Top,
+    }
 }

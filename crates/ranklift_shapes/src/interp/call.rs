@@ -35,7 +35,20 @@ impl Args {
 
 impl<'a> Interp<'a> {
     pub(crate) fn eval_call(&mut self, c: &'a ast::ExprCall, st: &mut State) -> Value {
-        let f = self.eval(&c.func, st);
+        // `obj.method(...)` keeps the receiver: a method the analysis cannot see (one of a
+        // library base class, `stump.fit(X, y)` of a scikit-learn estimator) may set any of
+        // the receiver's attributes.
+        let (f, receiver) = match &*c.func {
+            Expr::Attribute(a) => {
+                let recv = self.eval(&a.value, st);
+                let f = self.attribute_of(&recv, a.attr.as_str(), a.range, st);
+                (f, Some(recv))
+            }
+            func => (self.eval(func, st), None),
+        };
+        if let (Value::Top, Some(recv @ Value::Instance(_))) = (&f, &receiver) {
+            self.escape_value(recv, st, 0);
+        }
         let takes_dims = match &f {
             Value::NpFunc(name) => crate::numpy::takes_dims(name),
             Value::Method(recv, name) => matches!(**recv, Value::Array(_)) && &**name == "reshape",
@@ -70,6 +83,10 @@ impl<'a> Interp<'a> {
                 Some(name) => args.kw.push((name.as_str().into(), v)),
                 None => args.unknown = true,
             }
+        }
+        // The callee or an argument raised for certain: Python never makes the call.
+        if self.raised && self.cond_expr == 0 {
+            return Value::Top;
         }
         self.call_value(&f, args, c.range(), st)
     }
@@ -248,6 +265,17 @@ impl<'a> Interp<'a> {
             (Value::Func(_), _) => Value::Top,
             (Value::Array(_), _) => self.call_array_method(recv, name, args, range, st),
             (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
+            // CPython 3: `platform.python_version_tuple()[0] < "3"` guards dead Python 2 code.
+            (Value::Module(super::value::ModRef::Platform), "python_version_tuple") => {
+                Value::Tuple(Seq::Exact(
+                    vec![
+                        Value::Str(Some("3".into())),
+                        Value::Str(None),
+                        Value::Str(None),
+                    ]
+                    .into(),
+                ))
+            }
             (Value::Tuple(_), "index" | "count") => Value::Int(Int::Range(Some(0), None)),
             (Value::Str(_), "split" | "splitlines" | "rsplit") => self.alloc_list(
                 Seq::Summary(Box::new(Value::Str(None)), Int::Range(Some(0), None)),
@@ -418,10 +446,16 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
-        if self.stack.len() >= MAX_CALL_DEPTH || self.stack.contains(&id) || self.out_of_fuel {
-            return Value::Top;
-        }
-        if !self.tick() {
+        if self.stack.len() >= MAX_CALL_DEPTH
+            || self.stack.contains(&id)
+            || self.out_of_fuel
+            || !self.tick()
+        {
+            // Not run (recursion, depth, budget): it may change whatever it is given.
+            if let Some(t) = &this {
+                self.escape_value(t, st, 0);
+            }
+            self.escape(&args, st);
             return Value::Top;
         }
         let def = self.funcs[id as usize].def;
@@ -792,7 +826,7 @@ impl<'a> Interp<'a> {
                 _ => Value::Bool(None),
             },
             Builtin::Print => Value::None,
-            Builtin::NdArray | Builtin::Annotated | Builtin::Other => Value::Top,
+            Builtin::NdArray | Builtin::Annotated | Builtin::Object | Builtin::Other => Value::Top,
         }
     }
 
@@ -859,7 +893,9 @@ fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
         let one = match (v, c) {
             // A class of the program.
             (_, None) => concrete.then_some(false),
-            (_, Some(Builtin::Other | Builtin::NdArray | Builtin::Annotated)) => None,
+            (_, Some(Builtin::Object | Builtin::Other | Builtin::NdArray | Builtin::Annotated)) => {
+                None
+            }
             (Value::List(_), Some(Builtin::List)) | (Value::Tuple(_), Some(Builtin::Tuple)) => {
                 Some(true)
             }

@@ -44,6 +44,7 @@ fn builtin(name: &str) -> Option<Value> {
         "True" => return Some(Value::Bool(Some(true))),
         "False" => return Some(Value::Bool(Some(false))),
         "Ellipsis" => return Some(Value::Ellipsis),
+        "object" => Builtin::Object,
         n if ranklift_python::builtins::is_builtin(n) => Builtin::Other,
         _ => return None,
     };
@@ -161,21 +162,21 @@ impl<'a> Interp<'a> {
                 Value::Top
             }
             Expr::ListComp(c) => {
-                let seq = self.comprehension(&c.generators, &c.elt, st);
+                let seq = self.comprehension(&c.generators, None, &c.elt, st);
                 self.alloc_list(seq, c.range.start(), st)
             }
             Expr::SetComp(c) => {
-                self.comprehension(&c.generators, &c.elt, st);
+                self.comprehension(&c.generators, None, &c.elt, st);
                 Value::Top
             }
             Expr::Generator(c) => {
                 // A generator consumed by `tuple(...)`, `sum(...)`, `np.array(list(...))`: its
                 // elements as a tuple summary.
-                let seq = self.comprehension(&c.generators, &c.elt, st);
+                let seq = self.comprehension(&c.generators, None, &c.elt, st);
                 Value::Tuple(seq)
             }
             Expr::DictComp(c) => {
-                self.comprehension(&c.generators, &c.value, st);
+                self.comprehension(&c.generators, c.key.as_deref(), &c.value, st);
                 Value::Top
             }
             Expr::Await(a) => {
@@ -285,10 +286,12 @@ impl<'a> Interp<'a> {
     }
 
     /// A comprehension's elements: exact when there is one `for` over known items and no `if`,
-    /// otherwise the join of the element over one symbolic pass.
+    /// otherwise the join of the element over one symbolic pass. A dict comprehension's `key`
+    /// is evaluated before its value (as Python does: `{(c := f(x)).name: c for x in xs}`).
     fn comprehension(
         &mut self,
         gens: &'a [ast::Comprehension],
+        key: Option<&'a Expr>,
         elt: &'a Expr,
         st: &mut State,
     ) -> Seq {
@@ -305,6 +308,9 @@ impl<'a> Interp<'a> {
                     for item in items {
                         let mut s = inner.clone();
                         self.assign(&g.target, item, &mut s);
+                        if let Some(k) = key {
+                            self.eval(k, &mut s);
+                        }
                         out.push(self.eval(elt, &mut s));
                         inner.heap = s.heap;
                     }
@@ -321,6 +327,9 @@ impl<'a> Interp<'a> {
                             && !matches!(len, Int::Range(Some(lo), _) if lo > 0),
                     );
                     self.cond_expr += maybe_empty;
+                    if let Some(k) = key {
+                        self.eval(k, &mut inner);
+                    }
                     let v = self.eval(elt, &mut inner);
                     self.cond_expr -= maybe_empty;
                     Seq::Summary(Box::new(v), len)
@@ -335,6 +344,9 @@ impl<'a> Interp<'a> {
                 for cond in &g.ifs {
                     self.eval(cond, &mut inner);
                 }
+            }
+            if let Some(k) = key {
+                self.eval(k, &mut inner);
             }
             let v = self.eval(elt, &mut inner);
             self.cond_expr -= 1;
@@ -662,6 +674,7 @@ impl<'a> Interp<'a> {
                 )),
                 _ => Value::Top,
             },
+            Value::Module(ModRef::Platform) => Value::Method(Box::new(obj.clone()), attr.into()),
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type
@@ -728,6 +741,20 @@ impl<'a> Interp<'a> {
                     );
                     Value::Top
                 }
+                _ if self.config.array_like.contains(attr) => {
+                    self.report(
+                        range,
+                        "E011",
+                        Exc::Attribute,
+                        format!("'numpy.ndarray' object has no attribute '{attr}'"),
+                        Certainty::Possible(
+                            "an ndarray subclass of the program has it, and NumPy functions \
+                             return its instances"
+                                .into(),
+                        ),
+                    );
+                    Value::Top
+                }
                 _ => self.numpy_missing("numpy.ndarray", "'numpy.ndarray' object", attr, range),
             },
             Value::Instance(addr) if attr == "__dict__" => {
@@ -758,10 +785,22 @@ impl<'a> Interp<'a> {
                     return Value::Top;
                 };
                 match self.class_attr(class, attr, 0) {
-                    // Data attributes of an opaque instance may have been set elsewhere.
-                    Some(v) if opaque && !matches!(v, Value::Func(_) | Value::Method(..)) => {
+                    // Data attributes of an opaque instance may have been set elsewhere; those
+                    // of a class made by a metaclass may have become descriptors.
+                    // (A metaclass may also wrap properties: astropy's `_ModelMeta` turns a
+                    // `bounding_box` property returning a tuple into a bounding-box object.)
+                    // A base the analysis cannot see may bring such a metaclass too.
+                    Some(v)
+                        if (opaque && !matches!(v, Value::Func(_) | Value::Method(..)))
+                            || (self.classes[class as usize].meta
+                                && !matches!(v, Value::Func(_)))
+                            || (matches!(&v, Value::Method(_, k) if &**k == "<property>")
+                                && self.library_base(class, 0)) =>
+                    {
                         Value::Top
                     }
+                    // A descriptor (`__get__`) computes what the read returns.
+                    Some(Value::Instance(a)) if self.is_descriptor(st, a) => Value::Top,
                     Some(Value::Func(f)) => Value::Method(Box::new(obj.clone()), func_key(f)),
                     Some(Value::Method(inner, kind)) if &*kind == "<property>" => {
                         if let Value::Func(f) = *inner {
@@ -781,7 +820,7 @@ impl<'a> Interp<'a> {
                 // attributes into something else (`class Color(Enum): RED = 1` makes `Color.RED`
                 // a member, not 1).
                 Some(v)
-                    if self.library_base(*c, 0)
+                    if (self.library_base(*c, 0) || self.classes[*c as usize].meta)
                         && !matches!(v, Value::Func(_) | Value::Method(..)) =>
                 {
                     Value::Top
@@ -839,6 +878,14 @@ impl<'a> Interp<'a> {
     }
 
     /// Does the class derive from a class the analysis does not know (a library's)?
+    /// Is the heap object at `addr` an instance of a class defining `__get__`?
+    fn is_descriptor(&self, st: &State, addr: super::value::Addr) -> bool {
+        match st.heap.get(&addr).map(|o| &**o) {
+            Some(Obj::Instance { class, .. }) => self.class_attr(*class, "__get__", 0).is_some(),
+            _ => false,
+        }
+    }
+
     fn library_base(&self, class: u32, depth: usize) -> bool {
         depth <= 16
             && self.classes[class as usize].bases.iter().any(|b| match b {

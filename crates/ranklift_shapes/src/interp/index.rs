@@ -197,7 +197,14 @@ impl<'a> Interp<'a> {
                 let o = index_shape(s, idx);
                 let o = match o.shape.rank() {
                     // A full integer index gives a scalar of the array's dtype, which is not
-                    // tracked: an int, a float, a record of a structured dtype, an object.
+                    // tracked: an int, a float, a record of a structured dtype, an object. Of a
+                    // 2-d (or higher) array it is taken for a NumPy scalar, which behaves as a
+                    // 0-d array in arithmetic (`m[1, 0] / m[0, 0] * m[1]` has `m[1]`'s shape);
+                    // object arrays of known rank are rare, and what only an object could do
+                    // with it (iterate, call, take its length) is not reported for certain.
+                    Some(0) if o.error.is_none() && s.rank().is_some_and(|r| r >= 2) => {
+                        return Value::Array(crate::Shape::Known(Vec::new()));
+                    }
                     Some(0) if o.error.is_none() => return Value::Top,
                     _ => o,
                 };

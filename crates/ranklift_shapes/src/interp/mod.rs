@@ -15,6 +15,7 @@
 //! fixpoint with widening; recursion is cut; and a global fuel counter stops the analysis of a
 //! file that still takes too long (the findings so far are kept, a note says so).
 
+pub mod array_like;
 pub(crate) mod call;
 mod expr;
 pub mod hints;
@@ -32,7 +33,7 @@ use ruff_text_size::TextRange;
 
 use crate::Certainty;
 pub(crate) use expr::shape_tuple;
-use state::{FxMap, State};
+use state::{FxMap, FxSet, State};
 use value::Value;
 
 /// Analysis options.
@@ -42,6 +43,8 @@ pub struct Config {
     pub fuel: u64,
     /// The NumPy whose names and messages findings follow.
     pub numpy: crate::numpy::NumpyVersion,
+    /// Attribute names of the project's ndarray subclasses ([`array_like::attrs`]).
+    pub array_like: Arc<FxSet<Arc<str>>>,
 }
 
 impl Default for Config {
@@ -49,6 +52,7 @@ impl Default for Config {
         Config {
             fuel: 300_000,
             numpy: crate::numpy::NumpyVersion::default(),
+            array_like: Arc::default(),
         }
     }
 }
@@ -85,6 +89,8 @@ pub enum Exc {
     /// NumPy's `AxisError` (a `ValueError` and an `IndexError`).
     Axis,
     Import,
+    /// `numpy.linalg.LinAlgError` (a `ValueError`).
+    LinAlg,
     /// Not an exception: a rejected or malformed hint.
     Hint,
 }
@@ -100,6 +106,7 @@ impl Exc {
             Exc::Name => "NameError",
             Exc::Axis => "AxisError",
             Exc::Import => "ImportError",
+            Exc::LinAlg => "LinAlgError",
             Exc::Hint => "",
         }
     }
@@ -115,6 +122,7 @@ impl Exc {
             Exc::Name => &["NameError"],
             Exc::Axis => &["AxisError", "ValueError", "IndexError", "LookupError"],
             Exc::Import => &["ImportError"],
+            Exc::LinAlg => &["LinAlgError", "ValueError"],
             Exc::Hint => &[],
         };
         self != Exc::Hint && (own.contains(&name) || matches!(name, "Exception" | "BaseException"))
@@ -148,6 +156,10 @@ pub(crate) struct FuncDef<'a> {
 pub(crate) struct ClassDef {
     pub attrs: state::Env,
     pub bases: Vec<Value>,
+    /// Created by a metaclass of the program (`class Model(metaclass=_ModelMeta)`), itself or
+    /// through a base: the metaclass may turn class attributes into descriptors, so data
+    /// attributes read through the class or its instances are unknown.
+    pub meta: bool,
 }
 
 enum ModStatus {
@@ -402,10 +414,14 @@ impl<'a> Interp<'a> {
         // Under a condition the analysis cannot decide, an error about None or an unbound
         // local is almost always guarded by a related condition it cannot connect (`y.size` in
         // `n if n is not None else y.size`, where callers pass `y=None` only with `n`): such a
-        // finding is possible, not certain.
+        // finding is possible, not certain. So is an index past the end of a list, whose
+        // length such conditions test (`if len(stack) <= 1 and tok != END: continue` makes
+        // `stack.pop(); stack[-1]` below safe, through a correlation the analysis does not see).
         let certainty = if (self.undecided > 0 || self.after_guard > 0)
             && certainty == Certainty::Certain
-            && (message.contains("NoneType") || message.starts_with("cannot access local variable"))
+            && (message.contains("NoneType")
+                || message.starts_with("cannot access local variable")
+                || message == "list index out of range")
         {
             Certainty::Possible("on a path whose condition the analysis cannot decide".into())
         } else {
@@ -441,6 +457,7 @@ impl<'a> Interp<'a> {
             let exc = match e.code {
                 "W510" => Exc::Index,
                 "W507" => Exc::Axis,
+                "W513" => Exc::LinAlg,
                 _ => Exc::Value,
             };
             self.report(range, e.code, exc, e.message, e.certainty);

@@ -357,7 +357,29 @@ impl<'a> Interp<'a> {
                 };
                 Value::Bool(eq.map(|e| e == (op == CmpOp::Eq)))
             }
-            CmpOp::In | CmpOp::NotIn => Value::Bool(None),
+            // Membership in a known list or tuple: `ndim in [2, 3]` is decided when `ndim` is.
+            CmpOp::In | CmpOp::NotIn => {
+                let items = match r {
+                    Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
+                    Value::List(a) => match st.list(*a) {
+                        Some(Seq::Exact(items)) => Some(items.to_vec()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let found = items.and_then(|items| {
+                    let mut acc = Some(false);
+                    for x in &items {
+                        match self.compare(CmpOp::Eq, l, x, range, st).truth() {
+                            Some(true) => return Some(true),
+                            Some(false) => {}
+                            None => acc = None,
+                        }
+                    }
+                    acc
+                });
+                Value::Bool(found.map(|f| f == (op == CmpOp::In)))
+            }
             CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE => {
                 if is_number(l) && is_number(r) {
                     if let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) {
@@ -372,6 +394,15 @@ impl<'a> Interp<'a> {
                         return Value::Bool(order(op, &a, &b));
                     }
                     return Value::Bool(None);
+                }
+                // Known strings compare by code points, as Python's do (`"3" < "3"`).
+                if let (Value::Str(Some(a)), Value::Str(Some(b))) = (l, r) {
+                    return Value::Bool(Some(match op {
+                        CmpOp::Lt => a < b,
+                        CmpOp::LtE => a <= b,
+                        CmpOp::Gt => a > b,
+                        _ => a >= b,
+                    }));
                 }
                 // Tuples compare lexicographically (`sys.version_info >= (3, 8)`), in
                 // three-valued logic: a[i:] op b[i:] = first(i) or (eq(i) and rest(i + 1)).

@@ -630,6 +630,7 @@ impl<'a> Interp<'a> {
             }
             "typing" | "typing_extensions" => return Value::Module(ModRef::Typing),
             "sys" => return Value::Module(ModRef::Sys),
+            "platform" => return Value::Module(ModRef::Platform),
             _ => {}
         }
         match self.module_named(name).map(|i| i as usize) {
@@ -739,7 +740,18 @@ impl<'a> Interp<'a> {
         // calls it element by element): the name is then bound to an unknown value, and the
         // body is analysed like an uncalled function's, with unknown arguments.
         let mut opaque = false;
+        // `@x.setter` / `@x.deleter` under `@property def x`: the name stays bound to the
+        // property (reads still run the getter; assignments go through the setter).
+        let mut keep_property = None;
         for d in &f.decorator_list {
+            if let Expr::Attribute(a) = &d.expression
+                && matches!(a.attr.as_str(), "setter" | "deleter")
+                && let Expr::Name(n) = &*a.value
+                && let Some(b) = st.locals.as_ref().and_then(|l| l.get(n.id.as_str()))
+                && matches!(&b.value, Value::Method(_, k) if &**k == "<property>")
+            {
+                keep_property = Some(b.value.clone());
+            }
             let v = self.eval(&d.expression, st);
             let (head, call) = match &d.expression {
                 Expr::Call(c) => (&*c.func, true),
@@ -815,6 +827,9 @@ impl<'a> Interp<'a> {
         if opaque {
             return Value::Top;
         }
+        if let Some(p) = keep_property {
+            return p;
+        }
         match kind {
             Some("staticmethod") => Value::Method(Box::new(Value::Func(id)), "<static>".into()),
             Some("property" | "cached_property") => {
@@ -831,14 +846,25 @@ impl<'a> Interp<'a> {
 
     fn define_class(&mut self, c: &'a ast::StmtClassDef, mut st: State) -> Out {
         let mut bases = Vec::new();
+        let mut meta = false;
         if let Some(args) = &c.arguments {
             for b in args.args.iter() {
                 bases.push(self.eval(b, &mut st));
             }
             for k in &args.keywords {
-                self.eval(&k.value, &mut st);
+                let v = self.eval(&k.value, &mut st);
+                // `abc.ABCMeta` only adds abstract-method checks; any other metaclass of the
+                // program (or unknown) may rewrite the class body.
+                let abc = matches!(&k.value, Expr::Name(n) if n.id.as_str() == "ABCMeta")
+                    || matches!(&k.value, Expr::Attribute(a) if a.attr.as_str() == "ABCMeta");
+                if k.arg.as_ref().is_some_and(|a| a.as_str() == "metaclass") && !abc {
+                    meta = matches!(v, Value::Class(_) | Value::Top);
+                }
             }
         }
+        meta |= bases
+            .iter()
+            .any(|b| matches!(b, Value::Class(b) if self.classes[*b as usize].meta));
         for d in &c.decorator_list {
             self.eval(&d.expression, &mut st);
         }
@@ -860,13 +886,15 @@ impl<'a> Interp<'a> {
         let key = (self.cur_module, u32::from(c.start()));
         let id = match self.class_index.get(&key) {
             Some(&id) => {
-                self.classes[id as usize].attrs = attrs;
-                self.classes[id as usize].bases = bases;
+                let cd = &mut self.classes[id as usize];
+                cd.attrs = attrs;
+                cd.bases = bases;
+                cd.meta = meta;
                 id
             }
             None => {
                 let id = self.classes.len() as u32;
-                self.classes.push(super::ClassDef { attrs, bases });
+                self.classes.push(super::ClassDef { attrs, bases, meta });
                 self.class_index.insert(key, id);
                 id
             }
@@ -937,11 +965,15 @@ impl<'a> Interp<'a> {
                     // the analysis does not know): the setter may store anything anywhere.
                     Value::Instance(addr)
                         if self.instance_class(st, addr).is_some_and(|c| {
-                            matches!(self.class_attr(c, a.attr.as_str(), 0), Some(Value::Top))
-                                || matches!(
-                                    self.class_attr(c, a.attr.as_str(), 0),
-                                    Some(Value::Method(_, k)) if &*k == "<property>"
-                                )
+                            let ca = self.class_attr(c, a.attr.as_str(), 0);
+                            matches!(ca, Some(Value::Top))
+                                || matches!(&ca, Some(Value::Method(_, k)) if &**k == "<property>")
+                                || matches!(ca, Some(Value::Instance(d))
+                                if self.instance_class(st, d).is_some_and(|dc| {
+                                    self.class_attr(dc, "__set__", 0).is_some()
+                                }))
+                                || self.classes[c as usize].meta
+                                || self.class_attr(c, "__setattr__", 0).is_some()
                         }) =>
                     {
                         super::expr::forget_attributes(st, addr);

@@ -186,6 +186,8 @@ pub enum ModRef {
     Typing,
     /// `sys` (for `version_info`: code for Python 2 is dead).
     Sys,
+    /// `platform` (for `python_version_tuple()`: Python 2 branches are dead there too).
+    Platform,
     /// One of the project's own modules, by index.
     User(u32),
     /// Anything else: its attributes are unknown.
@@ -217,6 +219,9 @@ pub enum Builtin {
     NdArray,
     /// `typing.Annotated`.
     Annotated,
+    /// `object` (and NumPy's `object_`, `void`): as a dtype, elements may be any object
+    /// (sequences included). Calls give an unknown value.
+    Object,
     /// Any other builtin: calls give an unknown value.
     Other,
 }
@@ -294,7 +299,9 @@ impl Value {
             Value::Slice(_) => "slice",
             Value::Ellipsis => "ellipsis",
             Value::Func(_) => "function",
-            Value::Module(ModRef::Opaque | ModRef::User(_) | ModRef::Sys) => "module",
+            Value::Module(ModRef::Opaque | ModRef::User(_) | ModRef::Sys | ModRef::Platform) => {
+                "module"
+            }
             _ => return None,
         })
     }

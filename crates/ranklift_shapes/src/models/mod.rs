@@ -3,11 +3,14 @@
 
 mod axis;
 pub mod broadcast;
+pub mod broadcast_to;
 pub mod concatenate;
 pub mod dot;
 pub mod expand_squeeze;
+pub mod linalg;
 pub mod matmul;
 pub mod reduce;
+pub mod repeat_tile;
 pub mod reshape;
 pub mod transpose;
 
