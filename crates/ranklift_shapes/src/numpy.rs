@@ -233,6 +233,13 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.logspace", Custom(linspace)),
     ("numpy.corrcoef", Custom(cov)),
     ("numpy.nonzero", Custom(nonzero)),
+    ("numpy.append", Custom(append)),
+    ("numpy.fft.fft", Custom(fft)),
+    ("numpy.fft.ifft", Custom(fft)),
+    ("numpy.fft.rfft", Custom(rfft)),
+    ("numpy.fft.fftshift", Same),
+    ("numpy.fft.ifftshift", Same),
+    ("numpy.fft.fftfreq", Custom(fftfreq)),
     ("numpy.meshgrid", Custom(meshgrid)),
     ("numpy.kron", Custom(kron)),
     ("numpy.column_stack", Custom(column_stack)),
@@ -390,6 +397,7 @@ pub fn module(name: &str) -> Option<&'static str> {
         "numpy" => Some("numpy"),
         "numpy.random" => Some("numpy.random"),
         "numpy.linalg" => Some("numpy.linalg"),
+        "numpy.fft" => Some("numpy.fft"),
         _ => None,
     }
 }
@@ -409,7 +417,7 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
                 .map_or(Value::Top, |name| Value::NpFunc(name)),
         );
     }
-    if let ("numpy", "random" | "linalg") = (module, attr) {
+    if let ("numpy", "random" | "linalg" | "fft") = (module, attr) {
         return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
     }
     if !version.names().contains(&(module, attr)) {
@@ -510,9 +518,17 @@ impl<'a> Interp<'a> {
             _ => {}
         }
         match sig {
-            Same => match self.arg_shape(args.get(0, "a"), st) {
-                Some(s) => Value::Array(s),
-                None => Value::Top,
+            // An `axis=` must exist (`np.flip(x, axis=1)` on a 1-d `x` is an AxisError).
+            Same => match (
+                self.arg_shape(args.get(0, "a"), st),
+                const_int(args.kw("axis")),
+            ) {
+                (Some(s), Some(axis)) => match s.rank().map(|r| models::normalize_axis(axis, r)) {
+                    Some(Err(e)) => self.outcome(range, Outcome::certain("W507", e)),
+                    _ => Value::Array(s),
+                },
+                (Some(s), None) => Value::Array(s),
+                (None, _) => Value::Top,
             },
             Broadcast2 | Broadcast3 => {
                 let n = if matches!(sig, Broadcast2) { 2 } else { 3 };
@@ -1634,10 +1650,10 @@ fn cov(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
     let Some(m) = i.arg_shape(args.pos.first(), st) else {
         return Value::Top;
     };
+    // `rowvar=0` (an int) is common.
     let rowvar = match args.kw("rowvar") {
-        None | Some(Value::Bool(Some(true))) => Some(true),
-        Some(Value::Bool(Some(false))) => Some(false),
-        _ => None,
+        None => Some(true),
+        Some(v) => v.truth(),
     };
     match (m.dims(), rowvar) {
         (Some([_]), _) => Value::Array(Shape::Known(vec![])),
@@ -1803,5 +1819,86 @@ fn searchsorted(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -
         }
         Some(s) => Value::Array(s),
         None => Value::Top,
+    }
+}
+
+/// `np.append(arr, values, axis=None)`: flattened and joined without an axis; with one,
+/// `concatenate`'s rules (W506, W507).
+fn append(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let (Some(a), Some(b)) = (
+        i.arg_shape(args.pos.first(), st),
+        i.arg_shape(args.get(1, "values"), st),
+    ) else {
+        return Value::Top;
+    };
+    match axis_or(args, 2, i64::MIN) {
+        Some(Some(i64::MIN)) | Some(None) => {
+            let n = match (a.size(), b.size()) {
+                (Some(x), Some(y)) => Dim::Known(x + y),
+                _ => Dim::Unknown,
+            };
+            Value::Array(Shape::Known(vec![n]))
+        }
+        Some(Some(axis)) => i.outcome(range, models::concatenate::concatenate(&[a, b], axis)),
+        None => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// The `n` of an FFT (`None`: the axis' own length; `Err`: unknown).
+fn fft_n(args: &Args) -> Result<Option<u64>, ()> {
+    match args.get(1, "n") {
+        None | Some(Value::None) => Ok(None),
+        v => const_int(v)
+            .and_then(|n| u64::try_from(n).ok())
+            .map(Some)
+            .ok_or(()),
+    }
+}
+
+/// `np.fft.fft(a, n=None, axis=-1)` / `ifft`: the last axis becomes `n` (when given).
+fn fft(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    if args.get(2, "axis").is_some() || args.kw.iter().any(|(k, _)| &**k != "n" && &**k != "norm") {
+        return Value::Array(Shape::AnyRank);
+    }
+    match (fft_n(args), a.dims()) {
+        (Ok(None), _) => Value::Array(a),
+        (Ok(Some(n)), Some(d)) if !d.is_empty() => {
+            let mut d = d.to_vec();
+            *d.last_mut().expect("non-empty") = Dim::Known(n);
+            Value::Array(Shape::Known(d))
+        }
+        _ => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.fft.rfft(a, n=None)`: the last axis becomes `n // 2 + 1`.
+fn rfft(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    if args.get(2, "axis").is_some() {
+        return Value::Array(Shape::AnyRank);
+    }
+    let Some(d) = a.dims().filter(|d| !d.is_empty()) else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let n = match fft_n(args) {
+        Ok(Some(n)) => Some(n),
+        Ok(None) => d[d.len() - 1].known(),
+        Err(()) => None,
+    };
+    let mut d = d.to_vec();
+    *d.last_mut().expect("non-empty") = n.map_or(Dim::Unknown, |n| Dim::Known(n / 2 + 1));
+    Value::Array(Shape::Known(d))
+}
+
+/// `np.fft.fftfreq(n, d=1.0)`: `n` frequencies.
+fn fftfreq(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+    match args.get(0, "n") {
+        Some(Value::Int(n)) => Value::Array(Shape::Known(vec![n.as_dim()])),
+        _ => Value::Top,
     }
 }

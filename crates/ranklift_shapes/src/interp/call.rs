@@ -791,6 +791,32 @@ impl<'a> Interp<'a> {
                 None => Value::Top,
             },
             Builtin::Zip if args.unknown => Value::Top,
+            // `map(f, (a, b))` over known items applies `f` to each (`t, y = map(np.asarray,
+            // (t, y))`); over a summary, once to the element.
+            Builtin::Map if args.pos.len() == 2 && args.kw.is_empty() => {
+                let f = args.pos[0].clone();
+                match self.as_seq(&args.pos[1], st) {
+                    Seq::Exact(items) if items.len() <= 64 => {
+                        let mut out = Vec::with_capacity(items.len());
+                        for x in items.iter() {
+                            let a = Args {
+                                pos: vec![x.clone()],
+                                ..Args::default()
+                            };
+                            out.push(self.call_value(&f, a, range, st));
+                        }
+                        Value::Tuple(Seq::Exact(out.into()))
+                    }
+                    s => {
+                        let a = Args {
+                            pos: vec![s.element()],
+                            ..Args::default()
+                        };
+                        let v = self.call_value(&f, a, range, st);
+                        Value::Tuple(Seq::Summary(Box::new(v), s.len()))
+                    }
+                }
+            }
             Builtin::Zip => {
                 let seqs: Vec<Seq> = args.pos.iter().map(|v| self.as_seq(v, st)).collect();
                 let exact: Option<Vec<&Arc<[Value]>>> = seqs
@@ -826,7 +852,11 @@ impl<'a> Interp<'a> {
                 _ => Value::Bool(None),
             },
             Builtin::Print => Value::None,
-            Builtin::NdArray | Builtin::Annotated | Builtin::Object | Builtin::Other => Value::Top,
+            Builtin::NdArray
+            | Builtin::Annotated
+            | Builtin::Object
+            | Builtin::Map
+            | Builtin::Other => Value::Top,
         }
     }
 

@@ -39,6 +39,7 @@ fn builtin(name: &str) -> Option<Value> {
         "isinstance" => Builtin::Isinstance,
         "print" => Builtin::Print,
         "reversed" => Builtin::Reversed,
+        "map" => Builtin::Map,
         "sorted" => Builtin::Sorted,
         "None" => return Some(Value::None),
         "True" => return Some(Value::Bool(Some(true))),

@@ -15,6 +15,10 @@ enum Item {
     Slice([Option<Int>; 3]),
     NewAxis,
     Ellipsis,
+    /// A 1-d array (integers or a boolean mask; the dtype is not tracked): it selects along
+    /// one axis a number of entries that depends on its values (`evecs[:, order]`), unknown;
+    /// known for integers (`a[[0, 2]]`, `a[range(3)]`): one entry each.
+    Vec(Dim),
     /// Advanced indexing or something unknown: the result's shape is not tracked.
     Other,
 }
@@ -25,6 +29,13 @@ fn items(idx: &Value) -> Vec<Item> {
         Value::Slice(s) => Item::Slice((**s).clone()),
         Value::None => Item::NewAxis,
         Value::Ellipsis => Item::Ellipsis,
+        Value::Array(s) if s.rank() == Some(1) => Item::Vec(Dim::Unknown),
+        Value::Range(r) => match (r.0.constant(), r.1.constant(), r.2.constant()) {
+            (Some(a), Some(b), Some(c)) if c != 0 => {
+                Item::Vec(Dim::Known(super::stmt::range_len(a, b, c).max(0) as u64))
+            }
+            _ => Item::Vec(Dim::Unknown),
+        },
         _ => Item::Other,
     };
     match idx {
@@ -74,12 +85,18 @@ fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
     if items.iter().any(|i| matches!(i, Item::Other)) {
         return Outcome::ok(Shape::AnyRank);
     }
+    // One array index among slices: its axis keeps its place. With integers or other arrays
+    // (advanced indices broadcast together and may move to the front), not tracked.
+    let vecs = items.iter().filter(|i| matches!(i, Item::Vec(_))).count();
+    if vecs > 1 || (vecs == 1 && items.iter().any(|i| matches!(i, Item::Int(_)))) {
+        return Outcome::ok(Shape::AnyRank);
+    }
     let Some(dims) = shape.dims() else {
         return Outcome::ok(Shape::AnyRank);
     };
     let consumed = items
         .iter()
-        .filter(|i| matches!(i, Item::Int(_) | Item::Slice(_)))
+        .filter(|i| matches!(i, Item::Int(_) | Item::Slice(_) | Item::Vec(_)))
         .count();
     let ellipses = items.iter().filter(|i| matches!(i, Item::Ellipsis)).count();
     if ellipses > 1 {
@@ -142,6 +159,10 @@ fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
                 });
                 axis += 1;
             }
+            Item::Vec(n) => {
+                out.push(n.clone());
+                axis += 1;
+            }
             Item::NewAxis => out.push(Dim::Known(1)),
             Item::Ellipsis => {
                 let take = dims.len() - consumed;
@@ -168,6 +189,28 @@ fn within(i: &Int, n: i64) -> bool {
 }
 
 impl<'a> Interp<'a> {
+    /// An index list of known integers (`a[[0, 2]]`) as the range-like index array it acts as.
+    fn int_list_index(idx: &Value, st: &State) -> Value {
+        let one = |v: &Value| match v {
+            Value::List(a) => match st.list(*a) {
+                Some(Seq::Exact(items))
+                    if !items.is_empty() && items.iter().all(|x| matches!(x, Value::Int(_))) =>
+                {
+                    let n = items.len() as i64;
+                    Value::Range(Box::new((Int::Const(0), Int::Const(n), Int::Const(1))))
+                }
+                _ => v.clone(),
+            },
+            _ => v.clone(),
+        };
+        match idx {
+            Value::Tuple(Seq::Exact(items)) => {
+                Value::Tuple(Seq::Exact(items.iter().map(one).collect()))
+            }
+            v => one(v),
+        }
+    }
+
     pub(crate) fn get_item(
         &mut self,
         obj: &Value,
@@ -175,6 +218,13 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        let resolved;
+        let idx = if matches!(obj, Value::Array(_)) {
+            resolved = Self::int_list_index(idx, st);
+            &resolved
+        } else {
+            idx
+        };
         match obj {
             Value::Array(s) => {
                 // An index of unknown kind may be an integer: on a 1-d array (or one of unknown
@@ -325,6 +375,13 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) {
+        let resolved;
+        let idx = if matches!(obj, Value::Array(_)) {
+            resolved = Self::int_list_index(idx, st);
+            &resolved
+        } else {
+            idx
+        };
         match obj {
             Value::Array(s) => {
                 let target = index_shape(s, idx);
@@ -338,7 +395,8 @@ impl<'a> Interp<'a> {
                     // `object` (not tracked) puts one sequence in each element: its extra rank
                     // is no error then.
                     let seq = matches!(v, Value::List(_) | Value::Tuple(_));
-                    self.check_setitem(&value, &target.shape, seq, range);
+                    let advanced = items(idx).iter().any(|i| matches!(i, Item::Vec(_)));
+                    self.check_setitem(&value, &target.shape, seq, advanced, range);
                 }
             }
             Value::List(a) => {
@@ -381,7 +439,14 @@ impl<'a> Interp<'a> {
     }
 
     /// `a[idx] = value`: the value must broadcast to the selection's shape.
-    fn check_setitem(&mut self, value: &Shape, target: &Shape, seq: bool, range: TextRange) {
+    fn check_setitem(
+        &mut self,
+        value: &Shape,
+        target: &Shape,
+        seq: bool,
+        advanced: bool,
+        range: TextRange,
+    ) {
         let (Some(v), Some(t)) = (value.dims(), target.dims()) else {
             return;
         };
@@ -395,6 +460,12 @@ impl<'a> Interp<'a> {
         let message = || {
             if scalar_target {
                 return "setting an array element with a sequence.".to_owned();
+            }
+            // Through an index array (advanced indexing), NumPy words it differently.
+            if advanced {
+                return format!(
+                    "shape mismatch: value array of shape {value} could not be broadcast to indexing result of shape {target}"
+                );
             }
             format!(
                 "could not broadcast input array from shape {} into shape {}",

@@ -211,6 +211,8 @@ pub enum Builtin {
     Sum,
     Enumerate,
     Zip,
+    /// `map(f, items)`.
+    Map,
     Isinstance,
     Print,
     Reversed,

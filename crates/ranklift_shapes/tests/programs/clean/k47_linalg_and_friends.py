@@ -45,3 +45,18 @@ assert np.zeros((k[0, 2], 2)).shape == (2, 2)
 if "a" in ["a", "b"] and 3 not in (1, 2):
     ok = True
 assert ok
+
+# map over a known tuple, FFTs, append, index arrays.
+t, y = map(np.asarray, ([0.0, 1.0, 2.0], [1.0, 2.0, 3.0]))
+assert np.dot(t, y) == 8.0
+sig = np.cos(np.linspace(0, 1, 64))
+assert np.fft.fftshift(np.fft.fft(sig)).shape == (64,)
+assert np.fft.rfft(sig).shape == (33,)
+assert np.fft.fftfreq(64).shape == (64,)
+assert np.append(sig, sig).shape == (128,)
+assert np.append(np.ones((2, 3)), np.ones((1, 3)), axis=0).shape == (3, 3)
+evals, evecs = np.linalg.eig(np.cov(rng.normal(size=(30, 4)), rowvar=0))
+order = np.argsort(evals)[::-1]
+assert (rng.normal(size=(30, 4)) @ evecs[:, order]).shape == (30, 4)
+spectrum = np.zeros((8, 3), dtype=complex)
+spectrum[np.arange(4), :] = np.ones((4, 3))
