@@ -194,6 +194,53 @@ f = np.cos(2 * np.pi * 2 * t) + 0.5 * np.cos(2 * np.pi * 24 * t)
 u, u_hat, omega = VMD(f, 2000, 0, 3, 0, 1, 1e-7)
 print(u.shape, u_hat.shape, omega.shape)
 """,
+    # Held-out batch 3 (first contact measured before any change for it): astropy's
+    # multiband periodograms, scikit-learn's optimizers, scikit-fuzzy, MNE, statsmodels' lowess.
+    ("astropy", "astropy/timeseries/periodograms/lombscargle_multiband/implementations/mbflex_impl.py"): """
+rng = np.random.default_rng(20)
+t = np.sort(rng.random(60)) * 10
+bands = np.array(["g", "r", "i"] * 20)
+y = np.sin(t) + 0.1 * rng.normal(size=60)
+dy = np.full(60, 0.1)
+print(lombscargle_mbflex(t, y, bands, np.linspace(0.1, 1, 20), dy=dy).shape)
+""",
+    ("astropy", "astropy/timeseries/periodograms/lombscargle_multiband/implementations/mle.py"): """
+rng = np.random.default_rng(21)
+t = np.sort(rng.random(60)) * 10
+bands = np.array(["g", "r", "i"] * 20)
+y = np.sin(t) + 0.1 * rng.normal(size=60)
+dy = np.full(60, 0.1)
+X = design_matrix(t, bands, 0.5, dy=dy, nterms_base=1, nterms_band=1)
+reg = construct_regularization(bands, nterms_base=1, nterms_band=1)
+t_fit = np.broadcast_to(np.linspace(0, 10, 12), (3, 12))
+bands_fit = np.broadcast_to(np.array(["g", "i", "r"])[:, None], (3, 12))
+print(X.shape, reg.shape, periodic_fit(t, y, dy, bands, 0.5, t_fit, bands_fit).shape)
+""",
+    ("scikit-learn", "sklearn/neural_network/_stochastic_optimizers.py"): """
+params = [np.zeros((4, 3)), np.zeros(3)]
+grads = [np.ones((4, 3)), np.ones(3)]
+sgd = SGDOptimizer(params, learning_rate_init=0.1, momentum=0.9, nesterov=True)
+sgd.update_params(params, grads)
+adam = AdamOptimizer(params)
+adam.update_params(params, grads)
+print([p.shape for p in params])
+""",
+    ("scikit-fuzzy", "skfuzzy/cluster/normalize_columns.py"): """
+x = np.random.default_rng(22).random((4, 5))
+print(normalize_columns(x).shape, normalize_power_columns(x, 2).shape)
+""",
+    ("mne", "mne/stats/multi_comp.py"): """
+p = np.random.default_rng(23).random((4, 5)) * 0.1
+r, pc = fdr_correction(p)
+r2, pc2 = fdr_correction(p.ravel(), method="negcorr")
+r3, pc3 = bonferroni_correction(p)
+print(r.shape, pc.shape, r2.shape, pc3.shape, _ecdf(p.ravel()).shape)
+""",
+    ("statsmodels", "statsmodels/nonparametric/smoothers_lowess_old.py"): """
+x = np.linspace(0, 10, 40)
+y = np.sin(x) + 0.1 * np.cos(7 * x)
+print(lowess(y, x).shape)
+""",
 }
 
 PRODUCTS = {"dot", "matmul", "inner"}
