@@ -18,7 +18,10 @@ time, a single shape bug is injected into the module's text by a mutation operat
 Each mutant is run with CPython + real NumPy; it is kept only when the unmutated program runs
 cleanly and the mutant raises at the mutated line (exception type and message recorded). Then
 `ranklift shapes` (default mode) runs on the mutant: a bug counts as found when a finding is at
-that line with NumPy's message, and as "right line" when only the line matches.
+that line with NumPy's message, and as "right line" when only the line matches. Each confirmed
+bug is also run with the module imported by the driver (`from mutmod import *`) and counted
+when `ranklift shapes driver.py` reports it in the module's file, at its line, with NumPy's
+message; `--min-recall` applies to both.
 
 Usage: recall_shapes.py --bin target/release/ranklift --python PYTHON_WITH_NUMPY [--min-recall R]
 """
@@ -317,20 +320,24 @@ def mutations(src):
 RUNNER = r"""
 import json, os, runpy, sys, traceback
 path = sys.argv[1]
+where = sys.argv[2] if len(sys.argv) > 2 else path
+sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
 try:
     runpy.run_path(path, run_name="__main__")
     print(json.dumps({"ok": True}))
 except BaseException as e:
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(path)]
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(where)]
     line = frames[-1].lineno if frames else None
     print(json.dumps({"ok": False, "line": line, "type": type(e).__name__,
                       "message": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}))
 """
 
 
-def run_python(py, path):
-    p = subprocess.run([py, "-c", RUNNER, str(path)], capture_output=True, text=True, timeout=120,
-                       cwd=os.path.dirname(path))
+def run_python(py, path, where=None):
+    """Run `path`; the failing line is the last frame in `where` (default: `path` itself)."""
+    extra = [str(where)] if where else []
+    p = subprocess.run([py, "-c", RUNNER, str(path)] + extra, capture_output=True, text=True,
+                       timeout=120, cwd=os.path.dirname(path))
     if p.returncode != 0 or not p.stdout.strip():
         return {"ok": False, "line": None, "type": "harness", "message": p.stderr[-300:]}
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -347,7 +354,7 @@ def main():
     roots = {}
     for name, version, pip_args, filename, digest in realworld_shapes.PACKAGES:
         roots[name] = realworld_shapes.fetch(name, version, pip_args, filename, digest)
-    rows, confirmed = [], []
+    rows, confirmed, imported = [], [], []
     with tempfile.TemporaryDirectory(prefix="ranklift-recall-") as tmp:
         tmp = Path(tmp)
         for (pkg, rel), driver in DRIVERS.items():
@@ -388,6 +395,24 @@ def main():
                 confirmed.append({"module": f"{pkg}/{rel}", "op": op, "line": line,
                                   "python": r["message"], "ranklift": [d["message"] for d in at_line],
                                   "verdict": verdict})
+                # The same bug with the module imported by the driver (`from mod import *`): the
+                # error must be reported in the module's file, at its line, from the driver.
+                pdir = tmp / f"imported_{len(confirmed)}"
+                pdir.mkdir()
+                mod_len = len(src.rstrip("\n")) + len(mutant) - len(body_src)
+                (pdir / "mutmod.py").write_text(mutant[:mod_len] + "\n")
+                (pdir / "driver.py").write_text("from mutmod import *  # noqa: F403\n\n" + driver.lstrip("\n"))
+                ri = run_python(args.python, pdir / "driver.py", pdir / "mutmod.py")
+                if ri["ok"] or ri["line"] != line or ri["message"] != r["message"]:
+                    imported.append(None)
+                    continue
+                p = subprocess.run([args.bin, "shapes", "--format", "json", str(pdir / "driver.py")],
+                                   capture_output=True, text=True, timeout=300)
+                if p.returncode not in (0, 1, 2) or "panicked" in p.stderr:
+                    raise SystemExit(f"ranklift crashed on {pdir}: {p.stderr[-2000:]}")
+                diags = [d for d in json.loads(p.stdout)["diagnostics"]
+                         if d["path"].endswith("mutmod.py") and d["line"] == line]
+                imported.append(any(d["message"].rstrip() == r["message"].rstrip() for d in diags))
     by_op = {}
     for c in confirmed:
         s = by_op.setdefault(c["op"], {"n": 0, "found": 0, "line": 0})
@@ -402,10 +427,15 @@ def main():
     recall = found / n if n else 0.0
     print(f"{'total':10} {n:5} {found:6} {line:9} {n - found - line:7}")
     print(f"recall (default mode, right line and NumPy's message): {found}/{n} = {recall:.1%}")
+    runs = [x for x in imported if x is not None]
+    print(f"the same bugs inside a module the driver imports: {sum(runs)}/{len(runs)} found in "
+          f"the module's file"
+          + (f" = {sum(runs) / len(runs):.1%}" if runs else ""))
     if args.list:
         for c in confirmed:
             print(f"{c['verdict']:7} {c['op']:9} {c['module']}:{c['line']}  python: {c['python']}  ranklift: {c['ranklift']}")
-    ok = n >= 30 and recall >= args.min_recall
+    ok = (n >= 30 and recall >= args.min_recall and len(runs) >= 30
+          and sum(runs) / len(runs) >= args.min_recall)
     print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
     return 0 if ok else 1
 

@@ -90,34 +90,56 @@ const STACK: usize = 256 << 20;
 
 /// Check several files in parallel; results in the order of `files`.
 pub fn check_files(files: &[PathBuf], opts: &Options) -> Vec<FileResult> {
+    check_files_with_imported(files, opts)
+        .into_iter()
+        .map(|(r, _)| r)
+        .collect()
+}
+
+/// As [`check_files`], with each file's certain findings inside the project modules it imports.
+fn check_files_with_imported(
+    files: &[PathBuf],
+    opts: &Options,
+) -> Vec<(FileResult, Vec<Diagnostic>)> {
     if files.len() <= 1 {
-        return files.iter().map(|f| check_file(f, opts)).collect();
+        return files
+            .iter()
+            .map(|f| check_file_with_imported(f, opts))
+            .collect();
     }
     // A pool of its own, with big stacks, so that no worker blocks waiting for another thread.
     match rayon::ThreadPoolBuilder::new().stack_size(STACK).build() {
         Ok(pool) => pool.install(|| files.par_iter().map(|f| guarded(f, opts)).collect()),
-        Err(_) => files.iter().map(|f| check_file(f, opts)).collect(),
+        Err(_) => files
+            .iter()
+            .map(|f| check_file_with_imported(f, opts))
+            .collect(),
     }
 }
 
 /// Check one file, in a thread with a big stack.
 pub fn check_file(path: &Path, opts: &Options) -> FileResult {
+    check_file_with_imported(path, opts).0
+}
+
+/// Check one file; also the certain findings inside the project modules it imports.
+fn check_file_with_imported(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
     let owned = (path.to_path_buf(), opts.clone());
     let worker = std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || guarded(&owned.0, &owned.1));
     match worker.map(|h| h.join()) {
         Ok(Ok(r)) => r,
-        _ => internal_error(path),
+        _ => (internal_error(path), Vec::new()),
     }
 }
 
 /// Run the analysis; an internal error (a bug) becomes a diagnostic, never a crash.
-fn guarded(path: &Path, opts: &Options) -> FileResult {
+fn guarded(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         check_file_inner(path, opts)
     }))
-    .unwrap_or_else(|_| internal_error(path))
+    .unwrap_or_else(|_| (internal_error(path), Vec::new()))
 }
 
 fn internal_error(path: &Path) -> FileResult {
@@ -140,7 +162,7 @@ fn internal_error(path: &Path) -> FileResult {
     }
 }
 
-fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
+fn check_file_inner(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
     let display = path.display().to_string();
     let started = std::time::Instant::now();
     let project = Project::load_file(path, &|_| true);
@@ -150,17 +172,65 @@ fn check_file_inner(path: &Path, opts: &Options) -> FileResult {
             d.path = display.clone();
             d
         });
-        return FileResult {
-            path: display,
-            findings: Vec::new(),
-            fatal,
-            incomplete: false,
-            parse_time,
-            analysis_time: Default::default(),
-        };
+        return (
+            FileResult {
+                path: display,
+                findings: Vec::new(),
+                fatal,
+                incomplete: false,
+                parse_time,
+                analysis_time: Default::default(),
+            },
+            Vec::new(),
+        );
     };
     let array_like = Arc::new(project_array_like(&project));
-    analyse_entry(&project, &array_like, entry, &display, parse_time, opts)
+    // The imported modules sit next to the file (`main.py` imports `helper.py`).
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let display_of = |i: usize| {
+        if i == entry {
+            display.clone()
+        } else {
+            dir.join(&project.modules[i].rel_path).display().to_string()
+        }
+    };
+    analyse_entry(&project, &array_like, entry, &display_of, parse_time, opts)
+}
+
+/// Add the certain findings reached inside imported modules to those modules' results, once
+/// each (several entries may reach the same line), creating a result for a module that was
+/// not itself checked.
+fn merge_imported(results: &mut Vec<FileResult>, imported: Vec<Diagnostic>) {
+    let mut touched = Vec::new();
+    for d in imported {
+        let at = match results.iter().position(|r| r.path == d.path) {
+            Some(i) => i,
+            None => {
+                results.push(FileResult {
+                    path: d.path.clone(),
+                    findings: Vec::new(),
+                    fatal: None,
+                    incomplete: false,
+                    parse_time: Default::default(),
+                    analysis_time: Default::default(),
+                });
+                results.len() - 1
+            }
+        };
+        let r = &mut results[at];
+        if r.fatal.is_none()
+            && !r
+                .findings
+                .iter()
+                .any(|f| f.line == d.line && f.column == d.column && f.code == d.code)
+        {
+            r.findings.push(d);
+            touched.push(at);
+        }
+    }
+    for i in touched {
+        results[i].findings.sort_by_key(|f| (f.line, f.column));
+    }
 }
 
 /// Attribute names of the project's ndarray subclasses (see [`crate::interp::array_like`]).
@@ -191,20 +261,25 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
         })
         .collect();
     let array_like = Arc::new(project_array_like(&project));
+    let display_of = |i: usize| dir.join(&project.modules[i].rel_path).display().to_string();
     let run = |i: usize| {
-        let display = dir.join(&project.modules[i].rel_path).display().to_string();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            analyse_entry(&project, &array_like, i, &display, parse_time, opts)
+            analyse_entry(&project, &array_like, i, &display_of, parse_time, opts)
         }))
-        .unwrap_or_else(|_| internal_error(Path::new(&display)))
+        .unwrap_or_else(|_| (internal_error(Path::new(&display_of(i))), Vec::new()))
     };
     let n = project.modules.len();
-    let analysed: Vec<FileResult> = match rayon::ThreadPoolBuilder::new().stack_size(STACK).build()
-    {
-        Ok(pool) => pool.install(|| (0..n).into_par_iter().map(run).collect()),
-        Err(_) => (0..n).map(run).collect(),
-    };
-    out.extend(analysed);
+    let analysed: Vec<(FileResult, Vec<Diagnostic>)> =
+        match rayon::ThreadPoolBuilder::new().stack_size(STACK).build() {
+            Ok(pool) => pool.install(|| (0..n).into_par_iter().map(run).collect()),
+            Err(_) => (0..n).map(run).collect(),
+        };
+    let mut imported = Vec::new();
+    for (r, extra) in analysed {
+        out.push(r);
+        imported.extend(extra);
+    }
+    merge_imported(&mut out, imported);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
@@ -212,7 +287,15 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
 /// Files and directories as given on the command line, in order.
 pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
     let files: Vec<PathBuf> = paths.iter().filter(|p| !p.is_dir()).cloned().collect();
-    let mut by_file = check_files(&files, opts).into_iter();
+    let mut imported = Vec::new();
+    let mut by_file = check_files_with_imported(&files, opts)
+        .into_iter()
+        .map(|(r, extra)| {
+            imported.extend(extra);
+            r
+        })
+        .collect::<Vec<_>>()
+        .into_iter();
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -231,18 +314,21 @@ pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
             out.push(r);
         }
     }
+    merge_imported(&mut out, imported);
     out
 }
 
+/// Analyse module `entry` as `__main__`: its findings, and the certain findings its run reached
+/// inside the project modules it imports (each at its own file and line).
 fn analyse_entry(
     project: &Project,
     array_like: &Arc<FxSet<Arc<str>>>,
     entry: usize,
-    display: &str,
+    display_of: &dyn Fn(usize) -> String,
     parse_time: std::time::Duration,
     opts: &Options,
-) -> FileResult {
-    let display = display.to_owned();
+) -> (FileResult, Vec<Diagnostic>) {
+    let display = display_of(entry);
     if let Some((major, minor)) = opts.python_version {
         let m = &project.modules[entry].parsed;
         if let Some((range, message)) =
@@ -260,14 +346,17 @@ fn analyse_entry(
             .with_hint(format!(
                 "the file uses syntax that Python {major}.{minor} (--python-version) rejects"
             ));
-            return FileResult {
-                path: display,
-                findings: Vec::new(),
-                fatal: Some(d),
-                incomplete: false,
-                parse_time,
-                analysis_time: Default::default(),
-            };
+            return (
+                FileResult {
+                    path: display,
+                    findings: Vec::new(),
+                    fatal: Some(d),
+                    incomplete: false,
+                    parse_time,
+                    analysis_time: Default::default(),
+                },
+                Vec::new(),
+            );
         }
     }
     // Module 0 is the entry; the rest are the project modules it imports, transitively.
@@ -307,12 +396,54 @@ fn analyse_entry(
     let text: &Arc<str> = &m.text;
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
+    let mut imported = Vec::new();
     for f in findings {
         let possible = match &f.certainty {
             Certainty::Certain => None,
             Certainty::Possible(reason) => Some(reason.clone()),
         };
         if possible.is_some() && !opts.possible {
+            continue;
+        }
+        // Inside an imported module: certain NumPy shape errors (W5xx) only, at that module's
+        // own file and line, and not under a condition of their function that the analysis
+        // could not decide. A possible finding there depends on what this entry passed; a type
+        // or attribute error on the entry's arguments usually sits behind a duck-typing
+        // dispatch the analysis cannot follow (`if hasattr(X, "columns")` on a pandas frame).
+        if f.module != 0 {
+            if possible.is_none() && !f.guarded && f.code.starts_with("W5") {
+                let pm = &project.modules[order[f.module as usize]];
+                let line_text = |d: &Diagnostic| {
+                    pm.parsed
+                        .text
+                        .lines()
+                        .nth(d.line - 1)
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                let severity = if f.code.starts_with('E') {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                let mut d = Diagnostic::new(
+                    &display_of(order[f.module as usize]),
+                    &pm.parsed.text,
+                    &pm.parsed.index,
+                    f.range,
+                    f.code,
+                    severity,
+                    f.message,
+                );
+                if !ignored(&line_text(&d), f.code) {
+                    let reached = format!("reached by running {display}");
+                    d = d.with_hint(match crate::codes::hint(f.code) {
+                        Some(h) => format!("{h} ({reached})"),
+                        None => reached,
+                    });
+                    imported.push(d);
+                }
+            }
             continue;
         }
         let mut d = Diagnostic::new(
@@ -359,14 +490,17 @@ fn analyse_entry(
             .with_hint("findings above are still certain; raise the budget with --fuel"),
         );
     }
-    FileResult {
-        path: display,
-        findings: out,
-        fatal: None,
-        incomplete: out_of_fuel,
-        parse_time,
-        analysis_time,
-    }
+    (
+        FileResult {
+            path: display,
+            findings: out,
+            fatal: None,
+            incomplete: out_of_fuel,
+            parse_time,
+            analysis_time,
+        },
+        imported,
+    )
 }
 
 /// `# ranklift: ignore` or `# ranklift: ignore[W502, E001]` on the line (also `pytropos:`).

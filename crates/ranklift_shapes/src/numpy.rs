@@ -420,6 +420,10 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
     if let ("numpy", "random" | "linalg" | "fft") = (module, attr) {
         return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
     }
+    // Every module has `__dict__`, `__spec__`, ... (`dir()` does not list all of them).
+    if attr.starts_with("__") && attr.ends_with("__") {
+        return Some(Value::Top);
+    }
     if !version.names().contains(&(module, attr)) {
         return None;
     }
@@ -1464,17 +1468,17 @@ fn linalg_svd(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State)
     let Some(a) = linalg_arg(i, args, st) else {
         return Value::Top;
     };
-    let full = !matches!(args.get(1, "full_matrices"), Some(Value::Bool(Some(false))));
-    let uv = match args.get(2, "compute_uv") {
-        None | Some(Value::Bool(Some(true))) => Some(true),
-        Some(Value::Bool(Some(false))) => Some(false),
-        _ => None,
-    };
-    match models::linalg::svd(&a, full) {
-        Ok(shapes) => match uv {
-            Some(true) => tuple_of(&shapes),
-            Some(false) => Value::Array(shapes[1].clone()),
-            None => Value::Top,
+    // Any truthy value selects (`np.linalg.svd(a, 0)` is common in older code).
+    let flag = |v: Option<&Value>| v.map_or(Some(true), Value::truth);
+    let (full, uv) = (
+        flag(args.get(1, "full_matrices")),
+        flag(args.get(2, "compute_uv")),
+    );
+    match models::linalg::svd(&a, full.unwrap_or(true)) {
+        Ok(shapes) => match (uv, full) {
+            (Some(false), _) => Value::Array(shapes[1].clone()),
+            (Some(true), Some(_)) => tuple_of(&shapes),
+            _ => Value::Top,
         },
         Err(o) => i.outcome(range, o),
     }
@@ -1804,6 +1808,8 @@ fn column_stack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut Stat
     let shapes: Vec<Shape> = shapes
         .into_iter()
         .map(|s| match s.dims() {
+            // `ndmin=2` then transposed: a scalar is (1, 1), a vector a column.
+            Some([]) => Shape::of(&[1, 1]),
             Some([n]) => Shape::Known(vec![n.clone(), Dim::Known(1)]),
             _ => s,
         })

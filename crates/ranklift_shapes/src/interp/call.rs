@@ -583,9 +583,16 @@ impl<'a> Interp<'a> {
         self.class_body = 0;
         self.blind_globals = blind;
         let conditional = u32::from(self.funcs[id as usize].conditional);
+        // Entering an imported module's code from the entry's: what is undecided from here on
+        // lies in that module (its own dispatch on the entry's arguments).
+        let saved_base = self.frame_base;
+        if saved.0 == 0 && module != 0 {
+            self.frame_base = self.undecided + self.after_guard;
+        }
         self.undecided += conditional;
         let out = self.exec_block(&def.body, frame);
         self.undecided -= conditional;
+        self.frame_base = saved_base;
         (
             self.cur_module,
             self.cur_func,

@@ -75,6 +75,10 @@ pub struct Finding {
     /// `ExceptionClass: message`, as CPython / NumPy print it.
     pub message: String,
     pub certainty: Certainty,
+    /// Found in an imported module's code under a condition of that code the analysis could
+    /// not decide (an `isinstance`/pandas dispatch on the entry's arguments, a validation that
+    /// raises).
+    pub guarded: bool,
 }
 
 /// The exception class a finding raises, for `try`/`except` suppression.
@@ -229,6 +233,10 @@ pub struct Interp<'a> {
     /// Depth of expression parts evaluated only under an undecided condition (`a if c else b`,
     /// the right side of `and`/`or`): an error there does not stop the whole statement.
     pub(crate) cond_expr: u32,
+    /// `undecided + after_guard` when the analysis went from the entry's code into an imported
+    /// module's: a finding above it lies under a condition of that module's code that the
+    /// analysis could not decide.
+    pub(crate) frame_base: u32,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -282,6 +290,7 @@ impl<'a> Interp<'a> {
             caught_certain: 0,
             raised: false,
             cond_expr: 0,
+            frame_base: 0,
         }
     }
 
@@ -308,11 +317,9 @@ impl<'a> Interp<'a> {
             }
             i += 1;
         }
-        let mut out: Vec<Finding> = self
-            .findings
-            .into_values()
-            .filter(|f| self.modules[f.module as usize].src.report)
-            .collect();
+        // Every module's findings: the caller reports the entry's, and the certain ones
+        // reached inside imported modules at their own file and line.
+        let mut out: Vec<Finding> = self.findings.into_values().collect();
         out.sort_by_key(|f| (f.module, f.range.start(), f.code));
         (out, self.out_of_fuel)
     }
@@ -326,7 +333,12 @@ impl<'a> Interp<'a> {
         let total = self.fuel;
         self.fuel = total.min(IMPORT_FUEL);
         let granted = self.fuel;
+        let saved_base = self.frame_base;
+        if self.cur_module == 0 {
+            self.frame_base = self.undecided + self.after_guard;
+        }
         self.run_module(m);
+        self.frame_base = saved_base;
         let used = granted - self.fuel;
         self.fuel = total - used;
         self.out_of_fuel = self.fuel == 0;
@@ -441,6 +453,7 @@ impl<'a> Interp<'a> {
                 format!("{}: {message}", exc.name())
             },
             certainty,
+            guarded: self.undecided + self.after_guard > self.frame_base,
         };
         match self.findings.get(&key) {
             Some(old) if old.certainty == Certainty::Certain => {}
