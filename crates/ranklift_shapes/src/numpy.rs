@@ -754,6 +754,14 @@ fn const_int(v: Option<&Value>) -> Option<i64> {
     v.and_then(Value::as_int).and_then(|i| i.constant())
 }
 
+/// An integer argument with a default (`None`: given, but not a known integer).
+fn int_arg_or(args: &Args, i: usize, name: &str, default: i64) -> Option<i64> {
+    match args.get(i, name) {
+        None => Some(default),
+        v => const_int(v),
+    }
+}
+
 /// The shapes of a sequence of arrays (`np.concatenate([a, b])`), when its length is known.
 fn shapes_of_seq(interp: &Interp<'_>, v: Option<&Value>, st: &State) -> Option<Vec<Shape>> {
     let items = match v? {
@@ -1138,6 +1146,19 @@ fn stack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> V
 
 /// `np.vstack(arrays)`: 1-D arrays become rows, then concatenation along axis 0.
 fn vstack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    join_promoted(i, args, range, st, 0, |n| vec![Dim::Known(1), n.clone()])
+}
+
+/// Concatenation along `axis` after each scalar became `(1, 1)` and each 1-D array `promote`d
+/// (`vstack`: a row, `column_stack`: a column).
+fn join_promoted(
+    i: &mut Interp<'_>,
+    args: &Args,
+    range: TextRange,
+    st: &mut State,
+    axis: i64,
+    promote: fn(&Dim) -> Vec<Dim>,
+) -> Value {
     let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
         return Value::Array(Shape::AnyRank);
     };
@@ -1145,11 +1166,11 @@ fn vstack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> 
         .into_iter()
         .map(|s| match s.dims() {
             Some([]) => Shape::of(&[1, 1]),
-            Some([d]) => Shape::Known(vec![Dim::Known(1), d.clone()]),
+            Some([n]) => Shape::Known(promote(n)),
             _ => s,
         })
         .collect();
-    i.outcome(range, models::concatenate::concatenate(&shapes, 0))
+    i.outcome(range, models::concatenate::concatenate(&shapes, axis))
 }
 
 /// `np.hstack(arrays)`: along axis 1, or axis 0 when the arrays are 1-D.
@@ -1347,10 +1368,7 @@ fn diag(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value 
     let Some(a) = i.arg_shape(args.pos.first(), st) else {
         return Value::Top;
     };
-    let k = match args.get(1, "k") {
-        None => Some(0),
-        v => const_int(v),
-    };
+    let k = int_arg_or(args, 1, "k", 0);
     match (a.dims(), k) {
         (Some([n]), Some(k)) => {
             let d = match n.known() {
@@ -1673,10 +1691,7 @@ fn diff(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Va
     let Some(a) = i.arg_shape(args.pos.first(), st) else {
         return Value::Top;
     };
-    let n = match args.get(1, "n") {
-        None => Some(1),
-        v => const_int(v),
-    };
+    let n = int_arg_or(args, 1, "n", 1);
     let (Some(d), Some(n), Some(axis)) = (
         a.dims(),
         n,
@@ -1799,22 +1814,10 @@ fn kron(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value 
     Value::Array(Shape::Known(dims))
 }
 
-/// `np.column_stack(arrays)`: 1-d arrays become columns `(n, 1)`, then concatenation along
-/// axis 1 (W506 with `concatenate`'s message).
+/// `np.column_stack(arrays)`: 1-d arrays become columns `(n, 1)` (`ndmin=2` then transposed;
+/// a scalar is `(1, 1)`), then concatenation along axis 1 (W506 with `concatenate`'s message).
 fn column_stack(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
-    let Some(shapes) = shapes_of_seq(i, args.pos.first(), st) else {
-        return Value::Array(Shape::AnyRank);
-    };
-    let shapes: Vec<Shape> = shapes
-        .into_iter()
-        .map(|s| match s.dims() {
-            // `ndmin=2` then transposed: a scalar is (1, 1), a vector a column.
-            Some([]) => Shape::of(&[1, 1]),
-            Some([n]) => Shape::Known(vec![n.clone(), Dim::Known(1)]),
-            _ => s,
-        })
-        .collect();
-    i.outcome(range, models::concatenate::concatenate(&shapes, 1))
+    join_promoted(i, args, range, st, 1, |n| vec![n.clone(), Dim::Known(1)])
 }
 
 /// `np.searchsorted(a, v)`: one index per element of `v` (an integer for a scalar `v`).

@@ -728,31 +728,22 @@ impl<'a> Interp<'a> {
                     Value::Method(Box::new(obj.clone()), attr.into())
                 }
                 // Attributes of the ndarray subclasses NumPy itself returns (masked arrays,
-                // matrices): the value may be one on a path the analysis cannot tell apart
-                // (`if np.ma.isMaskedArray(a): ... b.mask`).
-                _ if SUBCLASS_ATTRS.contains(&attr) => {
+                // matrices), or of one the project defines (NumPy functions return its
+                // instances): the value may be one on a path the analysis cannot tell apart
+                // (`if np.ma.isMaskedArray(a): ... b.mask`, `np.squeeze(masked).unmasked`).
+                _ if SUBCLASS_ATTRS.contains(&attr) || self.config.array_like.contains(attr) => {
+                    let reason = if SUBCLASS_ATTRS.contains(&attr) {
+                        "a masked array or matrix has it, and the value may be one"
+                    } else {
+                        "an ndarray subclass of the program has it, and NumPy functions return \
+                         its instances"
+                    };
                     self.report(
                         range,
                         "E011",
                         Exc::Attribute,
                         format!("'numpy.ndarray' object has no attribute '{attr}'"),
-                        Certainty::Possible(
-                            "a masked array or matrix has it, and the value may be one".into(),
-                        ),
-                    );
-                    Value::Top
-                }
-                _ if self.config.array_like.contains(attr) => {
-                    self.report(
-                        range,
-                        "E011",
-                        Exc::Attribute,
-                        format!("'numpy.ndarray' object has no attribute '{attr}'"),
-                        Certainty::Possible(
-                            "an ndarray subclass of the program has it, and NumPy functions \
-                             return its instances"
-                                .into(),
-                        ),
+                        Certainty::Possible(reason.into()),
                     );
                     Value::Top
                 }

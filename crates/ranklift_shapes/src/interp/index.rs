@@ -189,8 +189,12 @@ fn within(i: &Int, n: i64) -> bool {
 }
 
 impl<'a> Interp<'a> {
-    /// An index list of known integers (`a[[0, 2]]`) as the range-like index array it acts as.
-    fn int_list_index(idx: &Value, st: &State) -> Value {
+    /// An index list of known integers into an array (`a[[0, 2]]`) as the range-like index
+    /// array it acts as; `None` when nothing changes.
+    fn int_list_index(obj: &Value, idx: &Value, st: &State) -> Option<Value> {
+        if !matches!(obj, Value::Array(_)) {
+            return None;
+        }
         let one = |v: &Value| match v {
             Value::List(a) => match st.list(*a) {
                 Some(Seq::Exact(items))
@@ -203,12 +207,12 @@ impl<'a> Interp<'a> {
             },
             _ => v.clone(),
         };
-        match idx {
+        Some(match idx {
             Value::Tuple(Seq::Exact(items)) => {
                 Value::Tuple(Seq::Exact(items.iter().map(one).collect()))
             }
             v => one(v),
-        }
+        })
     }
 
     pub(crate) fn get_item(
@@ -218,13 +222,8 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
-        let resolved;
-        let idx = if matches!(obj, Value::Array(_)) {
-            resolved = Self::int_list_index(idx, st);
-            &resolved
-        } else {
-            idx
-        };
+        let resolved = Self::int_list_index(obj, idx, st);
+        let idx = resolved.as_ref().unwrap_or(idx);
         match obj {
             Value::Array(s) => {
                 // An index of unknown kind may be an integer: on a 1-d array (or one of unknown
@@ -375,13 +374,8 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) {
-        let resolved;
-        let idx = if matches!(obj, Value::Array(_)) {
-            resolved = Self::int_list_index(idx, st);
-            &resolved
-        } else {
-            idx
-        };
+        let resolved = Self::int_list_index(obj, idx, st);
+        let idx = resolved.as_ref().unwrap_or(idx);
         match obj {
             Value::Array(s) => {
                 let target = index_shape(s, idx);
