@@ -316,6 +316,14 @@ impl<'a> Interp<'a> {
                         _ => x.type_name().map(|_| false),
                     },
                     (Value::Bool(Some(a)), Value::Bool(Some(b))) => Some(a == b),
+                    // Classes of the program are known objects (`if test_class is ScaleSpace:`
+                    // in a loop over classes); one is not another, nor any other kind of value.
+                    (Value::Class(a), Value::Class(b)) => Some(a == b),
+                    (Value::Class(_), x) | (x, Value::Class(_))
+                        if !matches!(x, Value::Top | Value::Instance(_)) =>
+                    {
+                        Some(false)
+                    }
                     _ => None,
                 };
                 Value::Bool(same.map(|s| s == (op == CmpOp::Is)))
