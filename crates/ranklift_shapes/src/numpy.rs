@@ -234,6 +234,8 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.corrcoef", Custom(cov)),
     ("numpy.nonzero", Custom(nonzero)),
     ("numpy.append", Custom(append)),
+    ("numpy.pad", Custom(pad)),
+    ("numpy.einsum", Custom(einsum)),
     ("numpy.fft.fft", Custom(fft)),
     ("numpy.fft.ifft", Custom(fft)),
     ("numpy.fft.rfft", Custom(rfft)),
@@ -1910,4 +1912,110 @@ fn fftfreq(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Valu
         Some(Value::Int(n)) => Value::Array(Shape::Known(vec![n.as_dim()])),
         _ => Value::Top,
     }
+}
+
+/// `np.pad(a, pad_width)`: each dimension grows by its `(before, after)`; `pad_width` is an int,
+/// one pair for every dimension, or one pair per dimension.
+///
+/// ```python
+/// np.pad(np.zeros((3, 4)), 1)                  # (5, 6)
+/// np.pad(np.zeros((3, 4)), ((1, 2), (0, 3)))   # (6, 7)
+/// ```
+fn pad(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    let Some(d) = a.dims() else {
+        return Value::Array(Shape::AnyRank);
+    };
+    let int = |v: &Value| {
+        v.as_int()
+            .and_then(|n| n.constant())
+            .and_then(|n| u64::try_from(n).ok())
+    };
+    let seq = |v: &Value| -> Option<Vec<Value>> {
+        match v {
+            Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
+            Value::List(l) => match st.list(*l) {
+                Some(Seq::Exact(items)) => Some(items.to_vec()),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let pair = |v: &Value| -> Option<u64> {
+        match seq(v)?.as_slice() {
+            [b, e] => Some(int(b)? + int(e)?),
+            [b] => Some(2 * int(b)?),
+            _ => None,
+        }
+    };
+    let grow: Option<Vec<Option<u64>>> = match args.get(1, "pad_width") {
+        Some(v @ Value::Int(_)) => Some(vec![int(v).map(|n| 2 * n); d.len()]),
+        Some(v) => seq(v).and_then(|items| match items.as_slice() {
+            // One pair (or one int) for every dimension.
+            [Value::Int(_), Value::Int(_)] | [Value::Int(_)] => Some(vec![pair(v); d.len()]),
+            rows if rows.len() == d.len() => Some(rows.iter().map(pair).collect()),
+            _ => None,
+        }),
+        None => None,
+    };
+    let Some(grow) = grow else {
+        return Value::Array(Shape::AnyRank);
+    };
+    Value::Array(Shape::Known(
+        d.iter()
+            .zip(grow)
+            .map(|(n, g)| match (n.known(), g) {
+                (Some(n), Some(g)) => Dim::Known(n + g),
+                (_, Some(0)) => n.clone(),
+                _ => Dim::Unknown,
+            })
+            .collect(),
+    ))
+}
+
+/// `np.einsum("ij,jk->ik", a, b)` with an explicit output: its letters take their sizes from
+/// the operands (no ellipsis; a mismatch is not reported, the result is then unknown).
+///
+/// ```python
+/// np.einsum("ij,jk->ik", np.zeros((2, 3)), np.zeros((3, 5)))   # (2, 5)
+/// ```
+fn einsum(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let Some(Value::Str(Some(spec))) = args.pos.first() else {
+        return Value::Top;
+    };
+    let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some((inputs, output)) = spec.split_once("->") else {
+        return Value::Array(Shape::AnyRank);
+    };
+    if spec.contains('.') {
+        return Value::Array(Shape::AnyRank);
+    }
+    let terms: Vec<&str> = inputs.split(',').collect();
+    if terms.len() + 1 != args.pos.len() {
+        return Value::Top;
+    }
+    let mut sizes: HashMap<char, Dim> = HashMap::default();
+    for (term, v) in terms.iter().zip(&args.pos[1..]) {
+        let Some(shape) = i.arg_shape(Some(v), st) else {
+            return Value::Top;
+        };
+        let Some(d) = shape.dims() else {
+            return Value::Array(Shape::AnyRank);
+        };
+        if d.len() != term.chars().count() {
+            return Value::Array(Shape::AnyRank);
+        }
+        for (c, n) in term.chars().zip(d) {
+            let e = sizes.entry(c).or_insert_with(|| n.clone());
+            if e.is_one() == crate::Tri::Yes {
+                *e = n.clone();
+            }
+        }
+    }
+    let dims: Option<Vec<Dim>> = output.chars().map(|c| sizes.get(&c).cloned()).collect();
+    dims.map_or(Value::Array(Shape::AnyRank), |d| {
+        Value::Array(Shape::Known(d))
+    })
 }

@@ -60,3 +60,10 @@ order = np.argsort(evals)[::-1]
 assert (rng.normal(size=(30, 4)) @ evecs[:, order]).shape == (30, 4)
 spectrum = np.zeros((8, 3), dtype=complex)
 spectrum[np.arange(4), :] = np.ones((4, 3))
+
+# Padding and einsum with an explicit output.
+assert np.pad(np.ones((3, 4)), 1).shape == (5, 6)
+assert np.pad(np.ones((3, 4)), ((1, 2), (0, 3))).shape == (6, 7)
+assert np.pad(np.ones((3, 4)), (1, 2)).shape == (6, 7)
+assert (np.einsum("ij,jk->ik", np.ones((2, 3)), np.ones((3, 5))) @ np.ones(5)).shape == (2,)
+assert np.einsum("ij->ji", np.ones((2, 3))).shape == (3, 2)
