@@ -10,8 +10,14 @@ use ranklift_shapes::check::{Options, check_paths};
 
 const HELPER: &str = "import numpy as np\n\n\ndef project(X, W):\n    return np.dot(X, W)\n\n\ndef checked(X, W):\n    if X.sum() > 0:\n        return np.dot(X, W)\n    return X\n";
 
-fn write(dir: &Path, name: &str, text: &str) {
-    fs::write(dir.join(name), text).unwrap();
+/// A project directory holding `helper.py` and the given entry files.
+fn project(entries: &[(&str, &str)]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("helper.py"), HELPER).unwrap();
+    for (name, text) in entries {
+        fs::write(tmp.path().join(name), text).unwrap();
+    }
+    tmp
 }
 
 fn findings(paths: &[std::path::PathBuf]) -> Vec<(String, usize, String)> {
@@ -31,19 +37,17 @@ fn findings(paths: &[std::path::PathBuf]) -> Vec<(String, usize, String)> {
 
 #[test]
 fn an_error_inside_an_imported_module_is_reported_there_once() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = project(&[
+        (
+            "main.py",
+            "import numpy as np\nfrom helper import project\n\nX = np.ones((10, 3))\nprint(project(X, np.ones((4, 2))).shape)\n",
+        ),
+        (
+            "other.py",
+            "import numpy as np\nimport helper\n\nprint(helper.project(np.ones((10, 3)), np.ones((4, 2))).shape)\n",
+        ),
+    ]);
     let dir = tmp.path();
-    write(dir, "helper.py", HELPER);
-    write(
-        dir,
-        "main.py",
-        "import numpy as np\nfrom helper import project\n\nX = np.ones((10, 3))\nprint(project(X, np.ones((4, 2))).shape)\n",
-    );
-    write(
-        dir,
-        "other.py",
-        "import numpy as np\nimport helper\n\nprint(helper.project(np.ones((10, 3)), np.ones((4, 2))).shape)\n",
-    );
     let expected = (
         "helper.py".to_owned(),
         5,
@@ -61,16 +65,12 @@ fn an_error_inside_an_imported_module_is_reported_there_once() {
 
 #[test]
 fn correct_calls_and_undecided_dispatch_report_nothing() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    write(dir, "helper.py", HELPER);
     // Negative controls: the same call with aligned shapes, and a mismatch reached only under a
     // condition of the module's own code that the analysis cannot decide (in the entry's own
     // code the same `if X.sum() > 0: np.dot(...)` is reported: every run entering it fails).
-    write(
-        dir,
+    let tmp = project(&[(
         "main.py",
         "import numpy as np\nfrom helper import checked, project\n\nprint(project(np.ones((10, 3)), np.ones((3, 2))).shape)\nprint(checked(np.ones((10, 3)), np.ones((4, 2))).shape)\n",
-    );
-    assert_eq!(findings(&[dir.join("main.py")]), vec![]);
+    )]);
+    assert_eq!(findings(&[tmp.path().join("main.py")]), vec![]);
 }

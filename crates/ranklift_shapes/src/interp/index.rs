@@ -192,27 +192,37 @@ impl<'a> Interp<'a> {
     /// An index list of known integers into an array (`a[[0, 2]]`) as the range-like index
     /// array it acts as; `None` when nothing changes.
     fn int_list_index(obj: &Value, idx: &Value, st: &State) -> Option<Value> {
-        if !matches!(obj, Value::Array(_)) {
-            return None;
-        }
-        let one = |v: &Value| match v {
+        let as_range = |v: &Value| match v {
             Value::List(a) => match st.list(*a) {
                 Some(Seq::Exact(items))
                     if !items.is_empty() && items.iter().all(|x| matches!(x, Value::Int(_))) =>
                 {
                     let n = items.len() as i64;
-                    Value::Range(Box::new((Int::Const(0), Int::Const(n), Int::Const(1))))
+                    Some(Value::Range(Box::new((
+                        Int::Const(0),
+                        Int::Const(n),
+                        Int::Const(1),
+                    ))))
                 }
-                _ => v.clone(),
+                _ => None,
             },
-            _ => v.clone(),
+            _ => None,
         };
-        Some(match idx {
-            Value::Tuple(Seq::Exact(items)) => {
-                Value::Tuple(Seq::Exact(items.iter().map(one).collect()))
+        if !matches!(obj, Value::Array(_)) {
+            return None;
+        }
+        // Most subscripts hold no list: nothing is copied for them.
+        match idx {
+            Value::Tuple(Seq::Exact(items)) if items.iter().any(|x| as_range(x).is_some()) => {
+                Some(Value::Tuple(Seq::Exact(
+                    items
+                        .iter()
+                        .map(|x| as_range(x).unwrap_or_else(|| x.clone()))
+                        .collect(),
+                )))
             }
-            v => one(v),
-        })
+            v => as_range(v),
+        }
     }
 
     pub(crate) fn get_item(
