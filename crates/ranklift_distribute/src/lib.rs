@@ -9,6 +9,7 @@
 
 pub mod checks;
 pub mod context;
+pub mod editor;
 pub mod index;
 pub mod pattern;
 pub mod rules;
@@ -324,71 +325,12 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
     for m in cx.modules() {
         horovod_init::run(&mut cx, m, m == main_idx);
     }
-    let mut diags = std::mem::take(&mut cx.diags);
-    let work: Vec<(usize, context::ModState)> = cx
-        .modules()
-        .into_iter()
-        .map(|m| (m, std::mem::take(&mut cx.mods[m])))
-        .filter(|(_, st)| !st.edits.is_empty())
-        .collect();
-    // Applying edits and the re-parse guard are independent per file: run them in parallel.
-    use rayon::prelude::*;
-    type FileResult = Result<(FileChange, Vec<Applied>), Box<Diagnostic>>;
-    let results: Vec<FileResult> = work
-        .into_par_iter()
-        .map(|(m, st)| {
-            let pm = &project.modules[m];
-            let units = ranklift_python::guard::units(&pm.parsed.text, pm.parsed.parsed.syntax());
-            let new_text =
-                ranklift_python::guard::apply_checked_units(&pm.parsed.text, &st.edits, &units)
-                    .map_err(|e| {
-                        Box::new(
-                            Diagnostic::file_level(
-                                &pm.rel_path,
-                                codes::INTERNAL,
-                                Severity::Error,
-                                format!("internal error: {e}; nothing was written"),
-                            )
-                            .with_hint("please report this with the input file"),
-                        )
-                    })?;
-            let bytes = pm.parsed.file.encode(&new_text).map_err(|e| {
-                Box::new(Diagnostic::file_level(
-                    &pm.rel_path,
-                    codes::INTERNAL,
-                    Severity::Error,
-                    format!("the rewritten file cannot be encoded as the original: {e}"),
-                ))
-            })?;
-            Ok((
-                FileChange {
-                    path: pm.rel_path.clone(),
-                    original: pm.parsed.text.to_string(),
-                    new_text,
-                    bytes,
-                    edits: st.edits,
-                },
-                st.applied,
-            ))
-        })
-        .collect();
-    let mut changes = Vec::new();
-    let mut applied = Vec::new();
-    for r in results {
-        match r {
-            Ok((c, a)) => {
-                changes.push(c);
-                applied.extend(a);
-            }
-            Err(d) => diags.push(*d),
-        }
-    }
-    ranklift_python::diagnostics::sort(&mut diags);
+    let modules = cx.modules();
+    let (changes, applied, diags) = cx.ed.finish(&modules);
     outcome.diagnostics = diags;
     if outcome.has_errors() {
         return outcome;
     }
-    applied.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     outcome.status = Status::Rewritten;
     outcome.changes = changes;
     outcome.applied = applied;

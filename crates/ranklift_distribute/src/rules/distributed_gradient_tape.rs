@@ -187,8 +187,7 @@ pub fn single_variable_sources(cx: &mut Cx) {
             continue;
         }
         let r = c.call.range();
-        if cx.mods[m]
-            .edits
+        if cx.edits[m]
             .iter()
             .any(|e| !e.range.is_empty() && e.range.intersect(r).is_some())
         {
