@@ -380,6 +380,104 @@ impl<'a, 'i> Editor<'a, 'i> {
         }
     }
 
+    /// Put statements under `guard` (`if RANK == 0:`): consecutive siblings, each alone on its
+    /// lines, share one `if`, whose continuation lines are indented too (not inside triple-quoted
+    /// strings). A statement that shares its line (`for x in xs: print(x)`) gets the condition
+    /// inline: `cond and print(x)`, or `x = f() if cond else None`. Returns each group with its
+    /// last statement (None for an inline guard).
+    pub fn guard_statements(
+        &mut self,
+        rule: &'static str,
+        stmts: &[StmtId],
+        guard: &str,
+        cond: &str,
+    ) -> Vec<(Vec<StmtId>, Option<StmtId>)> {
+        let idx = self.idx;
+        let mut groups = Vec::new();
+        let mut i = 0;
+        while i < stmts.len() {
+            let first = stmts[i];
+            let m = idx.stmts[first].scope.module;
+            if !self.stmt_alone(m, idx.stmts[first].stmt) {
+                self.inline_guard(rule, first, cond);
+                groups.push((vec![first], None));
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j + 1 < stmts.len() {
+                let (a, b) = (&idx.stmts[stmts[j]], &idx.stmts[stmts[j + 1]]);
+                if b.body == a.body
+                    && b.index_in_body == a.index_in_body + 1
+                    && self.stmt_alone(m, b.stmt)
+                {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            let last = stmts[j];
+            let (s0, s1) = (idx.stmts[first].stmt, idx.stmts[last].stmt);
+            let indent = self.indent_of(m, s0).to_owned();
+            let unit = self.indent_unit(m).to_owned();
+            let nl = self.nl(m);
+            let what: Vec<String> = stmts[i..=j]
+                .iter()
+                .map(|&s| {
+                    let st = idx.stmts[s].stmt;
+                    match stmt_call(st) {
+                        Some(c) => format!("`{}`", self.text(m, &*c.func)),
+                        None => format!("`{}`", self.text(m, st).lines().next().unwrap_or("")),
+                    }
+                })
+                .collect();
+            self.edit(
+                m,
+                rule,
+                s0.start(),
+                Edit::insert(s0.start(), format!("{guard}{nl}{indent}{unit}")),
+                format!("only rank 0 runs {}", what.join(", ")),
+            );
+            self.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
+            groups.push((stmts[i..=j].to_vec(), Some(last)));
+            i = j + 1;
+        }
+        groups
+    }
+
+    fn inline_guard(&mut self, rule: &'static str, s: StmtId, cond: &str) {
+        let info = &self.idx.stmts[s];
+        let m = info.scope.module;
+        match info.stmt {
+            Stmt::Expr(e) => {
+                let what = format!(
+                    "only rank 0 runs `{}`",
+                    self.text(m, &*e.value).lines().next().unwrap_or("")
+                );
+                self.edit(
+                    m,
+                    rule,
+                    e.start(),
+                    Edit::insert(e.value.start(), format!("{cond} and ")),
+                    what,
+                );
+            }
+            Stmt::Assign(ruff_python_ast::StmtAssign { value, .. })
+            | Stmt::AnnAssign(ruff_python_ast::StmtAnnAssign {
+                value: Some(value), ..
+            }) => {
+                self.edit(
+                    m,
+                    rule,
+                    info.stmt.start(),
+                    Edit::insert(value.end(), format!(" if {cond} else None")),
+                    "only rank 0 saves",
+                );
+            }
+            _ => {}
+        }
+    }
+
     /// Apply the edits of `modules` with the re-parse guard, each file independently (in
     /// parallel), and encode the results. Files without edits are skipped; a file whose edits
     /// fail the guard or cannot be encoded gives an internal-error diagnostic instead.
@@ -455,6 +553,52 @@ impl<'a, 'i> Editor<'a, 'i> {
         applied.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
         (changes, applied, diags)
     }
+}
+
+/// The call a statement makes: an expression statement's, or an assignment's value.
+pub fn stmt_call(stmt: &Stmt) -> Option<&ruff_python_ast::ExprCall> {
+    let v = match stmt {
+        Stmt::Expr(e) => &*e.value,
+        Stmt::Assign(a) => &*a.value,
+        Stmt::AnnAssign(a) => a.value.as_deref()?,
+        _ => return None,
+    };
+    match v {
+        Expr::Call(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// Does the call's text use a name bound, in its scope, to the process's rank
+/// (`rank = os.environ.get("HOROVOD_RANK", "0")`, `r = hvd.rank()`, `r = dist.get_rank()`)? A
+/// file whose path names the rank is per process already: guarding it would lose the other
+/// ranks' files.
+pub fn per_rank_path(
+    idx: &Index,
+    scope: crate::index::Scope,
+    call: &ruff_python_ast::ExprCall,
+) -> bool {
+    let m = scope.module;
+    let src = idx.source(m);
+    let args = &src[call.arguments.range()];
+    idx.modules[m].stmts.clone().any(|st| {
+        let info = &idx.stmts[st];
+        let Stmt::Assign(a) = info.stmt else {
+            return false;
+        };
+        if info.scope != scope {
+            return false;
+        }
+        let value = &src[a.value.range()];
+        let is_rank = value.contains("RANK")
+            || value.contains(".rank()")
+            || value.contains("local_rank()")
+            || value.contains("get_rank()");
+        is_rank
+            && a.targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(n) if contains_word(args, n.id.as_str())))
+    })
 }
 
 /// Statements that may sit between imports in a leading import section.

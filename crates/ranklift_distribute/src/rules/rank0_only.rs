@@ -34,7 +34,7 @@
 //! ```
 use ranklift_python::Edit;
 use ruff_python_ast::{Expr, ExprCall, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::Ranged;
 
 use crate::context::Cx;
 use crate::index::{Index, Kind, Scope, StmtId};
@@ -93,18 +93,7 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
     None
 }
 
-fn stmt_call(stmt: &Stmt) -> Option<&ExprCall> {
-    let v = match stmt {
-        Stmt::Expr(e) => &*e.value,
-        Stmt::Assign(a) => &*a.value,
-        Stmt::AnnAssign(a) => a.value.as_deref()?,
-        _ => return None,
-    };
-    match v {
-        Expr::Call(c) => Some(c),
-        _ => None,
-    }
-}
+use crate::editor::stmt_call;
 
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
@@ -146,54 +135,20 @@ pub fn run(cx: &mut Cx) {
         }
         match is_rank0_call(idx, info.scope, call) {
             // A file whose path names the rank is per rank: no race, every rank keeps writing it.
-            Some("file write" | "image save") if per_rank_path(cx, info.scope, call) => {}
+            Some("file write" | "image save")
+                if crate::editor::per_rank_path(idx, info.scope, call) => {}
             Some(_) => guarded.push(s),
             None => {}
         }
     }
-    // Group consecutive siblings.
-    let mut i = 0;
-    while i < guarded.len() {
-        let first = guarded[i];
-        let m = idx.stmts[first].scope.module;
-        if !cx.stmt_alone(m, idx.stmts[first].stmt) {
-            inline_guard(cx, first);
-            i += 1;
-            continue;
+    for (group, last) in cx
+        .ed
+        .guard_statements(RULE, &guarded, GUARD, "hvd.rank() == 0")
+    {
+        cx.use_hvd(idx.stmts[group[0]].scope);
+        if let Some(last) = last {
+            share_results(cx, &guarded, &group, idx.stmts[last].stmt);
         }
-        let mut j = i;
-        while j + 1 < guarded.len() {
-            let (a, b) = (&idx.stmts[guarded[j]], &idx.stmts[guarded[j + 1]]);
-            if b.body == a.body
-                && b.index_in_body == a.index_in_body + 1
-                && cx.stmt_alone(m, b.stmt)
-            {
-                j += 1;
-            } else {
-                break;
-            }
-        }
-        let last = guarded[j];
-        let (s0, s1) = (idx.stmts[first].stmt, idx.stmts[last].stmt);
-        let indent = cx.indent_of(m, s0).to_owned();
-        let unit = cx.indent_unit(m).to_owned();
-        let nl = cx.nl(m);
-        let what: Vec<String> = guarded[i..=j]
-            .iter()
-            .filter_map(|&s| stmt_call(idx.stmts[s].stmt))
-            .map(|c| format!("`{}`", cx.text(m, &*c.func)))
-            .collect();
-        cx.edit(
-            m,
-            RULE,
-            s0.start(),
-            Edit::insert(s0.start(), format!("{GUARD}{nl}{indent}{unit}")),
-            format!("only rank 0 runs {}", what.join(", ")),
-        );
-        cx.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
-        cx.use_hvd(idx.stmts[first].scope);
-        share_results(cx, &guarded, &guarded[i..=j], s1);
-        i = j + 1;
     }
 }
 
@@ -242,70 +197,4 @@ fn share_results(cx: &mut Cx, all_guarded: &[StmtId], group: &[StmtId], last: &S
                 .join(", ")
         ),
     );
-}
-
-/// Does the call's text use a name bound, in its scope, to the process's rank
-/// (`rank = os.environ.get("HOROVOD_RANK", "0")`, `r = hvd.rank()`)?
-fn per_rank_path(cx: &Cx, scope: Scope, call: &ExprCall) -> bool {
-    let idx = cx.idx;
-    let m = scope.module;
-    let args = cx.text(m, &call.arguments);
-    idx.modules[m].stmts.clone().any(|st| {
-        let info = &idx.stmts[st];
-        let Stmt::Assign(a) = info.stmt else {
-            return false;
-        };
-        if info.scope != scope {
-            return false;
-        }
-        let value = cx.text(m, &*a.value);
-        let is_rank =
-            value.contains("RANK") || value.contains(".rank()") || value.contains("local_rank()");
-        is_rank
-            && a.targets.iter().any(|t| {
-                matches!(t, Expr::Name(n) if crate::context::contains_word(args, n.id.as_str()))
-            })
-    })
-}
-
-fn inline_guard(cx: &mut Cx, s: StmtId) {
-    let idx = cx.idx;
-    let info = &idx.stmts[s];
-    let m = info.scope.module;
-    match info.stmt {
-        Stmt::Expr(e) => {
-            cx.edit(
-                m,
-                RULE,
-                e.start(),
-                Edit::insert(e.value.start(), "hvd.rank() == 0 and "),
-                format!(
-                    "only rank 0 runs `{}`",
-                    cx.text(m, &*e.value).lines().next().unwrap_or("")
-                ),
-            );
-        }
-        Stmt::Assign(a) => {
-            cx.edit(
-                m,
-                RULE,
-                a.start(),
-                Edit::insert(a.value.end(), " if hvd.rank() == 0 else None"),
-                "only rank 0 saves",
-            );
-        }
-        Stmt::AnnAssign(a) => {
-            if let Some(v) = &a.value {
-                cx.edit(
-                    m,
-                    RULE,
-                    a.start(),
-                    Edit::insert(v.end(), " if hvd.rank() == 0 else None"),
-                    "only rank 0 saves",
-                );
-            }
-        }
-        _ => return,
-    }
-    cx.use_hvd(info.scope);
 }
