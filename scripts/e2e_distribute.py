@@ -73,7 +73,7 @@ SKIP = {}
 def runnable_examples():
     out = []
     for p in sorted(EXAMPLES.iterdir()):
-        if p.name.startswith((".", "_")) or p.name == "violations" or p.name == "__pycache__":
+        if p.name.startswith((".", "_")) or p.name in ("violations", "torch") or p.name == "__pycache__":
             continue
         if p.suffix == ".py" or p.is_dir():
             out.append(p)

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use std::collections::HashMap;
 
-use ranklift_distribute::{Options, Outcome, Status};
+use ranklift_distribute::{Framework, Options, Outcome, Status};
 
 use crate::write::{Transaction, write_tree};
 use ranklift_python::{Project, Severity};
@@ -53,6 +53,18 @@ pub struct Args {
     /// number of processes (0 turns it off).
     #[arg(long, default_value_t = 3)]
     lr_warmup: u32,
+    /// PyTorch: scale each optimizer's learning rate with the number of processes. DDP averages
+    /// gradients, so the default keeps the rate as it is.
+    #[arg(long, value_enum, default_value = "none")]
+    scale_lr: ScaleLr,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum ScaleLr {
+    /// Keep the learning rates.
+    None,
+    /// Multiply them by WORLD_SIZE (Goyal et al. 2017).
+    Linear,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -110,25 +122,14 @@ pub fn run(args: Args) -> ExitCode {
         Err(e) => return usage_error(&format!("cannot roll back an interrupted write: {e}")),
     }
     let writes_output = !(args.in_place || args.diff || args.check);
+    // An explicit -o is known now; the default name depends on the target (`-hvd`, `-ddp`) and is
+    // chosen after the analysis.
     let dest = if writes_output {
-        Some(match (&args.output, is_dir) {
-            (Some(o), false) if o.extension().is_some_and(|e| e == "py") => Dest::File(o.clone()),
-            (Some(o), _) => Dest::Dir(o.clone()),
-            (None, true) => {
-                let canon = args.path.canonicalize().unwrap_or(args.path.clone());
-                let name = canon
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or("project".into());
-                Dest::Dir(canon.with_file_name(format!("{name}-hvd")))
-            }
-            (None, false) => {
-                let stem = args
-                    .path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Dest::File(args.path.with_file_name(format!("{stem}_hvd.py")))
+        args.output.as_ref().map(|o| {
+            if !is_dir && o.extension().is_some_and(|e| e == "py") {
+                Dest::File(o.clone())
+            } else {
+                Dest::Dir(o.clone())
             }
         })
     } else {
@@ -160,20 +161,47 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         Project::load_file(&args.path, &|m| {
             let t = &m.parsed.text;
-            t.contains("tensorflow") || t.contains("keras")
+            t.contains("tensorflow") || t.contains("keras") || t.contains("torch")
         })
     };
     let opts = Options {
         target_tf: args.target_tf,
         facts: args.explain || args.format == Format::Json,
         lr_warmup_epochs: args.lr_warmup,
+        scale_lr_linear: args.scale_lr == ScaleLr::Linear,
     };
     let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+    let dest = match dest {
+        None if writes_output => Some(default_dest(&args.path, is_dir, outcome.framework)),
+        d => d,
+    };
     let code = report_and_write(&args, &project, &outcome, dest);
     // The process ends here: freeing every syntax tree one by one would only cost time.
     std::mem::forget(outcome);
     std::mem::forget(project);
     code
+}
+
+/// `<dir>-hvd/` or `<stem>_hvd.py` next to the input (`-ddp`, `_ddp` for PyTorch).
+fn default_dest(path: &Path, is_dir: bool, framework: Framework) -> Dest {
+    let tag = match framework {
+        Framework::Tensorflow => "hvd",
+        Framework::Torch => "ddp",
+    };
+    if is_dir {
+        let canon = path.canonicalize().unwrap_or(path.to_path_buf());
+        let name = canon
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or("project".into());
+        Dest::Dir(canon.with_file_name(format!("{name}-{tag}")))
+    } else {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Dest::File(path.with_file_name(format!("{stem}_{tag}.py")))
+    }
 }
 
 fn report_and_write(
@@ -259,6 +287,14 @@ fn report_and_write(
     if args.diff {
         return ExitCode::SUCCESS;
     }
+    // The main script as it will be launched.
+    let main_rel = outcome.main.clone().unwrap_or_default();
+    let launch_target = match &dest {
+        Some(Dest::File(f)) => f.display().to_string(),
+        Some(Dest::Dir(d)) => d.join(&main_rel).display().to_string(),
+        None if project.entry.is_some() => args.path.display().to_string(),
+        None => args.path.join(&main_rel).display().to_string(),
+    };
     let result = if args.in_place {
         write_in_place(project, outcome)
     } else {
@@ -277,6 +313,9 @@ fn report_and_write(
                     outcome.main.as_deref().unwrap_or(""),
                     changed.len()
                 );
+                if let Some(l) = &outcome.launch {
+                    eprintln!("launch: {}", l.replace("OUT", &launch_target));
+                }
             }
             ExitCode::SUCCESS
         }
@@ -339,6 +378,7 @@ fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String
     if !force
         && let Ok(old) = std::fs::read(dest)
         && !old.windows(7).any(|w| w == b"horovod")
+        && !old.windows(17).any(|w| w == b"torch.distributed")
     {
         return Err(format!(
             "{}: exists and is not an earlier ranklift output; pass --force to replace it",

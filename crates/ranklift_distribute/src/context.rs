@@ -48,6 +48,9 @@ pub struct Options {
     /// Epochs of Horovod's learning-rate warmup added to Keras `fit` when the rate is scaled
     /// (0: none).
     pub lr_warmup_epochs: u32,
+    /// PyTorch: scale each optimizer's learning rate linearly with the number of processes
+    /// (`--scale-lr linear`); off by default, since DDP averages gradients.
+    pub scale_lr_linear: bool,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
             target_tf: (2, 13),
             facts: true,
             lr_warmup_epochs: 3,
+            scale_lr_linear: false,
         }
     }
 }

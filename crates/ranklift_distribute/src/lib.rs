@@ -14,6 +14,7 @@ pub mod index;
 pub mod pattern;
 pub mod rules;
 pub mod tf;
+pub mod torch;
 pub mod writers;
 
 use ranklift_python::{Diagnostic, Project, Severity};
@@ -82,13 +83,47 @@ pub struct Facts {
     /// TF1 sessions, monitored sessions and estimators.
     pub sessions: Vec<Site>,
     pub training_calls: Vec<Site>,
+    /// Device expressions (PyTorch).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<Site>,
+}
+
+/// The training pattern, of either target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum AnyPattern {
+    Tf(Pattern),
+    Torch(torch::TorchPattern),
+}
+
+impl AnyPattern {
+    pub fn describe(self) -> &'static str {
+        match self {
+            AnyPattern::Tf(p) => p.describe(),
+            AnyPattern::Torch(p) => p.describe(),
+        }
+    }
+}
+
+/// Which engine the output runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Framework {
+    /// TensorFlow → Horovod (`horovodrun`).
+    Tensorflow,
+    /// PyTorch → DistributedDataParallel (`torchrun`).
+    Torch,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
     pub status: Status,
+    pub framework: Framework,
     pub main: Option<String>,
-    pub pattern: Option<Pattern>,
+    pub pattern: Option<AnyPattern>,
+    /// How to launch the output (`OUT` stands for the written main script).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<String>,
     pub facts: Facts,
     pub changes: Vec<FileChange>,
     pub applied: Vec<Applied>,
@@ -96,11 +131,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(status: Status, diagnostics: Vec<Diagnostic>) -> Outcome {
+    pub(crate) fn new(status: Status, diagnostics: Vec<Diagnostic>) -> Outcome {
         Outcome {
             status,
+            framework: Framework::Tensorflow,
             main: None,
             pattern: None,
+            launch: None,
             facts: Facts::default(),
             changes: Vec::new(),
             applied: Vec::new(),
@@ -225,6 +262,11 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         return Outcome::new(Status::InputError, d);
     }
     let idx = Index::build(project);
+    if torch::is_torch_project(&idx) {
+        let mut o = torch::distribute(&idx, main, opts);
+        o.framework = Framework::Torch;
+        return o;
+    }
     if let Some(o) = already_distributed(&idx) {
         return o;
     }
@@ -271,7 +313,8 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             return outcome;
         }
     };
-    outcome.pattern = Some(pattern);
+    outcome.pattern = Some(AnyPattern::Tf(pattern));
+    outcome.launch = Some("horovodrun -np N python OUT".into());
     let mut cx = Cx::new(&idx, &reach, pattern, opts);
     checks::run(&mut cx);
     // What `classify` let through is an optional `tf.distribute` branch.
@@ -337,7 +380,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
     outcome
 }
 
-fn has_main_guard(suite: &[Stmt]) -> bool {
+pub(crate) fn has_main_guard(suite: &[Stmt]) -> bool {
     suite.iter().any(|s| match s {
         Stmt::If(i) => match &*i.test {
             Expr::Compare(c) => matches!(&*c.left, Expr::Name(n) if n.id.as_str() == "__name__"),

@@ -29,6 +29,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
             let name = p.file_name().unwrap().to_string_lossy();
             !name.starts_with(['.', '_'])
                 && name != "violations"
+                && name != "torch"
                 && (p.is_dir() || name.ends_with(".py"))
         })
         .collect();

@@ -1,0 +1,74 @@
+//! Check `already_distributed` (DST202): the program already runs distributed.
+//!
+//! **Trigger:** a call, in the modules the main script reaches, of `dist.init_process_group`,
+//! `DistributedDataParallel`, HuggingFace `Accelerator`/`Trainer`, or Lightning's
+//! `Trainer`/`Fabric` (`names::already_distributed`).
+//!
+//! **Effect:** nothing is rewritten; a note says how to launch the program. A program on
+//! `torch.distributed` is then checked for the known mistakes of DDP programs (`ddp-rules.md`
+//! §2): the other checks of this directory with codes DST310–DST315.
+//!
+//! ```python
+//! dist.init_process_group("nccl")        # DST202: launch it with torchrun --nproc-per-node N train.py
+//! ```
+use ranklift_python::{Diagnostic, Severity};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::index::Index;
+use crate::torch::names;
+use crate::torch::plan::Plan;
+
+pub fn diag(
+    idx: &Index,
+    m: usize,
+    r: TextRange,
+    code: &'static str,
+    sev: Severity,
+    msg: String,
+    hint: &str,
+) -> Diagnostic {
+    let pm = &idx.project.modules[m];
+    Diagnostic::new(
+        &pm.rel_path,
+        &pm.parsed.text,
+        &pm.parsed.index,
+        r,
+        code,
+        sev,
+        msg,
+    )
+    .with_hint(hint)
+}
+
+pub fn run(idx: &Index, plan: &Plan) -> Option<Vec<Diagnostic>> {
+    let (c, what, launch, q) = idx
+        .calls
+        .iter()
+        .filter(|c| plan.in_reach(c.scope.module))
+        .find_map(|c| {
+            let q = idx.qualify(c.scope.module, &c.call.func)?;
+            let (what, launch) = names::already_distributed(&q)?;
+            Some((c, what, launch, q))
+        })?;
+    let m = c.scope.module;
+    let main = &idx.project.modules[plan.main].rel_path;
+    let mut out = vec![diag(
+        idx,
+        m,
+        c.call.range(),
+        crate::codes::ALREADY_DISTRIBUTED,
+        Severity::Note,
+        format!("this program already runs distributed with {what}; it is left untouched"),
+        &format!("launch it with {}", launch.replace("SCRIPT", main)),
+    )];
+    if q.starts_with("torch.") {
+        super::missing_set_epoch::run(idx, plan, &mut out);
+        super::every_rank_writes::run(idx, plan, &mut out);
+        super::collective_under_rank::run(idx, plan, &mut out);
+        super::prefixed_state_dict::run(idx, plan, &mut out);
+        super::shuffle_with_sampler::run(idx, plan, &mut out);
+        super::unsharded_training_loader::run(idx, plan, &mut out);
+    }
+    ranklift_python::diagnostics::sort(&mut out);
+    Some(out)
+}

@@ -1,0 +1,43 @@
+//! Check `collective_under_rank` (DST312): a collective that only some ranks reach.
+//!
+//! **Trigger:** a `torch.distributed` collective or barrier (`names::is_collective`) under an
+//! `if` whose test reads the rank.
+//!
+//! **Why:** a collective completes only when every rank of the group calls it; the ranks that
+//! skip it leave the others waiting forever (pytorch#54059 and many more).
+//!
+//! ```python
+//! if dist.get_rank() == 0:
+//!     dist.barrier()                     # DST312: ranks != 0 never arrive
+//! ```
+use ranklift_python::{Diagnostic, Severity};
+use ruff_text_size::Ranged;
+
+use super::already_distributed::diag;
+use super::under_rank_condition;
+use crate::index::Index;
+use crate::torch::{names, plan::Plan};
+
+pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
+    for c in idx.calls.iter().filter(|c| plan.in_reach(c.scope.module)) {
+        let m = c.scope.module;
+        let Some(q) = idx.qualify(m, &c.call.func) else {
+            continue;
+        };
+        if !names::is_collective(&q) {
+            continue;
+        }
+        if let Some(cond) = under_rank_condition(idx, c.stmt) {
+            let test = idx
+                .text(m, idx.stmts[cond].stmt)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_owned();
+            out.push(diag(idx, m, c.call.range(), "DST312", Severity::Error,
+                format!("`{}` runs only where `{test}` holds: the other ranks never join it and the job hangs", idx.text(m, &*c.call.func)),
+                "call collectives and barriers on every rank: move it out of the rank condition"));
+        }
+    }
+}

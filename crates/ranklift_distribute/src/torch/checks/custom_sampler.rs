@@ -1,0 +1,30 @@
+//! Check `custom_sampler` (DST301): a training loader brings its own sampler.
+//!
+//! **Trigger:** a training loader called with `sampler=` or `batch_sampler=`.
+//!
+//! **Why:** the sampler decides which samples a process reads; a `WeightedRandomSampler` or a
+//! bucketing batch sampler has no distributed counterpart that ranklift could substitute without
+//! changing what the program means (`ddp-rules.md` §1.4).
+//!
+//! ```python
+//! loader = DataLoader(ds, batch_size=32, sampler=WeightedRandomSampler(w, len(w)))   # DST301
+//! ```
+use ranklift_python::Severity;
+use ruff_text_size::Ranged;
+
+use crate::torch::Tx;
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    for l in &tx.plan.loaders {
+        let c = &idx.calls[l.call];
+        for k in &c.call.arguments.keywords {
+            let Some(a) = &k.arg else { continue };
+            if matches!(a.as_str(), "sampler" | "batch_sampler") {
+                tx.ed.diag(c.scope.module, k.range(), "DST301", Severity::Error,
+                    format!("the training loader has its own `{a}`: ranklift cannot split its data without changing which samples it draws"),
+                    "write a sampler that draws this rank's share (subclass torch.utils.data.distributed.DistributedSampler), then launch with torchrun");
+            }
+        }
+    }
+}

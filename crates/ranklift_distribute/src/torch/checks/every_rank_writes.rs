@@ -1,0 +1,55 @@
+//! Check `every_rank_writes` (DST311): every rank prints, logs or writes the same file.
+//!
+//! **Trigger:** in a program on `torch.distributed`, a statement that rule `rank0_only` would
+//! guard (print, logging, `torch.save`, file writes) that is under no rank condition, in a
+//! function that neither returns early on a rank test nor is only called under one.
+//!
+//! **Why:** N processes print every line N times and race on the same files (clobbered
+//! checkpoints) (`ddp-rules.md` §2).
+//!
+//! ```python
+//! torch.save(model.module.state_dict(), "ckpt.pt")     # DST311: under `if dist.get_rank() == 0:`
+//! ```
+use ranklift_python::{Diagnostic, Severity};
+use ruff_python_ast::Stmt;
+
+use super::already_distributed::diag;
+use super::under_rank_condition;
+use crate::index::{Callee, Index};
+use crate::torch::plan::{Plan, call_sites};
+use crate::torch::rules::rank0_only::rank0_stmt_of;
+
+pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
+    for &m in &plan.modules {
+        for s in idx.modules[m].stmts.clone() {
+            let info = &idx.stmts[s];
+            let Some(what) = rank0_stmt_of(idx, info.scope, info.stmt) else {
+                continue;
+            };
+            if under_rank_condition(idx, s).is_some() {
+                continue;
+            }
+            if let Some(f) = info.scope.func {
+                // `if rank != 0: return` somewhere in the function, or every call under a rank test.
+                let early_return = idx.modules[m].stmts.clone().any(|o| {
+                    idx.stmts[o].scope == info.scope
+                        && matches!(idx.stmts[o].stmt, Stmt::Return(_))
+                        && under_rank_condition(idx, o).is_some()
+                });
+                let sites = call_sites(idx, plan, f);
+                let guarded_calls = !sites.is_empty()
+                    && sites
+                        .iter()
+                        .all(|&c| under_rank_condition(idx, idx.calls[c].stmt).is_some());
+                let _ = Callee::Func;
+                if early_return || guarded_calls {
+                    continue;
+                }
+            }
+            let r = ruff_text_size::Ranged::range(info.stmt);
+            out.push(diag(idx, m, r, "DST311", Severity::Warning,
+                format!("every rank runs this {what}: N copies of the output, and ranks racing on the same file"),
+                "put it under `if dist.get_rank() == 0:`"));
+        }
+    }
+}

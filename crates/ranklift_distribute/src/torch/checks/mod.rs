@@ -1,0 +1,67 @@
+//! Checks of the PyTorch target, one file each: refusals (what the rewrite cannot make safe,
+//! each an error with a stable code) and, for programs already on `torch.distributed`, the known
+//! mistakes of DDP programs (`ddp-rules.md` §2).
+//!
+//! | code | check | severity |
+//! |---|---|---|
+//! | DST300 | `iterable_dataset`: a training loader over an `IterableDataset` | error |
+//! | DST301 | `custom_sampler`: a training loader with its own `sampler=`/`batch_sampler=` | error |
+//! | DST302 | `model_parallel`: the program places work on several fixed GPUs | error |
+//! | DST305 | `unresolved_data`: a training loop whose data is not a `DataLoader` ranklift can follow | error |
+//! | DST309 | `no_model`: the optimizers' parameters come from no model ranklift can name | error |
+//! | DST202 | `already_distributed`: the program already runs distributed | note |
+//! | DST310 | `missing_set_epoch` | warning |
+//! | DST311 | `every_rank_writes` | warning |
+//! | DST312 | `collective_under_rank` | error |
+//! | DST313 | `prefixed_state_dict` | warning |
+//! | DST314 | `shuffle_with_sampler` | error |
+//! | DST315 | `unsharded_training_loader` | warning |
+//!
+//! (DST306–DST308 are raised by rules: a DDP wrap with no place to go, a function called with
+//! the model before and after the wrap, `--scale-lr` on a default rate.)
+pub mod already_distributed;
+pub mod collective_under_rank;
+pub mod custom_sampler;
+pub mod every_rank_writes;
+pub mod iterable_dataset;
+pub mod missing_set_epoch;
+pub mod model_parallel;
+pub mod no_model;
+pub mod prefixed_state_dict;
+pub mod shuffle_with_sampler;
+pub mod unresolved_data;
+pub mod unsharded_training_loader;
+
+use crate::torch::Tx;
+
+/// The refusals, before any rewrite.
+pub fn run(tx: &mut Tx) {
+    iterable_dataset::run(tx);
+    custom_sampler::run(tx);
+    model_parallel::run(tx);
+    unresolved_data::run(tx);
+    no_model::run(tx);
+}
+
+/// Is statement `s` under an `if` whose test reads the rank (`if rank == 0:`,
+/// `if dist.get_rank() == 0:`, `if args.local_rank in [-1, 0]:`)?
+pub fn under_rank_condition(idx: &crate::index::Index, s: usize) -> Option<usize> {
+    use ruff_python_ast::Stmt;
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        match idx.stmts[p].stmt {
+            Stmt::If(i) => {
+                let t = idx
+                    .text(idx.stmts[p].scope.module, &*i.test)
+                    .to_ascii_lowercase();
+                if t.contains("rank") || t.contains("is_main_process") || t.contains("is_master") {
+                    return Some(p);
+                }
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
+            _ => {}
+        }
+        cur = idx.stmts[p].parent;
+    }
+    None
+}

@@ -1,0 +1,378 @@
+//! The PyTorch target: a single-process training program becomes a `DistributedDataParallel`
+//! program launched by `torchrun` (`shared/notes/ddp-rules.md`).
+//!
+//! Data flow: the shared [`Index`] → [`plan::build`] (optimizers, steps, what trains, models,
+//! training loaders) → [`checks`] (refusals; on programs already on `torch.distributed`, the known
+//! mistakes) → [`rules`] (one file per rewrite) → [`rules::process_group`] (the per-module header
+//! and the process group) → [`Editor::finish`] (re-parse guard). Everything PyTorch-specific lives
+//! under this module; [`names`] holds the names it knows.
+
+pub mod checks;
+pub mod names;
+pub mod plan;
+pub mod rules;
+
+use ranklift_python::{Diagnostic, Severity};
+use ruff_text_size::Ranged;
+
+use crate::editor::{Editor, contains_word};
+use crate::index::{Index, Scope};
+use crate::{AnyPattern, Outcome, Site, Status, codes};
+use plan::Plan;
+
+/// What the rewrite of a PyTorch program adds to one module.
+#[derive(Default, Clone)]
+pub struct Needs {
+    /// `import torch.distributed as dist`.
+    pub dist: bool,
+    pub ddp: bool,
+    pub sampler: bool,
+    pub rank: bool,
+    pub local_rank: bool,
+    pub world_size: bool,
+    pub contextlib: bool,
+}
+
+/// The names the generated code uses in one module (fresh when the user's code took the usual
+/// ones for something else).
+#[derive(Clone)]
+pub struct Names {
+    pub dist: String,
+    pub ddp: String,
+    pub sampler: String,
+    pub rank: String,
+    pub local_rank: String,
+    pub world_size: String,
+    pub torch: String,
+    pub os: String,
+}
+
+/// The rewrite context of the PyTorch rules.
+pub struct Tx<'a, 'i> {
+    pub ed: Editor<'a, 'i>,
+    pub idx: &'i Index<'a>,
+    pub plan: &'i Plan,
+    pub opts: &'i crate::Options,
+    pub needs: Vec<Needs>,
+    pub names: Vec<Names>,
+    /// Statements that a `dist.barrier()` follows (rule `checkpoint_load`): a rank-0 guard
+    /// must end with them.
+    pub barrier_after: Vec<usize>,
+}
+
+impl<'a, 'i> Tx<'a, 'i> {
+    fn new(idx: &'i Index<'a>, plan: &'i Plan, opts: &'i crate::Options) -> Self {
+        let names = (0..idx.project.modules.len())
+            .map(|m| module_names(idx, m))
+            .collect();
+        Tx {
+            ed: Editor::new(idx),
+            idx,
+            plan,
+            opts,
+            needs: vec![Needs::default(); idx.project.modules.len()],
+            names,
+            barrier_after: Vec::new(),
+        }
+    }
+
+    /// `RANK == 0` in module `m`.
+    pub fn rank0(&mut self, m: usize) -> String {
+        self.needs[m].rank = true;
+        format!("{} == 0", self.names[m].rank)
+    }
+    pub fn local_rank(&mut self, m: usize) -> String {
+        self.needs[m].local_rank = true;
+        self.names[m].local_rank.clone()
+    }
+    pub fn world_size(&mut self, m: usize) -> String {
+        self.needs[m].world_size = true;
+        self.names[m].world_size.clone()
+    }
+    pub fn dist(&mut self, m: usize) -> String {
+        self.needs[m].dist = true;
+        self.names[m].dist.clone()
+    }
+    pub fn ddp(&mut self, m: usize) -> String {
+        self.needs[m].ddp = true;
+        self.names[m].ddp.clone()
+    }
+    pub fn sampler(&mut self, m: usize) -> String {
+        self.needs[m].sampler = true;
+        self.names[m].sampler.clone()
+    }
+    pub fn diag(
+        &mut self,
+        m: usize,
+        range: ruff_text_size::TextRange,
+        code: &'static str,
+        sev: Severity,
+        msg: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
+        self.ed.diag(m, range, code, sev, msg, hint)
+    }
+}
+
+/// The local name bound to qualified name `q` in module `m`, if any.
+pub fn local_name(idx: &Index, m: usize, q: &str) -> Option<String> {
+    let mut best: Option<&String> = None;
+    for (local, qq) in &idx.modules[m].aliases {
+        if qq == q && best.is_none_or(|b| local < b) {
+            best = Some(local);
+        }
+    }
+    best.cloned()
+}
+
+fn module_names(idx: &Index, m: usize) -> Names {
+    let src = idx.source(m);
+    let pick = |q: &str, want: &str, alt: &str| -> String {
+        if let Some(l) = local_name(idx, m, q) {
+            return l;
+        }
+        if contains_word(src, want) { alt } else { want }.to_owned()
+    };
+    let fresh = |want: &str, alt: &str| -> String {
+        if contains_word(src, want) { alt } else { want }.to_owned()
+    };
+    Names {
+        dist: pick("torch.distributed", "dist", "torch_dist"),
+        ddp: pick(
+            "torch.nn.parallel.DistributedDataParallel",
+            "DDP",
+            "TorchDDP",
+        ),
+        sampler: pick(
+            "torch.utils.data.distributed.DistributedSampler",
+            "DistributedSampler",
+            "TorchDistributedSampler",
+        ),
+        rank: fresh("RANK", "DDP_RANK"),
+        local_rank: fresh("LOCAL_RANK", "DDP_LOCAL_RANK"),
+        world_size: fresh("WORLD_SIZE", "DDP_WORLD_SIZE"),
+        torch: local_name(idx, m, "torch").unwrap_or_else(|| "torch".into()),
+        os: local_name(idx, m, "os").unwrap_or_else(|| "os".into()),
+    }
+}
+
+/// The training pattern of a PyTorch program, for reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum TorchPattern {
+    /// A loop that calls `optimizer.step()`.
+    #[serde(rename = "torch-loop")]
+    Loop,
+}
+
+impl TorchPattern {
+    pub fn describe(self) -> &'static str {
+        "PyTorch training loop (optimizer.step)"
+    }
+}
+
+/// Should this project go to the PyTorch target? The main script (or, for a directory, some
+/// module) imports `torch`, and nothing imports TensorFlow or Keras.
+pub fn is_torch_project(idx: &Index) -> bool {
+    let tf = (0..idx.modules.len()).any(|m| crate::pattern::imports_tensorflow(idx, m));
+    if tf {
+        return false;
+    }
+    match idx.project.entry {
+        Some(e) => plan::imports_torch(idx, e),
+        None => (0..idx.modules.len()).any(|m| plan::imports_torch(idx, m)),
+    }
+}
+
+/// The main script of a PyTorch project: the given one, the single file, or the one script
+/// (top-level file or file with a main guard) that reaches an optimizer step.
+fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
+    let project = idx.project;
+    if let Some(e) = project.entry {
+        return Ok(e);
+    }
+    if let Some(name) = main {
+        let name = name.trim_start_matches("./");
+        return project
+            .modules
+            .iter()
+            .position(|m| m.rel_path == name)
+            .ok_or_else(|| {
+                vec![
+                    Diagnostic::file_level(
+                        name,
+                        codes::NO_MAIN,
+                        Severity::Error,
+                        format!("`{name}` is not a Python file of the project"),
+                    )
+                    .with_hint("give --main as a path relative to the project directory"),
+                ]
+            });
+    }
+    let mut found = Vec::new();
+    for (m, pm) in project.modules.iter().enumerate() {
+        let guard = crate::has_main_guard(pm.parsed.suite());
+        let top = !pm.rel_path.contains('/');
+        if !(guard || top) || !plan::imports_torch(idx, m) {
+            continue;
+        }
+        let p = plan::build(idx, m);
+        if !p.steps.is_empty() {
+            found.push((m, guard && top));
+        }
+    }
+    if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
+        found.retain(|f| f.1);
+    }
+    let root = project.root.display().to_string();
+    match found.as_slice() {
+        [(m, _)] => Ok(*m),
+        [] => Err(vec![Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error,
+            "no PyTorch training loop found: no script of the project reaches an `optimizer.step()`")
+            .with_hint("point ranklift at the training script")]),
+        many => {
+            let names: Vec<&str> = many.iter().map(|(m, _)| project.modules[*m].rel_path.as_str()).collect();
+            Err(vec![Diagnostic::file_level(&root, codes::AMBIGUOUS_MAIN, Severity::Error,
+                format!("several scripts train a model ({}); which one is the main script is ambiguous", names.join(", ")))
+                .with_hint(format!("pass --main {}", names[0]))])
+        }
+    }
+}
+
+/// Analyse a PyTorch project and compute its DDP rewrite.
+pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Outcome {
+    let project = idx.project;
+    let main_idx = match pick_main(idx, main) {
+        Ok(m) => m,
+        Err(d) => return Outcome::new(Status::CannotDistribute, d),
+    };
+    let plan = plan::build(idx, main_idx);
+    let main_path = project.modules[main_idx].rel_path.clone();
+    let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
+    outcome.main = Some(main_path.clone());
+    outcome.pattern = Some(AnyPattern::Torch(TorchPattern::Loop));
+    if opts.facts {
+        outcome.facts = facts(idx, &plan);
+    }
+    // Already distributed: leave it, but report the known mistakes.
+    if let Some(diags) = checks::already_distributed::run(idx, &plan) {
+        outcome.status = if diags.iter().any(|d| d.severity == Severity::Error) {
+            Status::CannotDistribute
+        } else {
+            Status::AlreadyDistributed
+        };
+        outcome.diagnostics = diags;
+        return outcome;
+    }
+    if plan.steps.is_empty() {
+        outcome.diagnostics = vec![
+            Diagnostic::file_level(
+                &main_path,
+                codes::NO_TRAINING_LOOP,
+                Severity::Error,
+                "no training loop found: the main script reaches no `optimizer.step()` of a `torch.optim` optimizer",
+            )
+            .with_hint("ranklift distributes PyTorch programs that train with a torch.optim optimizer"),
+        ];
+        return outcome;
+    }
+    let mut tx = Tx::new(idx, &plan, opts);
+    checks::run(&mut tx);
+    if tx.ed.diags.iter().any(|d| d.severity == Severity::Error) {
+        let mut d = std::mem::take(&mut tx.ed.diags);
+        ranklift_python::diagnostics::sort(&mut d);
+        outcome.diagnostics = d;
+        return outcome;
+    }
+    use rules::*;
+    device_pinning::run(&mut tx);
+    ddp_wrap::run(&mut tx);
+    distributed_sampler::run(&mut tx);
+    set_epoch::run(&mut tx);
+    step_counts::run(&mut tx);
+    scale_lr::run(&mut tx);
+    checkpoint_load::run(&mut tx);
+    rank0_only::run(&mut tx);
+    process_group::run(&mut tx);
+    let (changes, applied, diags) = tx.ed.finish(&plan.modules);
+    outcome.diagnostics = diags;
+    if outcome.has_errors() {
+        return outcome;
+    }
+    outcome.status = Status::Rewritten;
+    outcome.changes = changes;
+    outcome.applied = applied;
+    outcome.launch = Some(format!(
+        "torchrun --nproc-per-node N {}   (multi-host: torchrun --nnodes M --nproc-per-node N --rdzv-backend c10d --rdzv-endpoint HOST:PORT ...)",
+        "OUT"
+    ));
+    outcome
+}
+
+fn facts(idx: &Index, plan: &Plan) -> crate::Facts {
+    let site = |m: usize, node: &dyn Ranged| {
+        let pm = &idx.project.modules[m];
+        let text = &pm.parsed.text[node.range()];
+        Site {
+            path: pm.rel_path.clone(),
+            line: pm.parsed.index.line_index(node.start()).get(),
+            code: text.lines().next().unwrap_or("").trim().to_owned(),
+        }
+    };
+    let call_site = |c: usize| {
+        let ci = &idx.calls[c];
+        let s = idx.stmts[ci.stmt].stmt;
+        site(ci.scope.module, &s.range())
+    };
+    let mut f = crate::Facts::default();
+    for mdl in &plan.models {
+        let c = &idx.calls[mdl.optimizer];
+        let what = Site {
+            code: format!(
+                "{} (its parameters go to the optimizer here)",
+                mdl.holder.text()
+            ),
+            ..call_site(mdl.optimizer)
+        };
+        let _ = c;
+        f.models.push(what);
+    }
+    for &o in &plan.optimizers {
+        f.optimizers.push(call_site(o));
+    }
+    for l in &plan.loaders {
+        f.datasets.push(call_site(l.call));
+    }
+    for &s in &plan.steps {
+        f.training_calls.push(call_site(s));
+    }
+    for (m, pm) in idx.project.modules.iter().enumerate() {
+        if !plan.in_reach(m) {
+            continue;
+        }
+        let _ = pm;
+        for st in idx.modules[m].stmts.clone() {
+            let info = &idx.stmts[st];
+            let text = idx.text(m, info.stmt);
+            if matches!(info.stmt, ruff_python_ast::Stmt::Assign(_))
+                && (text.contains("torch.device(")
+                    || text.contains("\"cuda")
+                    || text.contains("'cuda"))
+            {
+                f.devices.push(site(m, info.stmt));
+            }
+            if let Some(c) = crate::editor::stmt_call(info.stmt)
+                && idx
+                    .qualify(m, &c.func)
+                    .is_some_and(|q| q == "torch.save" || q == "torch.load")
+            {
+                f.checkpoints.push(site(m, info.stmt));
+            }
+        }
+    }
+    f
+}
+
+/// Scope of a statement.
+pub fn scope_of(idx: &Index, s: usize) -> Scope {
+    idx.stmts[s].scope
+}

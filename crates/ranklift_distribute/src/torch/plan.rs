@@ -1,0 +1,691 @@
+//! The training pattern of a PyTorch program: what the main script reaches, its optimizers and
+//! their `step()` calls, the statements and functions that train (they reach a step), the models
+//! whose parameters the optimizers update, and the data loaders the training loops iterate.
+//!
+//! Flow-insensitive and syntactic, like `crate::index`: names are followed through assignments in
+//! their scope, `self.` attributes in their class, the parameters of project functions (through
+//! their call sites) and the values project functions return. What cannot be followed is not
+//! guessed: the rules report it.
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::index::{CallId, Callee, ClassId, FastSet, FuncId, Index, Scope, StmtId};
+use crate::torch::names;
+
+/// Where a model lives: a name in a scope, or an attribute of `self` in a class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holder {
+    Name { scope: Scope, name: String },
+    Attr { class: ClassId, attr: String },
+}
+
+impl Holder {
+    pub fn text(&self) -> String {
+        match self {
+            Holder::Name { name, .. } => name.clone(),
+            Holder::Attr { attr, .. } => format!("self.{attr}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub holder: Holder,
+    /// The optimizer constructor that takes its parameters.
+    pub optimizer: CallId,
+    /// An `nn.DataParallel(model)` call that already wraps it.
+    pub data_parallel: Option<CallId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Loader {
+    /// The `DataLoader(...)` call.
+    pub call: CallId,
+    /// The training loops (`for` statements) that iterate it.
+    pub loops: Vec<StmtId>,
+}
+
+pub struct Plan {
+    pub main: usize,
+    /// The main script and the project modules it imports, transitively.
+    pub modules: Vec<usize>,
+    pub optimizers: Vec<CallId>,
+    /// Source texts naming optimizers: assignment targets of optimizer constructors, and the
+    /// parameters of project functions that receive them.
+    pub optimizer_names: FastSet<String>,
+    /// `optimizer.step()` and `scaler.step(optimizer)` calls.
+    pub steps: Vec<CallId>,
+    pub training_funcs: FastSet<FuncId>,
+    /// Statements that reach a step (the step's statement and every enclosing one, and every
+    /// statement that calls a training function).
+    pub training_stmts: FastSet<StmtId>,
+    pub models: Vec<Model>,
+    pub loaders: Vec<Loader>,
+    /// Training loops whose iterable could not be followed to a `DataLoader`.
+    pub unresolved_loops: Vec<StmtId>,
+    /// `for` loops that reach a step.
+    pub train_loops: Vec<StmtId>,
+}
+
+impl Plan {
+    pub fn in_reach(&self, m: usize) -> bool {
+        self.modules.contains(&m)
+    }
+}
+
+/// The main module and the project modules it imports, transitively.
+pub fn reach_modules(idx: &Index, main: usize) -> Vec<usize> {
+    let mut seen = vec![main];
+    let mut todo = vec![main];
+    while let Some(m) = todo.pop() {
+        for &i in &idx.modules[m].imports {
+            if !seen.contains(&i) {
+                seen.push(i);
+                todo.push(i);
+            }
+        }
+    }
+    seen.sort_unstable();
+    seen
+}
+
+/// Does the module import `torch` (any form)?
+pub fn imports_torch(idx: &Index, m: usize) -> bool {
+    idx.modules[m]
+        .aliases
+        .values()
+        .any(|q| q == "torch" || q.starts_with("torch."))
+}
+
+pub fn build(idx: &Index, main: usize) -> Plan {
+    let modules = reach_modules(idx, main);
+    let reached = |c: &&crate::index::CallInfo| modules.contains(&c.scope.module);
+    let mut plan = Plan {
+        main,
+        modules: modules.clone(),
+        optimizers: Vec::new(),
+        optimizer_names: FastSet::default(),
+        steps: Vec::new(),
+        training_funcs: FastSet::default(),
+        training_stmts: FastSet::default(),
+        models: Vec::new(),
+        loaders: Vec::new(),
+        unresolved_loops: Vec::new(),
+        train_loops: Vec::new(),
+    };
+    // Optimizers and the names they go by.
+    for (id, c) in idx.calls.iter().enumerate().filter(|(_, c)| reached(c)) {
+        let Some(q) = idx.qualify(c.scope.module, &c.call.func) else {
+            continue;
+        };
+        if !names::is_optimizer(&q) {
+            continue;
+        }
+        plan.optimizers.push(id);
+        if let Some(t) = assigned_to(idx, c.stmt, c.call) {
+            plan.optimizer_names
+                .insert(idx.text(c.scope.module, t).to_owned());
+        }
+    }
+    // Parameters that receive an optimizer (one level of calls, repeated until nothing changes).
+    loop {
+        let before = plan.optimizer_names.len();
+        for c in idx.calls.iter().filter(reached) {
+            let Some(Callee::Func(f)) = idx.resolve_call(c.scope, c.call) else {
+                continue;
+            };
+            for (arg, param) in arg_params(idx, f, c.call) {
+                if plan.optimizer_names.contains(idx.text(c.scope.module, arg)) {
+                    plan.optimizer_names.insert(param);
+                }
+            }
+        }
+        if plan.optimizer_names.len() == before {
+            break;
+        }
+    }
+    // Steps.
+    for (id, c) in idx.calls.iter().enumerate().filter(|(_, c)| reached(c)) {
+        let Expr::Attribute(a) = &*c.call.func else {
+            continue;
+        };
+        if a.attr.as_str() != "step" {
+            continue;
+        }
+        let m = c.scope.module;
+        let recv = idx.text(m, &*a.value);
+        let first_arg = c.call.arguments.args.first().map(|e| idx.text(m, e));
+        if plan.optimizer_names.contains(recv)
+            || first_arg.is_some_and(|t| plan.optimizer_names.contains(t))
+        {
+            plan.steps.push(id);
+        }
+    }
+    mark_training(idx, &mut plan);
+    find_models(idx, &mut plan);
+    find_loaders(idx, &mut plan);
+    plan
+}
+
+/// The target of `target = <call>` when `call` is the whole value.
+pub fn assigned_to<'a>(idx: &Index<'a>, stmt: StmtId, call: &ast::ExprCall) -> Option<&'a Expr> {
+    match idx.stmts[stmt].stmt {
+        Stmt::Assign(a) if a.value.range() == call.range() && a.targets.len() == 1 => {
+            Some(&a.targets[0])
+        }
+        Stmt::AnnAssign(a) if a.value.as_ref().is_some_and(|v| v.range() == call.range()) => {
+            Some(&a.target)
+        }
+        _ => None,
+    }
+}
+
+/// (argument, parameter name) pairs of a call to project function `f`; `self` is skipped for
+/// methods called through an instance.
+pub fn arg_params<'a>(
+    idx: &Index<'a>,
+    f: FuncId,
+    call: &'a ast::ExprCall,
+) -> Vec<(&'a Expr, String)> {
+    let def = idx.funcs[f].def;
+    let mut params: Vec<&str> = def
+        .parameters
+        .posonlyargs
+        .iter()
+        .chain(&def.parameters.args)
+        .map(|p| p.parameter.name.as_str())
+        .collect();
+    let is_method_call = idx.funcs[f].class.is_some()
+        && matches!(&*call.func, Expr::Attribute(_))
+        && params.first() == Some(&"self");
+    let is_init = idx.funcs[f].class.is_some() && def.name.as_str() == "__init__";
+    if (is_method_call || is_init) && !params.is_empty() {
+        params.remove(0);
+    }
+    let mut out = Vec::new();
+    for (i, a) in call.arguments.args.iter().enumerate() {
+        if matches!(a, Expr::Starred(_)) {
+            break;
+        }
+        if let Some(p) = params.get(i) {
+            out.push((a, (*p).to_owned()));
+        }
+    }
+    for k in &call.arguments.keywords {
+        if let Some(n) = &k.arg {
+            out.push((&k.value, n.to_string()));
+        }
+    }
+    out
+}
+
+/// The function a statement belongs to, if its scope is one.
+fn func_of(idx: &Index, s: StmtId) -> Option<FuncId> {
+    idx.stmts[s].scope.func
+}
+
+fn mark_training(idx: &Index, plan: &mut Plan) {
+    let mut seeds: Vec<StmtId> = plan.steps.iter().map(|&c| idx.calls[c].stmt).collect();
+    loop {
+        let mut new_funcs = Vec::new();
+        for s in seeds.drain(..) {
+            let mut cur = Some(s);
+            while let Some(st) = cur {
+                if !plan.training_stmts.insert(st) {
+                    break;
+                }
+                if let Some(&f) = idx.func_of_stmt.get(&st) {
+                    new_funcs.push(f);
+                    break;
+                }
+                cur = idx.stmts[st].parent;
+            }
+            if let Some(f) = func_of(idx, s)
+                && plan.training_funcs.insert(f)
+            {
+                new_funcs.push(f);
+            }
+        }
+        for f in new_funcs {
+            plan.training_funcs.insert(f);
+        }
+        for c in idx.calls.iter().filter(|c| plan.in_reach(c.scope.module)) {
+            if plan.training_stmts.contains(&c.stmt) {
+                continue;
+            }
+            let callee = match idx.resolve_call(c.scope, c.call) {
+                Some(Callee::Func(f)) => Some(f),
+                Some(Callee::Class(cl)) => idx.method(cl, "__init__"),
+                None => None,
+            };
+            if callee.is_some_and(|f| plan.training_funcs.contains(&f)) {
+                seeds.push(c.stmt);
+            }
+        }
+        if seeds.is_empty() {
+            break;
+        }
+    }
+    for (s, info) in idx.stmts.iter().enumerate() {
+        if matches!(info.stmt, Stmt::For(_)) && plan.training_stmts.contains(&s) {
+            plan.train_loops.push(s);
+        }
+    }
+}
+
+/// Receivers of `.parameters()` / `.named_parameters()` inside an expression.
+fn parameter_owners<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct V<'a, 'o> {
+        out: &'o mut Vec<&'a Expr>,
+    }
+    impl<'a> Visitor<'a> for V<'a, '_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Call(c) = e
+                && let Expr::Attribute(a) = &*c.func
+                && matches!(a.attr.as_str(), "parameters" | "named_parameters")
+            {
+                self.out.push(&a.value);
+                return;
+            }
+            walk_expr(self, e);
+        }
+    }
+    V { out }.visit_expr(e);
+}
+
+/// The holder of the model an expression names: `model` (or `model.head`: the whole model),
+/// `self.model`.
+fn holder_of(idx: &Index, scope: Scope, e: &Expr) -> Option<Holder> {
+    match e {
+        Expr::Name(n) => {
+            let name = n.id.to_string();
+            let (s, _) = idx.assignments(scope, &name);
+            // A parameter is local to its function even without assignments.
+            let is_param = scope.func.is_some_and(|f| {
+                let p = &idx.funcs[f].def.parameters;
+                p.posonlyargs
+                    .iter()
+                    .chain(&p.args)
+                    .chain(&p.kwonlyargs)
+                    .any(|a| a.parameter.name.as_str() == name)
+            });
+            Some(Holder::Name {
+                scope: if is_param { scope } else { s },
+                name,
+            })
+        }
+        Expr::Attribute(a) => match &*a.value {
+            Expr::Name(n) if n.id.as_str() == "self" => {
+                let f = scope.func?;
+                let class = idx.funcs[f]
+                    .class
+                    .or_else(|| idx.funcs[f].parent.and_then(|p| idx.funcs[p].class))?;
+                Some(Holder::Attr {
+                    class,
+                    attr: a.attr.to_string(),
+                })
+            }
+            inner => holder_of(idx, scope, inner),
+        },
+        _ => None,
+    }
+}
+
+fn find_models(idx: &Index, plan: &mut Plan) {
+    for &oc in &plan.optimizers {
+        let c = &idx.calls[oc];
+        let mut arg: Option<&Expr> = c.call.arguments.args.first();
+        if arg.is_none() {
+            arg = c
+                .call
+                .arguments
+                .keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "params"))
+                .map(|k| &k.value);
+        }
+        let Some(arg) = arg else { continue };
+        let mut owners = Vec::new();
+        parameter_owners(arg, &mut owners);
+        // `params = list(model.parameters())` then `SGD(params, ...)`.
+        if owners.is_empty()
+            && let Expr::Name(n) = arg
+        {
+            let (_, vals) = idx.assignments(c.scope, n.id.as_str());
+            for v in vals {
+                parameter_owners(v, &mut owners);
+            }
+        }
+        for o in owners {
+            let Some(mut h) = holder_of(idx, c.scope, o) else {
+                continue;
+            };
+            // A model handed to the function that builds the optimizer: the caller's holder.
+            if let Holder::Name { scope, name } = &h
+                && let Some(f) = scope.func
+                && is_param(idx, f, name)
+                && let Some(outer) = caller_holder(idx, plan, f, name)
+            {
+                h = outer;
+            }
+            if !plan.models.iter().any(|m| m.holder == h) {
+                plan.models.push(Model {
+                    holder: h,
+                    optimizer: oc,
+                    data_parallel: None,
+                });
+            }
+        }
+    }
+    // `model = nn.DataParallel(model)`.
+    for (id, c) in idx.calls.iter().enumerate() {
+        if !plan.in_reach(c.scope.module) {
+            continue;
+        }
+        if !idx
+            .qualify(c.scope.module, &c.call.func)
+            .is_some_and(|q| names::is_data_parallel(&q))
+        {
+            continue;
+        }
+        let Some(t) = assigned_to(idx, c.stmt, c.call) else {
+            continue;
+        };
+        let Some(h) = holder_of(idx, c.scope, t) else {
+            continue;
+        };
+        if let Some(m) = plan.models.iter_mut().find(|m| m.holder == h) {
+            m.data_parallel = Some(id);
+        }
+    }
+}
+
+pub fn is_param(idx: &Index, f: FuncId, name: &str) -> bool {
+    let p = &idx.funcs[f].def.parameters;
+    p.posonlyargs
+        .iter()
+        .chain(&p.args)
+        .chain(&p.kwonlyargs)
+        .any(|a| a.parameter.name.as_str() == name)
+}
+
+/// The call sites of project function `f` in reached modules.
+pub fn call_sites(idx: &Index, plan: &Plan, f: FuncId) -> Vec<CallId> {
+    idx.calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| plan.in_reach(c.scope.module))
+        .filter(|(_, c)| match idx.resolve_call(c.scope, c.call) {
+            Some(Callee::Func(g)) => g == f,
+            Some(Callee::Class(cl)) => idx.method(cl, "__init__") == Some(f),
+            None => false,
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The holder a parameter's argument names at the (first resolvable) call site of `f`.
+fn caller_holder(idx: &Index, plan: &Plan, f: FuncId, param: &str) -> Option<Holder> {
+    for c in call_sites(idx, plan, f) {
+        let ci = &idx.calls[c];
+        for (arg, p) in arg_params(idx, f, ci.call) {
+            if p == param
+                && let Some(h) = holder_of(idx, ci.scope, arg)
+            {
+                return Some(h);
+            }
+        }
+    }
+    None
+}
+
+/// The expression a `for` loop iterates, seen through `enumerate`, `tqdm`, `zip` (its first
+/// argument), `iter` and `islice`.
+pub fn loop_source(e: &Expr) -> &Expr {
+    if let Expr::Call(c) = e {
+        let callee = match &*c.func {
+            Expr::Name(n) => n.id.as_str(),
+            Expr::Attribute(a) => a.attr.as_str(),
+            _ => "",
+        };
+        if matches!(
+            callee,
+            "enumerate" | "tqdm" | "zip" | "iter" | "islice" | "trange"
+        ) && let Some(first) = c.arguments.args.first()
+        {
+            return loop_source(first);
+        }
+    }
+    e
+}
+
+fn find_loaders(idx: &Index, plan: &mut Plan) {
+    for &s in &plan.train_loops.clone() {
+        let Stmt::For(f) = idx.stmts[s].stmt else {
+            continue;
+        };
+        // Only loops whose body itself reaches a step (not an epoch loop around one).
+        let m = idx.stmts[s].scope.module;
+        let direct = idx.modules[m].stmts.clone().any(|i| {
+            idx.stmts[i].parent == Some(s)
+                && plan.training_stmts.contains(&i)
+                && f.body
+                    .iter()
+                    .any(|b| b.range() == idx.stmts[i].stmt.range())
+        });
+        if !direct {
+            continue;
+        }
+        let src = loop_source(&f.iter);
+        let scope = idx.stmts[s].scope;
+        let mut found = Vec::new();
+        resolve_loader(idx, plan, scope, src, 0, &mut found);
+        if found.is_empty() {
+            // An epoch loop (`for epoch in range(n)`) around a function that iterates the data
+            // is not a data loop.
+            if !matches!(src, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range"))
+            {
+                plan.unresolved_loops.push(s);
+            }
+            continue;
+        }
+        for call in found {
+            match plan.loaders.iter_mut().find(|l| l.call == call) {
+                Some(l) => {
+                    if !l.loops.contains(&s) {
+                        l.loops.push(s)
+                    }
+                }
+                None => plan.loaders.push(Loader {
+                    call,
+                    loops: vec![s],
+                }),
+            }
+        }
+    }
+    // Inner loops only: an epoch loop whose body reaches a data loop is not itself one.
+    let inner: FastSet<StmtId> = plan.loaders.iter().flat_map(|l| l.loops.clone()).collect();
+    plan.unresolved_loops.retain(|s| {
+        !inner.iter().any(|i| {
+            idx.stmts[*s]
+                .stmt
+                .range()
+                .contains_range(idx.stmts[*i].stmt.range())
+        })
+    });
+}
+
+/// Follow `e` (in `scope`) to the `DataLoader(...)` calls it may be.
+pub fn resolve_loader(
+    idx: &Index,
+    plan: &Plan,
+    scope: Scope,
+    e: &Expr,
+    depth: usize,
+    out: &mut Vec<CallId>,
+) {
+    if depth > 4 {
+        return;
+    }
+    let m = scope.module;
+    match e {
+        Expr::Call(c) => {
+            if idx
+                .qualify(m, &c.func)
+                .is_some_and(|q| names::is_data_loader(&q))
+            {
+                if let Some(id) = call_id(idx, m, c) {
+                    out.push(id);
+                }
+                return;
+            }
+            // A project function that returns loaders.
+            if let Some(Callee::Func(f)) = idx.resolve_call(scope, c) {
+                for r in returns(idx, f) {
+                    let fs = Scope {
+                        module: idx.funcs[f].module,
+                        func: Some(f),
+                    };
+                    resolve_loader(idx, plan, fs, r, depth + 1, out);
+                }
+            }
+        }
+        Expr::Name(n) => {
+            let name = n.id.as_str();
+            if let Some(f) = scope.func
+                && is_param(idx, f, name)
+            {
+                for c in call_sites(idx, plan, f) {
+                    let ci = &idx.calls[c];
+                    for (arg, p) in arg_params(idx, f, ci.call) {
+                        if p == name {
+                            resolve_loader(idx, plan, ci.scope, arg, depth + 1, out);
+                        }
+                    }
+                }
+                return;
+            }
+            for (s, v, pos) in bindings(idx, scope, name) {
+                match pos {
+                    None => resolve_loader(idx, plan, s, v, depth + 1, out),
+                    Some(i) => {
+                        // `train_loader, val_loader = make_loaders(...)`.
+                        if let Expr::Tuple(t) = v
+                            && let Some(el) = t.elts.get(i)
+                        {
+                            resolve_loader(idx, plan, s, el, depth + 1, out);
+                        } else if let Expr::Call(c) = v
+                            && let Some(Callee::Func(f)) = idx.resolve_call(s, c)
+                        {
+                            let fs = Scope {
+                                module: idx.funcs[f].module,
+                                func: Some(f),
+                            };
+                            for r in returns(idx, f) {
+                                if let Expr::Tuple(t) = r
+                                    && let Some(el) = t.elts.get(i)
+                                {
+                                    resolve_loader(idx, plan, fs, el, depth + 1, out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Expr::Attribute(a) => {
+            if let Some(Holder::Attr { class, attr }) = holder_of(idx, scope, e)
+                && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
+            {
+                for (s, info) in idx.stmts.iter().enumerate() {
+                    let Some(f) = info.scope.func else { continue };
+                    if idx.funcs[f].class != Some(class) {
+                        continue;
+                    }
+                    if let Stmt::Assign(asg) = info.stmt
+                        && asg.targets.iter().any(|t| {
+                            matches!(t, Expr::Attribute(ta) if ta.attr.as_str() == attr
+                                && matches!(&*ta.value, Expr::Name(n) if n.id.as_str() == "self"))
+                        })
+                    {
+                        let _ = s;
+                        resolve_loader(idx, plan, info.scope, &asg.value, depth + 1, out);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The call id of a call expression of module `m`.
+pub fn call_id(idx: &Index, m: usize, c: &ast::ExprCall) -> Option<CallId> {
+    idx.calls
+        .iter()
+        .position(|ci| ci.scope.module == m && ci.call.range() == c.range())
+}
+
+/// Values `return` gives in function `f` (not in nested functions).
+pub fn returns<'a>(idx: &Index<'a>, f: FuncId) -> Vec<&'a Expr> {
+    let m = idx.funcs[f].module;
+    idx.modules[m]
+        .stmts
+        .clone()
+        .filter_map(|s| {
+            let info = &idx.stmts[s];
+            match info.stmt {
+                Stmt::Return(r) if info.scope.func == Some(f) => r.value.as_deref(),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Assignments binding `name` in `scope` (or at module level): (scope, value, position in a
+/// tuple target).
+fn bindings<'a>(
+    idx: &Index<'a>,
+    scope: Scope,
+    name: &str,
+) -> Vec<(Scope, &'a Expr, Option<usize>)> {
+    let module_scope = Scope {
+        module: scope.module,
+        func: None,
+    };
+    for s in [scope, module_scope] {
+        let mut out = Vec::new();
+        for st in idx.modules[s.module].stmts.clone() {
+            let info = &idx.stmts[st];
+            if info.scope != s {
+                continue;
+            }
+            let (targets, value): (Vec<&Expr>, &Expr) = match info.stmt {
+                Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
+                Stmt::AnnAssign(a) => match &a.value {
+                    Some(v) => (vec![&*a.target], v),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            for t in targets {
+                match t {
+                    Expr::Name(n) if n.id.as_str() == name => out.push((s, value, None)),
+                    Expr::Tuple(tt) => {
+                        for (i, el) in tt.elts.iter().enumerate() {
+                            if matches!(el, Expr::Name(n) if n.id.as_str() == name) {
+                                out.push((s, value, Some(i)));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !out.is_empty() || s == module_scope {
+            return out;
+        }
+    }
+    Vec::new()
+}

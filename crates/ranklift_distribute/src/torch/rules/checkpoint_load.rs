@@ -1,0 +1,116 @@
+//! Rule `checkpoint_load`: every rank resumes from the same checkpoint, onto its own device, and
+//! never before rank 0 has written it.
+//!
+//! **Trigger:** `torch.load(path)` without `map_location` whose result feeds a `load_state_dict`
+//! (in the same statement, or through a name of the same scope); and a `torch.save(..., path)`
+//! whose path text some `torch.load` of the program reads.
+//!
+//! **Rewrite:** `map_location="cpu"` is added (`load_state_dict` copies onto each parameter's own
+//! device, for the model and the optimizer alike); `dist.barrier()` follows the save, outside the
+//! rank-0 guard that rule `rank0_only` puts around it, so that every rank waits for the file.
+//!
+//! **Why:** a checkpoint saved from `cuda:0` loads onto `cuda:0` in every process unless mapped
+//! (N copies on one GPU); a rank that reads the file while rank 0 writes it reads a torn file or
+//! an old one (`ddp-rules.md` §1.8).
+//!
+//! ```python
+//! # before
+//! torch.save(model.state_dict(), path)
+//! model.load_state_dict(torch.load(path))
+//! # after
+//! if RANK == 0:
+//!     torch.save(model.state_dict(), path)
+//! dist.barrier()
+//! model.load_state_dict(torch.load(path, map_location="cpu"))
+//! ```
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::editor::{add_keyword_edit, contains_word};
+use crate::torch::Tx;
+
+const RULE: &str = "checkpoint_load";
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    let mut load_paths: Vec<String> = Vec::new();
+    for c in &idx.calls {
+        let m = c.scope.module;
+        if !tx.plan.in_reach(m)
+            || idx
+                .qualify(m, &c.call.func)
+                .is_none_or(|q| q != "torch.load")
+        {
+            continue;
+        }
+        if let Some(p) = c.call.arguments.args.first() {
+            load_paths.push(idx.text(m, p).to_owned());
+        }
+        if c.call
+            .arguments
+            .keywords
+            .iter()
+            .any(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "map_location"))
+        {
+            continue;
+        }
+        let stmt = idx.stmts[c.stmt].stmt;
+        let feeds = idx.text(m, stmt).contains("load_state_dict")
+            || match stmt {
+                Stmt::Assign(a) => a.targets.iter().any(|t| {
+                    let Expr::Name(n) = t else { return false };
+                    idx.modules[m].stmts.clone().any(|s| {
+                        idx.stmts[s].scope == c.scope && {
+                            let text = idx.text(m, idx.stmts[s].stmt);
+                            text.contains("load_state_dict") && contains_word(text, n.id.as_str())
+                        }
+                    })
+                }),
+                _ => false,
+            };
+        if !feeds {
+            continue;
+        }
+        let q = tx.ed.quote(m);
+        let e = add_keyword_edit(tx.ed.src(m), c.call, &format!("map_location={q}cpu{q}"));
+        tx.ed.edit(
+            m,
+            RULE,
+            c.call.start(),
+            e,
+            "checkpoint mapped to the CPU; load_state_dict copies it onto each rank's own device",
+        );
+    }
+    for c in &idx.calls {
+        let m = c.scope.module;
+        if !tx.plan.in_reach(m)
+            || idx
+                .qualify(m, &c.call.func)
+                .is_none_or(|q| q != "torch.save")
+        {
+            continue;
+        }
+        let Some(p) = c.call.arguments.args.get(1) else {
+            continue;
+        };
+        let path = idx.text(m, p);
+        if !load_paths.iter().any(|l| l == path) {
+            continue;
+        }
+        if !tx.ed.lines_around_ok(c.stmt) {
+            continue;
+        }
+        let dist = tx.dist(m);
+        let stmt = idx.stmts[c.stmt].stmt;
+        tx.ed.insert_lines_after(
+            m,
+            RULE,
+            stmt,
+            &[format!("{dist}.barrier()")],
+            format!(
+                "every rank waits until rank 0 has written `{path}`, which the program reads back"
+            ),
+        );
+        tx.barrier_after.push(c.stmt);
+    }
+}

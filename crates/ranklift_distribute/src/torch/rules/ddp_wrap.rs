@@ -1,0 +1,518 @@
+//! Rule `ddp_wrap`: each trained model is wrapped in `DistributedDataParallel`, and code that
+//! reads the model's own attributes afterwards goes through `.module`.
+//!
+//! **Trigger:** each model whose parameters a `torch.optim` optimizer takes (`plan::Model`).
+//!
+//! **Rewrite:**
+//! - a model held by a name: `model = DDP(model, device_ids=...)` right before the first
+//!   statement of its scope that trains (reaches `optimizer.step()`), so after `.to(device)` and
+//!   after a checkpoint is loaded into it;
+//! - a model held by `self.model`: the same line at the end of the method that binds it
+//!   (`__init__`);
+//! - `nn.DataParallel(model, ...)` → `DDP(model, device_ids=...)` (the migration PyTorch
+//!   recommends), nothing else;
+//! - after the wrap, `model.X` → `model.module.X` for everything the wrapper does not answer for
+//!   the model (its own layers and methods, `state_dict`, `load_state_dict`: `names::ddp_answers`),
+//!   and `torch.save(model, ...)` saves `model.module` — in the scope, in functions it is passed
+//!   to, and (for `self.model`) in the class's other methods.
+//!
+//! **Why:** DDP broadcasts rank 0's parameters and buffers when it is built and averages
+//! gradients in `backward()`, so every rank takes the same step (`ddp-rules.md` §1.3). A checkpoint
+//! saved from the wrapper has `module.`-prefixed keys that the undistributed model cannot load
+//! (pytorch#3805): saving `model.module.state_dict()` keeps checkpoints interchangeable.
+//!
+//! ```python
+//! # before
+//! model = Net().to(device)
+//! optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+//! for epoch in range(10):
+//!     train(model, loader, optimizer)
+//! torch.save(model.state_dict(), "model.pt")
+//! # after
+//! model = Net().to(device)
+//! optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+//! model = DDP(model, device_ids=[LOCAL_RANK] if torch.cuda.is_available() else None)
+//! for epoch in range(10):
+//!     train(model, loader, optimizer)
+//! torch.save(model.module.state_dict(), "model.pt")
+//! ```
+use ranklift_python::{Edit, Severity};
+use ruff_python_ast::visitor::{Visitor, walk_expr};
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::{Ranged, TextSize};
+
+use crate::index::{Callee, FuncId, Scope, StmtId};
+use crate::torch::plan::{Holder, arg_params, call_sites};
+use crate::torch::rules::{top_ancestor, top_level};
+use crate::torch::{Tx, names};
+
+const RULE: &str = "ddp_wrap";
+
+fn device_ids(tx: &mut Tx, m: usize) -> String {
+    let lr = tx.local_rank(m);
+    let torch = tx.names[m].torch.clone();
+    format!("device_ids=[{lr}] if {torch}.cuda.is_available() else None")
+}
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    for model in tx.plan.models.clone() {
+        if let Some(dp) = model.data_parallel {
+            let c = &idx.calls[dp];
+            let m = c.scope.module;
+            let Some(first) = c.call.arguments.args.first() else {
+                continue;
+            };
+            let ddp = tx.ddp(m);
+            let ids = device_ids(tx, m);
+            let inner = tx.ed.text(m, first).to_owned();
+            tx.ed.edit(
+                m,
+                RULE,
+                c.call.start(),
+                Edit::replace(c.call.range(), format!("{ddp}({inner}, {ids})")),
+                "nn.DataParallel → DistributedDataParallel (one process per GPU)",
+            );
+            continue;
+        }
+        match &model.holder {
+            Holder::Name { scope, name } => wrap_name(tx, *scope, name),
+            Holder::Attr { class, attr } => wrap_attr(tx, *class, attr),
+        }
+    }
+}
+
+fn wrap_name(tx: &mut Tx, scope: Scope, name: &str) {
+    let idx = tx.idx;
+    let m = scope.module;
+    let body = top_level(idx, scope);
+    // The first statement of the scope that binds the name (or, for a parameter, the start).
+    let first_binding = body.iter().position(|&s| binds(idx.stmts[s].stmt, name));
+    let start = first_binding.unwrap_or(0);
+    let Some(&t) = body[start..]
+        .iter()
+        .find(|&&s| tx.plan.training_stmts.contains(&s))
+    else {
+        let anchor = body
+            .get(start)
+            .map(|&s| idx.stmts[s].stmt.range())
+            .unwrap_or_default();
+        tx.diag(m, anchor, "DST306", Severity::Error,
+            format!("cannot place the DDP wrap of `{name}`: no statement after it is bound in its scope reaches the training step"),
+            "bind the model and run the training loop in the same function (or at module level)");
+        return;
+    };
+    if !tx.ed.lines_around_ok(t) {
+        tx.diag(m, idx.stmts[t].stmt.range(), "DST306", Severity::Error,
+            format!("cannot place the DDP wrap of `{name}` before this statement: it shares its line with other code"),
+            "put the statement on its own line");
+        return;
+    }
+    let ddp = tx.ddp(m);
+    let ids = device_ids(tx, m);
+    let line = format!("{name} = {ddp}({name}, {ids})");
+    tx.ed.insert_lines_before(
+        m,
+        RULE,
+        idx.stmts[t].stmt,
+        &[line],
+        format!("`{name}` wrapped in DistributedDataParallel before training (gradients averaged across ranks; rank 0's weights broadcast)"),
+    );
+    let after = idx.stmts[t].stmt.start();
+    // Uses in the scope after the wrap (nested functions included: they run later).
+    let stmts_after: Vec<StmtId> = idx.modules[m]
+        .stmts
+        .clone()
+        .filter(|&s| {
+            let info = &idx.stmts[s];
+            info.stmt.start() >= after
+                && (info.scope == scope || nested_in(idx, info.scope, scope))
+                && !is_compound(info.stmt)
+        })
+        .collect();
+    let mut stmts_after = stmts_after;
+    if scope.func.is_none() {
+        // Module-level functions that read the global model and only run after the wrap.
+        for (f, info) in idx.funcs.iter().enumerate() {
+            if info.module != m {
+                continue;
+            }
+            let fs = Scope {
+                module: m,
+                func: Some(f),
+            };
+            let local = crate::torch::plan::is_param(idx, f, name)
+                || !idx.assignments(fs, name).1.is_empty() && idx.assignments(fs, name).0 == fs;
+            if local {
+                continue;
+            }
+            let outer = outermost(idx, f);
+            let sites = call_sites(idx, tx.plan, outer);
+            if sites.is_empty()
+                || sites
+                    .iter()
+                    .any(|&c| idx.calls[c].call.start() < after && idx.calls[c].scope.module == m)
+            {
+                continue;
+            }
+            stmts_after.extend(
+                idx.modules[m]
+                    .stmts
+                    .clone()
+                    .filter(|&s| idx.stmts[s].scope == fs && !is_compound(idx.stmts[s].stmt)),
+            );
+        }
+        stmts_after.sort_unstable();
+        stmts_after.dedup();
+    }
+    module_access(
+        tx,
+        m,
+        &stmts_after,
+        &|e| matches!(e, Expr::Name(n) if n.id.as_str() == name),
+    );
+    // Functions the wrapped model is passed to after the wrap.
+    let mut funcs: Vec<(FuncId, String)> = Vec::new();
+    for c in &idx.calls {
+        if c.scope != scope || c.call.start() < after {
+            continue;
+        }
+        let Some(Callee::Func(f)) = idx.resolve_call(c.scope, c.call) else {
+            continue;
+        };
+        for (arg, p) in arg_params(idx, f, c.call) {
+            if matches!(arg, Expr::Name(n) if n.id.as_str() == name)
+                && !funcs.contains(&(f, p.clone()))
+            {
+                funcs.push((f, p));
+            }
+        }
+    }
+    for (f, p) in funcs {
+        // Every call must pass the wrapped model (none before the wrap).
+        let early = call_sites(idx, tx.plan, f).into_iter().find(|&c| {
+            let ci = &idx.calls[c];
+            ci.scope == scope
+                && ci.call.start() < after
+                && arg_params(idx, f, ci.call)
+                    .iter()
+                    .any(|(a, pp)| *pp == p && matches!(a, Expr::Name(n) if n.id.as_str() == name))
+        });
+        if let Some(c) = early {
+            let ci = &idx.calls[c];
+            tx.diag(ci.scope.module, ci.call.range(), "DST307", Severity::Warning,
+                format!("`{}` is called with `{name}` before the DDP wrap and after it; its attribute reads of `{p}` are left as they are", idx.funcs[f].def.name),
+                format!("if `{}` reads the model's own layers or methods, call it with `{name}.module` after the wrap", idx.funcs[f].def.name));
+            continue;
+        }
+        let fs = Scope {
+            module: idx.funcs[f].module,
+            func: Some(f),
+        };
+        let stmts: Vec<StmtId> = idx.modules[fs.module]
+            .stmts
+            .clone()
+            .filter(|&s| {
+                let sc = idx.stmts[s].scope;
+                (sc == fs || nested_in(idx, sc, fs)) && !is_compound(idx.stmts[s].stmt)
+            })
+            .collect();
+        let pn = p.clone();
+        module_access(
+            tx,
+            fs.module,
+            &stmts,
+            &move |e| matches!(e, Expr::Name(n) if n.id.as_str() == pn),
+        );
+    }
+}
+
+fn wrap_attr(tx: &mut Tx, class: usize, attr: &str) {
+    let idx = tx.idx;
+    let m = idx.classes[class].module;
+    let is_self_attr = |e: &Expr| {
+        matches!(e, Expr::Attribute(a) if a.attr.as_str() == attr
+            && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self"))
+    };
+    // The method that binds `self.<attr>` (`__init__` first).
+    let mut binder: Option<FuncId> = None;
+    for (f, info) in idx.funcs.iter().enumerate() {
+        if info.class != Some(class) {
+            continue;
+        }
+        let scope = Scope {
+            module: m,
+            func: Some(f),
+        };
+        let binds_here = idx.modules[m].stmts.clone().any(|s| {
+            idx.stmts[s].scope == scope
+                && matches!(idx.stmts[s].stmt, Stmt::Assign(a) if a.targets.iter().any(is_self_attr))
+        });
+        if binds_here && (binder.is_none() || info.def.name.as_str() == "__init__") {
+            binder = Some(f);
+        }
+    }
+    let Some(b) = binder else {
+        return;
+    };
+    let bscope = Scope {
+        module: m,
+        func: Some(b),
+    };
+    let body = top_level(idx, bscope);
+    let target = |e: &Expr| format!("self.{attr}") == tx.ed.text(m, e);
+    let _ = target;
+    let ddp = tx.ddp(m);
+    let ids = device_ids(tx, m);
+    let line = format!("self.{attr} = {ddp}(self.{attr}, {ids})");
+    let train_at = body
+        .iter()
+        .copied()
+        .find(|s| tx.plan.training_stmts.contains(s));
+    let wrap_at: TextSize = match train_at {
+        Some(t) => {
+            tx.ed.insert_lines_before(
+                m,
+                RULE,
+                idx.stmts[t].stmt,
+                &[line],
+                format!("`self.{attr}` wrapped in DistributedDataParallel before training"),
+            );
+            idx.stmts[t].stmt.start()
+        }
+        None => {
+            let Some(&last) = body.last() else { return };
+            tx.ed.insert_lines_after(
+                m,
+                RULE,
+                idx.stmts[last].stmt,
+                &[line],
+                format!(
+                    "`self.{attr}` wrapped in DistributedDataParallel at the end of `{}`",
+                    idx.funcs[b].def.name
+                ),
+            );
+            idx.stmts[last].stmt.end()
+        }
+    };
+    // Methods the binder calls before the wrap see the bare model: leave them.
+    let called_early: Vec<FuncId> = idx
+        .calls
+        .iter()
+        .filter(|c| c.scope == bscope && c.call.start() < wrap_at)
+        .filter_map(|c| match idx.resolve_call(c.scope, c.call) {
+            Some(Callee::Func(f)) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let stmts: Vec<StmtId> = idx.modules[m]
+        .stmts
+        .clone()
+        .filter(|&s| {
+            let info = &idx.stmts[s];
+            let Some(f) = info.scope.func else {
+                return false;
+            };
+            let method = outermost_method(idx, f);
+            idx.funcs[method].class == Some(class)
+                && !called_early.contains(&method)
+                && (method != b || info.stmt.start() >= wrap_at)
+                && !is_compound(info.stmt)
+        })
+        .collect();
+    let a = attr.to_owned();
+    module_access(tx, m, &stmts, &move |e| {
+        matches!(e, Expr::Attribute(x) if x.attr.as_str() == a
+            && matches!(&*x.value, Expr::Name(n) if n.id.as_str() == "self"))
+    });
+}
+
+fn outermost(idx: &crate::index::Index, f: FuncId) -> FuncId {
+    let mut cur = f;
+    while let Some(p) = idx.funcs[cur].parent {
+        cur = p;
+    }
+    cur
+}
+
+fn outermost_method(idx: &crate::index::Index, f: FuncId) -> FuncId {
+    let mut cur = f;
+    while idx.funcs[cur].class.is_none() {
+        match idx.funcs[cur].parent {
+            Some(p) => cur = p,
+            None => break,
+        }
+    }
+    cur
+}
+
+fn nested_in(idx: &crate::index::Index, inner: Scope, outer: Scope) -> bool {
+    if inner.module != outer.module {
+        return false;
+    }
+    let mut f = inner.func;
+    while let Some(id) = f {
+        let p = idx.funcs[id].parent;
+        if p == outer.func && p.is_some() {
+            return true;
+        }
+        f = p;
+    }
+    false
+}
+
+/// Compound statements are visited through their own child statements (the index has them), so
+/// only their headers are looked at here.
+fn is_compound(s: &Stmt) -> bool {
+    matches!(
+        s,
+        Stmt::For(_)
+            | Stmt::While(_)
+            | Stmt::If(_)
+            | Stmt::With(_)
+            | Stmt::Try(_)
+            | Stmt::FunctionDef(_)
+            | Stmt::ClassDef(_)
+            | Stmt::Match(_)
+    )
+}
+
+fn binds(s: &Stmt, name: &str) -> bool {
+    match s {
+        Stmt::Assign(a) => a.targets.iter().any(|t| match t {
+            Expr::Name(n) => n.id.as_str() == name,
+            Expr::Tuple(tt) => tt
+                .elts
+                .iter()
+                .any(|e| matches!(e, Expr::Name(n) if n.id.as_str() == name)),
+            _ => false,
+        }),
+        Stmt::AnnAssign(a) => matches!(&*a.target, Expr::Name(n) if n.id.as_str() == name),
+        Stmt::With(w) => w.items.iter().any(|i| {
+            i.optional_vars
+                .as_deref()
+                .is_some_and(|v| matches!(v, Expr::Name(n) if n.id.as_str() == name))
+        }),
+        _ => false,
+    }
+}
+
+/// In the given statements (headers of compound statements included), `M.attr` → `M.module.attr`
+/// for attributes the wrapper does not answer, and `torch.save(M, ...)` → `torch.save(M.module,
+/// ...)`, where `is_model` recognises `M`.
+fn module_access(tx: &mut Tx, m: usize, stmts: &[StmtId], is_model: &dyn Fn(&Expr) -> bool) {
+    let idx = tx.idx;
+    struct V<'a, 'f> {
+        is_model: &'f dyn Fn(&Expr) -> bool,
+        hits: Vec<(&'a Expr, String)>,
+        saves: Vec<&'a Expr>,
+        torch_save: &'f dyn Fn(&Expr) -> bool,
+    }
+    impl<'a> Visitor<'a> for V<'a, '_> {
+        fn visit_stmt(&mut self, _s: &'a Stmt) {}
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Attribute(a) = e
+                && (self.is_model)(&a.value)
+            {
+                if !names::ddp_answers(a.attr.as_str()) {
+                    self.hits.push((&a.value, a.attr.to_string()));
+                }
+                return;
+            }
+            if let Expr::Call(c) = e
+                && (self.torch_save)(&c.func)
+                && let Some(first) = c.arguments.args.first()
+                && (self.is_model)(first)
+            {
+                self.saves.push(first);
+            }
+            walk_expr(self, e);
+        }
+    }
+    let torch_save = |f: &Expr| idx.qualify(m, f).is_some_and(|q| q == "torch.save");
+    let mut v = V {
+        is_model,
+        hits: Vec::new(),
+        saves: Vec::new(),
+        torch_save: &torch_save,
+    };
+    for &s in stmts {
+        for e in header_exprs(idx.stmts[s].stmt) {
+            v.visit_expr(e);
+        }
+    }
+    // Compound statements' headers (`for x in model.blocks:`, `if model.flag:`).
+    let compound_headers: Vec<&Expr> = idx.modules[m]
+        .stmts
+        .clone()
+        .filter(|&s| is_compound(idx.stmts[s].stmt))
+        .filter(|&s| stmts.iter().any(|&o| idx.stmts[o].parent == Some(s)))
+        .flat_map(|s| compound_header_exprs(idx.stmts[s].stmt))
+        .collect();
+    for e in compound_headers {
+        v.visit_expr(e);
+    }
+    let mut done: Vec<TextSize> = Vec::new();
+    for (recv, attr) in v.hits {
+        if done.contains(&recv.end()) {
+            continue;
+        }
+        done.push(recv.end());
+        tx.ed.edit(
+            m,
+            RULE,
+            recv.start(),
+            Edit::insert(recv.end(), ".module"),
+            format!(
+                "`{}.{attr}` read through `.module` (the wrapped model's own attribute)",
+                tx.ed.text(m, recv)
+            ),
+        );
+    }
+    for e in v.saves {
+        if done.contains(&e.end()) {
+            continue;
+        }
+        done.push(e.end());
+        tx.ed.edit(
+            m,
+            RULE,
+            e.start(),
+            Edit::insert(e.end(), ".module"),
+            "the whole model is saved without its DDP wrapper",
+        );
+    }
+    let _ = top_ancestor;
+}
+
+/// The expressions of a simple statement.
+fn header_exprs(s: &Stmt) -> Vec<&Expr> {
+    match s {
+        Stmt::Expr(e) => vec![&e.value],
+        Stmt::Assign(a) => {
+            let mut v: Vec<&Expr> = vec![&a.value];
+            v.extend(a.targets.iter());
+            v
+        }
+        Stmt::AugAssign(a) => vec![&a.value, &a.target],
+        Stmt::AnnAssign(a) => a.value.as_deref().into_iter().collect(),
+        Stmt::Return(r) => r.value.as_deref().into_iter().collect(),
+        Stmt::Assert(a) => vec![&a.test],
+        Stmt::Delete(d) => d.targets.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn compound_header_exprs(s: &Stmt) -> Vec<&Expr> {
+    match s {
+        Stmt::For(f) => vec![&f.iter],
+        Stmt::While(w) => vec![&w.test],
+        Stmt::If(i) => {
+            let mut v: Vec<&Expr> = vec![&i.test];
+            v.extend(i.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
+            v
+        }
+        Stmt::With(w) => w.items.iter().map(|i| &i.context_expr).collect(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,113 @@
+//! Rule `distributed_sampler`: each rank reads its own share of the training data.
+//!
+//! **Trigger:** a `DataLoader(...)` that a training loop iterates (`plan::Loader`). Loaders that
+//! no training loop iterates (validation, test) are left whole, and `--explain` says so.
+//!
+//! **Rewrite:** `sampler=DistributedSampler(dataset, shuffle=<the loader's shuffle>)`; the
+//! loader's own `shuffle=` is replaced by it (the two are exclusive: `ValueError`). A dataset
+//! given as an expression is named once with `:=` so that it is built once.
+//!
+//! **Why:** without a sampler every rank trains on the whole dataset: N times the work for the
+//! same result (`ddp-rules.md` §1.4). The per-rank batch size stays the user's; the global batch
+//! grows N times. Validation left whole means every rank evaluates all of it, so the metric rank 0
+//! prints is the whole set's (N× redundant work, and no collective under a rank condition).
+//!
+//! ```python
+//! # before
+//! loader = DataLoader(train_set, batch_size=64, shuffle=True)
+//! # after
+//! loader = DataLoader(train_set, batch_size=64, sampler=DistributedSampler(train_set, shuffle=True))
+//! ```
+use ranklift_python::Edit;
+use ruff_python_ast::Expr;
+use ruff_text_size::Ranged;
+
+use crate::editor::{add_keyword_edit, contains_word};
+use crate::torch::{Tx, names};
+
+const RULE: &str = "distributed_sampler";
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    for l in tx.plan.loaders.clone() {
+        let c = &idx.calls[l.call];
+        let m = c.scope.module;
+        let args = &c.call.arguments;
+        let dataset = args.args.first().or_else(|| {
+            args.keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "dataset"))
+                .map(|k| &k.value)
+        });
+        let Some(dataset) = dataset else { continue };
+        let shuffle = args
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "shuffle"));
+        let sampler = tx.sampler(m);
+        let ds_text = match dataset {
+            Expr::Name(_) | Expr::Attribute(_) => tx.ed.text(m, dataset).to_owned(),
+            _ => {
+                let src = tx.ed.src(m);
+                let mut name = "train_dataset".to_owned();
+                let mut n = 2;
+                while contains_word(src, &name) {
+                    name = format!("train_dataset_{n}");
+                    n += 1;
+                }
+                tx.ed.edit(
+                    m,
+                    RULE,
+                    dataset.start(),
+                    Edit::insert(dataset.start(), format!("({name} := ")),
+                    "",
+                );
+                tx.ed.edit(
+                    m,
+                    RULE,
+                    dataset.start(),
+                    Edit::insert(dataset.end(), ")"),
+                    "",
+                );
+                name
+            }
+        };
+        let shuffle_text =
+            shuffle.map_or("False".to_owned(), |k| tx.ed.text(m, &k.value).to_owned());
+        let kw = format!("sampler={sampler}({ds_text}, shuffle={shuffle_text})");
+        let msg = format!(
+            "training loader: a DistributedSampler gives each rank 1/N of the data{}",
+            if shuffle.is_some() {
+                " (the loader's shuffle moved into it)"
+            } else {
+                ""
+            }
+        );
+        match shuffle {
+            Some(k) => tx
+                .ed
+                .edit(m, RULE, c.call.start(), Edit::replace(k.range(), kw), msg),
+            None => {
+                let e = add_keyword_edit(tx.ed.src(m), c.call, &kw);
+                tx.ed.edit(m, RULE, c.call.start(), e, msg)
+            }
+        }
+    }
+    // Say what was left whole.
+    for (id, c) in idx.calls.iter().enumerate() {
+        if !tx.plan.in_reach(c.scope.module) || tx.plan.loaders.iter().any(|l| l.call == id) {
+            continue;
+        }
+        if idx
+            .qualify(c.scope.module, &c.call.func)
+            .is_some_and(|q| names::is_data_loader(&q))
+        {
+            tx.ed.note(
+                c.scope.module,
+                RULE,
+                c.call.start(),
+                "no training loop iterates this loader: left whole, every rank evaluates all of it (the metric rank 0 prints is the whole set's)",
+            );
+        }
+    }
+}

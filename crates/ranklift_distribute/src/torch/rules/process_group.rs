@@ -1,0 +1,186 @@
+//! Rule `process_group`: the process group, and the names the other rules' edits use.
+//!
+//! **Trigger:** every module whose edits refer to `dist`, `DDP`, `DistributedSampler`, `RANK`,
+//! `LOCAL_RANK` or `WORLD_SIZE`, and always the main script.
+//!
+//! **Rewrite:** after the module's leading imports (and after its last `torch` import), the
+//! missing imports and the process's coordinates, read from the environment `torchrun` sets
+//! (defaults make the module importable outside `torchrun`). In the main script, under
+//! `if __name__ == "__main__":` so that a DataLoader worker that re-imports the script never
+//! joins the group: `dist.init_process_group` (NCCL with CUDA, Gloo without) and
+//! `torch.cuda.set_device(LOCAL_RANK)` — after which `"cuda"`, `.cuda()` and
+//! `torch.device("cuda")` all mean this process's GPU. At the end of the main script,
+//! `dist.destroy_process_group()`.
+//!
+//! **Why:** DDP needs an initialised default process group (`ddp-rules.md` §1.1–1.2); reading
+//! `RANK` from the environment instead of `dist.get_rank()` keeps rank tests valid in code that
+//! runs before the group exists (module level, DataLoader workers).
+//!
+//! ```python
+//! # before
+//! import torch
+//! # after
+//! import torch
+//! import os
+//! import torch.distributed as dist
+//! RANK = int(os.environ.get("RANK", "0"))
+//! LOCAL_RANK = int(os.environ.get("LOCAL_RANK", "0"))
+//! if __name__ == "__main__":
+//!     dist.init_process_group(backend="nccl" if torch.cuda.is_available() else "gloo")
+//!     if torch.cuda.is_available():
+//!         torch.cuda.set_device(LOCAL_RANK)
+//! ...
+//! if __name__ == "__main__":
+//!     dist.destroy_process_group()
+//! ```
+use ranklift_python::Edit;
+use ruff_python_ast::Stmt;
+use ruff_text_size::TextSize;
+
+use crate::torch::{Tx, local_name};
+
+const RULE: &str = "process_group";
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    let main = tx.plan.main;
+    // The main script always initialises the group and pins the device.
+    tx.dist(main);
+    tx.local_rank(main);
+    for m in tx.plan.modules.clone() {
+        let needs = tx.needs[m].clone();
+        let is_main = m == main;
+        if !(is_main
+            || needs.dist
+            || needs.ddp
+            || needs.sampler
+            || needs.rank
+            || needs.local_rank
+            || needs.world_size
+            || needs.contextlib)
+        {
+            continue;
+        }
+        let n = tx.names[m].clone();
+        let q = tx.ed.quote(m);
+        let nl = tx.ed.nl(m);
+        let unit = tx.ed.indent_unit(m).to_owned();
+        let mut lines: Vec<String> = Vec::new();
+        let coords = needs.rank || needs.local_rank || needs.world_size;
+        if coords && local_name(idx, m, "os").is_none() {
+            lines.push("import os".into());
+        }
+        if is_main && local_name(idx, m, "torch").is_none() {
+            lines.push("import torch".into());
+        }
+        if needs.contextlib && local_name(idx, m, "contextlib").is_none() {
+            lines.push("import contextlib".into());
+        }
+        let import = |q: &str, module: &str, name: &str, local: &str| -> Option<String> {
+            if local_name(idx, m, q).is_some() {
+                return None;
+            }
+            Some(if name == local {
+                format!("from {module} import {name}")
+            } else {
+                format!("from {module} import {name} as {local}")
+            })
+        };
+        if needs.dist && local_name(idx, m, "torch.distributed").is_none() {
+            lines.push(format!("import torch.distributed as {}", n.dist));
+        }
+        if needs.ddp {
+            lines.extend(import(
+                "torch.nn.parallel.DistributedDataParallel",
+                "torch.nn.parallel",
+                "DistributedDataParallel",
+                &n.ddp,
+            ));
+        }
+        if needs.sampler {
+            lines.extend(import(
+                "torch.utils.data.distributed.DistributedSampler",
+                "torch.utils.data.distributed",
+                "DistributedSampler",
+                &n.sampler,
+            ));
+        }
+        let env = |var: &str, default: &str| {
+            format!("int({}.environ.get({q}{var}{q}, {q}{default}{q}))", n.os)
+        };
+        if needs.rank {
+            lines.push(format!("{} = {}", n.rank, env("RANK", "0")));
+        }
+        if needs.local_rank {
+            lines.push(format!("{} = {}", n.local_rank, env("LOCAL_RANK", "0")));
+        }
+        if needs.world_size {
+            lines.push(format!("{} = {}", n.world_size, env("WORLD_SIZE", "1")));
+        }
+        if is_main {
+            let torch = &n.torch;
+            lines.push(format!("if __name__ == {q}__main__{q}:"));
+            lines.push(format!(
+                "{unit}{}.init_process_group(backend={q}nccl{q} if {torch}.cuda.is_available() else {q}gloo{q})",
+                n.dist
+            ));
+            lines.push(format!("{unit}if {torch}.cuda.is_available():"));
+            lines.push(format!(
+                "{unit}{unit}{torch}.cuda.set_device({})",
+                n.local_rank
+            ));
+        }
+        // After the last top-level `torch` import: the header uses `torch`.
+        let last_torch = idx.modules[m]
+            .stmts
+            .clone()
+            .filter(|&s| idx.stmts[s].parent.is_none())
+            .rfind(|&s| match idx.stmts[s].stmt {
+                Stmt::Import(i) => i
+                    .names
+                    .iter()
+                    .any(|a| a.name.as_str().split('.').next() == Some("torch")),
+                Stmt::ImportFrom(i) => i
+                    .module
+                    .as_ref()
+                    .is_some_and(|mm| mm.as_str().split('.').next() == Some("torch")),
+                _ => false,
+            })
+            .map(|s| idx.stmts[s].stmt);
+        let (at, need_nl) = tx.ed.import_block_point(m, last_torch);
+        let mut text = String::new();
+        if need_nl {
+            text.push_str(nl);
+        }
+        for l in &lines {
+            text.push_str(l);
+            text.push_str(nl);
+        }
+        let what = if is_main {
+            "process group (NCCL with CUDA, Gloo without), device pinned to LOCAL_RANK".to_owned()
+        } else {
+            "imports and process coordinates the rewrites use".to_owned()
+        };
+        tx.ed
+            .edit(m, RULE, at, Edit::insert(at, text).first(), what);
+        if is_main {
+            let src = tx.ed.src(m);
+            let end = TextSize::try_from(src.len()).unwrap_or_default();
+            let mut t = String::new();
+            if !src.ends_with('\n') {
+                t.push_str(nl);
+            }
+            t.push_str(&format!(
+                "{nl}if __name__ == {q}__main__{q}:{nl}{unit}{}.destroy_process_group(){nl}",
+                n.dist
+            ));
+            tx.ed.edit(
+                m,
+                RULE,
+                end,
+                Edit::insert(end, t),
+                "the process group is destroyed when the script ends",
+            );
+        }
+    }
+}

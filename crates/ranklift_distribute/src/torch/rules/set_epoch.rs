@@ -1,0 +1,154 @@
+//! Rule `set_epoch`: the distributed sampler reshuffles every epoch.
+//!
+//! **Trigger:** each training loop over a loader that rule `distributed_sampler` gave a sampler.
+//!
+//! **Rewrite:** right before the loop, `loader.sampler.set_epoch(epoch)` when the loop sits in a
+//! `for epoch in ...` loop of the same function; else right before the statement of the caller
+//! that runs the loop's function inside an epoch loop (`train_one_epoch(model, loader, ...)`,
+//! the loader named as the caller names it); else (no epoch loop in sight) a guarded increment:
+//! `if isinstance(loader.sampler, DistributedSampler): loader.sampler.set_epoch(loader.sampler.epoch + 1)`.
+//!
+//! **Why:** a `DistributedSampler` shuffles with a seed derived from its epoch; without
+//! `set_epoch` every epoch replays the same order (pytorch#31771; `ddp-rules.md` §1.4).
+//!
+//! ```python
+//! # before
+//! for epoch in range(10):
+//!     for x, y in loader:
+//!         ...
+//! # after
+//! for epoch in range(10):
+//!     loader.sampler.set_epoch(epoch)
+//!     for x, y in loader:
+//!         ...
+//! ```
+use ruff_python_ast::{Expr, Stmt};
+
+use crate::index::{Scope, StmtId};
+use crate::torch::Tx;
+use crate::torch::plan::{arg_params, call_sites, is_param, loop_source, resolve_loader};
+use crate::torch::rules::enclosing_for;
+
+const RULE: &str = "set_epoch";
+
+fn epoch_var(s: &Stmt) -> Option<String> {
+    match s {
+        Stmt::For(f) => match &*f.target {
+            Expr::Name(n) => Some(n.id.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    let mut done: Vec<StmtId> = Vec::new();
+    for l in tx.plan.loaders.clone() {
+        for &s in &l.loops {
+            let Stmt::For(f) = idx.stmts[s].stmt else {
+                continue;
+            };
+            let m = idx.stmts[s].scope.module;
+            let src = loop_source(&f.iter);
+            let loader = tx.ed.text(m, src).to_owned();
+            // 1. An epoch loop around it in the same function.
+            if let Some(e) = enclosing_for(idx, s).and_then(|o| epoch_var(idx.stmts[o].stmt)) {
+                insert(
+                    tx,
+                    s,
+                    &format!("{loader}.sampler.set_epoch({e})"),
+                    &mut done,
+                );
+                continue;
+            }
+            // 2. A caller that runs this function inside an epoch loop.
+            let scope = idx.stmts[s].scope;
+            if let Some(fid) = scope.func
+                && let Some((site, line)) = caller_epoch(tx, scope, fid, src)
+            {
+                insert(tx, site, &line, &mut done);
+                continue;
+            }
+            // 3. Count epochs on the sampler itself.
+            let sampler = tx.sampler(m);
+            let unit = tx.ed.indent_unit(m).to_owned();
+            let lines = [
+                format!("if isinstance({loader}.sampler, {sampler}):"),
+                format!("{unit}{loader}.sampler.set_epoch({loader}.sampler.epoch + 1)"),
+            ];
+            if !done.contains(&s) {
+                done.push(s);
+                tx.ed.insert_lines_before(m, RULE, idx.stmts[s].stmt, &lines,
+                    "no epoch loop in sight: the sampler's epoch advances before every pass over the loader");
+            }
+        }
+    }
+}
+
+fn insert(tx: &mut Tx, before: StmtId, line: &str, done: &mut Vec<StmtId>) {
+    if done.contains(&before) {
+        return;
+    }
+    done.push(before);
+    let idx = tx.idx;
+    let m = idx.stmts[before].scope.module;
+    tx.ed.insert_lines_before(
+        m,
+        RULE,
+        idx.stmts[before].stmt,
+        &[line.to_owned()],
+        format!("`{line}`: the sampler reshuffles every epoch"),
+    );
+}
+
+/// A call of `fid` inside a `for epoch` loop: (the call's statement, the `set_epoch` line in the
+/// caller's terms).
+fn caller_epoch(tx: &Tx, scope: Scope, fid: usize, src: &Expr) -> Option<(StmtId, String)> {
+    let idx = tx.idx;
+    for c in call_sites(idx, tx.plan, fid) {
+        let ci = &idx.calls[c];
+        let Some(e) = enclosing_for(idx, ci.stmt).and_then(|o| epoch_var(idx.stmts[o].stmt)) else {
+            continue;
+        };
+        let cm = ci.scope.module;
+        let loader = match src {
+            Expr::Name(n) if is_param(idx, fid, n.id.as_str()) => {
+                let Some((arg, _)) = arg_params(idx, fid, ci.call)
+                    .into_iter()
+                    .find(|(_, p)| p == n.id.as_str())
+                else {
+                    continue;
+                };
+                // Only a call that passes a training loader (not `run(model, val_loader)`).
+                let mut found = Vec::new();
+                resolve_loader(idx, tx.plan, ci.scope, arg, 0, &mut found);
+                if !found
+                    .iter()
+                    .any(|c| tx.plan.loaders.iter().any(|l| l.call == *c))
+                {
+                    continue;
+                }
+                tx.ed.text(cm, arg).to_owned()
+            }
+            // `self.loader` in a method called as `self.train_epoch()` from the same class.
+            Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self") => {
+                let caller_class = ci.scope.func.and_then(|f| idx.funcs[f].class);
+                if caller_class.is_none()
+                    || caller_class != scope.func.and_then(|f| idx.funcs[f].class)
+                {
+                    return None;
+                }
+                tx.ed.text(scope.module, src).to_owned()
+            }
+            // A module-level name, visible from a caller in the same module.
+            Expr::Name(_) if cm == scope.module => tx.ed.text(scope.module, src).to_owned(),
+            _ => return None,
+        };
+        if !tx.ed.lines_around_ok(ci.stmt) {
+            return None;
+        }
+        return Some((ci.stmt, format!("{loader}.sampler.set_epoch({e})")));
+    }
+    None
+}

@@ -1,0 +1,131 @@
+//! Rule `step_counts`: hard-coded step counts shrink with the number of processes.
+//!
+//! **Trigger:** a training loop `for step in range(N)` whose body steps the optimizer and draws
+//! its batches itself (it iterates no loader: `next(it)`, synthetic data), with `N` not derived
+//! from `len(...)`; and a scheduler argument that counts optimizer steps
+//! (`OneCycleLR(total_steps=...)`, `LinearLR(total_iters=...)`, `CosineAnnealingLR(T_max=...)`,
+//! ...: `names::SCHEDULER_STEP_KWARGS`) when that scheduler steps inside a data loop and the
+//! count is not derived from `len(...)`.
+//!
+//! **Rewrite:** `N` → `N // WORLD_SIZE`.
+//!
+//! **Why:** each of N processes takes a batch per step, so the same step count reads N times the
+//! samples; a loop driven by `len(loader)` adapts by itself (the sampler shrinks the loader), a
+//! literal does not (`ddp-rules.md` §1.5). A scheduler told the original count would stop half way
+//! through its schedule (OneCycleLR) or, counting per rank, see fewer steps than it was told.
+//!
+//! ```python
+//! # before
+//! for step in range(2000):
+//!     x, y = next(batches)
+//! scheduler = OneCycleLR(optimizer, max_lr=0.1, total_steps=2000)
+//! # after
+//! for step in range(2000 // WORLD_SIZE):
+//!     x, y = next(batches)
+//! scheduler = OneCycleLR(optimizer, max_lr=0.1, total_steps=2000 // WORLD_SIZE)
+//! ```
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::torch::{Tx, names};
+
+const RULE: &str = "step_counts";
+
+fn derived_from_len(src: &str) -> bool {
+    src.contains("len(")
+}
+
+pub fn run(tx: &mut Tx) {
+    let idx = tx.idx;
+    let plan = tx.plan;
+    let data_loops: Vec<usize> = plan.loaders.iter().flat_map(|l| l.loops.clone()).collect();
+    for &s in &plan.train_loops {
+        let Stmt::For(f) = idx.stmts[s].stmt else {
+            continue;
+        };
+        let Expr::Call(c) = &*f.iter else { continue };
+        if !matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
+            || c.arguments.args.len() != 1
+        {
+            continue;
+        }
+        // A loop around data loops (epochs) or around training functions keeps its count.
+        let m = idx.stmts[s].scope.module;
+        let r = idx.stmts[s].stmt.range();
+        let outer = data_loops.iter().any(|&d| {
+            idx.stmts[d].scope.module == m && r.contains_range(idx.stmts[d].stmt.range())
+        }) || plan.train_loops.iter().any(|&o| {
+            o != s && idx.stmts[o].scope.module == m && r.contains_range(idx.stmts[o].stmt.range())
+        });
+        let steps_directly = idx.modules[m].stmts.clone().any(|st| {
+            idx.stmts[st].parent == Some(s)
+                && plan.steps.iter().any(|&c| {
+                    let cs = idx.calls[c].stmt;
+                    cs == st
+                        || idx.stmts[st]
+                            .stmt
+                            .range()
+                            .contains_range(idx.stmts[cs].stmt.range())
+                })
+        });
+        if outer || !steps_directly {
+            continue;
+        }
+        let n = &c.arguments.args[0];
+        if derived_from_len(tx.ed.text(m, n)) {
+            continue;
+        }
+        let ws = tx.world_size(m);
+        tx.ed.suffix(m, RULE, n, &format!("// {ws}"));
+        tx.ed.note(
+            m,
+            RULE,
+            n.start(),
+            format!(
+                "hard-coded step count `{}` divided by the number of processes",
+                tx.ed.text(m, n)
+            ),
+        );
+    }
+    // Schedulers stepped per batch.
+    for c in &idx.calls {
+        let m = c.scope.module;
+        if !plan.in_reach(m)
+            || !idx
+                .qualify(m, &c.call.func)
+                .is_some_and(|q| names::is_scheduler(&q))
+        {
+            continue;
+        }
+        let Some(target) = crate::torch::plan::assigned_to(idx, c.stmt, c.call) else {
+            continue;
+        };
+        let holder = tx.ed.text(m, target).to_owned();
+        let per_batch = idx.calls.iter().any(|sc| {
+            matches!(&*sc.call.func, Expr::Attribute(a) if a.attr.as_str() == "step" && idx.text(sc.scope.module, &*a.value) == holder)
+                && data_loops.iter().any(|&d| {
+                    idx.stmts[d].scope.module == sc.scope.module
+                        && idx.stmts[d].stmt.range().contains_range(sc.call.range())
+                })
+        });
+        if !per_batch {
+            continue;
+        }
+        for k in &c.call.arguments.keywords {
+            let Some(a) = &k.arg else { continue };
+            if !names::SCHEDULER_STEP_KWARGS.contains(&a.as_str())
+                || derived_from_len(tx.ed.text(m, &k.value))
+            {
+                continue;
+            }
+            let ws = tx.world_size(m);
+            tx.ed.suffix(m, RULE, &k.value, &format!("// {ws}"));
+            tx.ed.note(
+                m,
+                RULE,
+                k.start(),
+                format!("`{a}` counts optimizer steps: divided by the number of processes"),
+            );
+        }
+    }
+}

@@ -1,0 +1,103 @@
+"""Imported by every Python process of the PyTorch end-to-end check (through PYTHONPATH).
+
+Inactive unless RANKLIFT_E2E_OUT is set. Then, for the process of rank R (torchrun's RANK; 0 for
+the original single-process run), nothing in the examples is edited — the record comes from
+hooks on PyTorch itself:
+
+- `tempfile` puts files under `$RANKLIFT_E2E_TMP/rank<R>` (torchrun runs only), so the check can
+  tell which rank wrote checkpoints and logs;
+- with RANKLIFT_E2E_DESYNC=1, `torch.manual_seed` is offset on ranks != 0, so the ranks start
+  from different random weights, as unseeded programs would: identical final weights then prove
+  that DDP broadcast rank 0's; the negative control without the wrap proves they would differ;
+- a global optimizer step hook counts steps and remembers the optimizers; `Tensor.backward`
+  records the value of every scalar loss; `DistributedSampler.__iter__` records the order of
+  indices of every pass; `torch.save` records the keys and shapes of every state dict saved;
+- at exit, `$RANKLIFT_E2E_OUT/rank<R>.pt` holds: steps, losses, the final parameters of every
+  optimizer (in the order they first stepped), sampler orders and saves.
+"""
+import atexit
+import os
+
+_out = os.environ.get("RANKLIFT_E2E_OUT")
+# Under torchrun (RANKLIFT_E2E_TMP set) only the workers record, not the launcher itself.
+if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
+    import torch
+    import torch.optim.optimizer as _optim
+
+    _rank = os.environ.get("RANK", "0")
+    _base = os.environ.get("RANKLIFT_E2E_TMP")
+    if _base:
+        import tempfile
+
+        _dir = os.path.join(_base, f"rank{_rank}")
+        os.makedirs(_dir, exist_ok=True)
+        tempfile.tempdir = _dir
+
+    if os.environ.get("RANKLIFT_E2E_DESYNC") == "1" and _rank != "0":
+        _orig_seed = torch.manual_seed
+
+        def _seed(seed, _orig=_orig_seed, _off=7919 * int(_rank)):
+            return _orig(int(seed) + _off)
+
+        torch.manual_seed = _seed
+        torch.random.manual_seed = _seed
+
+    _rec = {"steps": 0, "losses": [], "orders": [], "saves": []}
+    _optimizers = []
+
+    def _post_step(opt, args, kwargs):
+        _rec["steps"] += 1
+        if not any(o is opt for o in _optimizers):
+            _optimizers.append(opt)
+
+    _optim.register_optimizer_step_post_hook(_post_step)
+
+    _orig_backward = torch.Tensor.backward
+
+    def _backward(self, *a, **k):
+        if self.numel() == 1:
+            _rec["losses"].append(float(self.detach().float().cpu()))
+        return _orig_backward(self, *a, **k)
+
+    torch.Tensor.backward = _backward
+
+    import torch.utils.data.distributed as _tud
+
+    _orig_iter = _tud.DistributedSampler.__iter__
+
+    def _iter(self):
+        order = list(_orig_iter(self))
+        _rec["orders"].append(order)
+        return iter(order)
+
+    _tud.DistributedSampler.__iter__ = _iter
+
+    def _shapes(obj, prefix=""):
+        out = {}
+        if isinstance(obj, torch.Tensor):
+            out[prefix] = list(obj.shape)
+        elif isinstance(obj, dict):
+            for k, v in obj.items():
+                out.update(_shapes(v, f"{prefix}{k}." if not isinstance(v, torch.Tensor) else f"{prefix}{k}"))
+        elif isinstance(obj, torch.nn.Module):
+            out.update(_shapes(obj.state_dict(), prefix + "<module>."))
+        return out
+
+    _orig_save = torch.save
+
+    def _save(obj, f, *a, **k):
+        path = f if isinstance(f, (str, os.PathLike)) else getattr(f, "name", "?")
+        _rec["saves"].append({"name": os.path.basename(str(path)), "keys": _shapes(obj)})
+        return _orig_save(obj, f, *a, **k)
+
+    torch.save = _save
+
+    def _dump():
+        params = []
+        for opt in _optimizers:
+            for g in opt.param_groups:
+                params.extend(p.detach().cpu().clone() for p in g["params"])
+        rec = dict(_rec, params=params)
+        _orig_save(rec, os.path.join(_out, f"rank{_rank}.pt"))
+
+    atexit.register(_dump)
