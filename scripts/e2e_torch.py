@@ -16,7 +16,9 @@ examples/distribute/torch/ (top-level .py files and project directories; `refusa
      original and on rank 0 (skipped for adversarial programs, LOSS_SKIP, whose losses need not
      fall);
    - output: rank 1 prints nothing (its stdout log is empty) while rank 0 prints when the
-     original printed; rank 1 writes no files into its temp directory;
+     original printed; rank 1 writes no files into its temp directory and calls torch.save
+     never (programs that read back what they saved use $CHECKPOINT_DIR, which the check points
+     at one directory for all ranks, as a cluster's shared file system would be);
    - split: each rank takes about half the original's optimizer steps (within 10% or 1 step,
      whichever is larger: a last partial batch per epoch);
    - shuffle: when a sampler shuffles over several epochs, no two epochs of rank 0 read the same
@@ -132,11 +134,11 @@ def max_diff(a, b):
 
 def two_ranks(prog, work, tag):
     """Run `prog` on 2 ranks; return (records, stdouts, rank-1 files, seconds)."""
-    out, tmp, logs = work / f"np2{tag}", work / f"tmp-np2{tag}", work / f"logs2{tag}"
-    for d in (out, tmp, logs):
+    out, tmp, logs, shared = work / f"np2{tag}", work / f"tmp-np2{tag}", work / f"logs2{tag}", work / f"shared2{tag}"
+    for d in (out, tmp, logs, shared):
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)
-    env = {"RANKLIFT_E2E_OUT": str(out), "RANKLIFT_E2E_TMP": str(tmp), "RANKLIFT_E2E_DESYNC": "1",
+    env = {"CHECKPOINT_DIR": str(shared),"RANKLIFT_E2E_OUT": str(out), "RANKLIFT_E2E_TMP": str(tmp), "RANKLIFT_E2E_DESYNC": "1",
            "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
     rc, so, se, t = torchrun(2, prog, env, logs)
     if rc != 0:
@@ -157,7 +159,9 @@ def check_agree(recs):
         raise Failure(f"ranks end with different parameters (max |diff| = {d:.3g})")
 
 
-def check_output(stdouts, r1_files, orig_printed):
+def check_output(stdouts, r1_files, orig_printed, r1_saves=()):
+    if r1_saves:
+        raise Failure(f"rank 1 called torch.save: {[x['name'] for x in r1_saves]}")
     if stdouts[1].strip():
         raise Failure(f"rank 1 printed: {stdouts[1].strip().splitlines()[0]!r}")
     if orig_printed and not stdouts[0].strip():
@@ -197,7 +201,8 @@ def check_example(ex, bin_path, work):
         d_orig, t_orig = work / "orig", work / "tmp-orig"
         d_orig.mkdir()
         t_orig.mkdir()
-        env = {"RANKLIFT_E2E_OUT": str(d_orig), "TMPDIR": str(t_orig), "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
+        (work / "shared-orig").mkdir()
+        env = {"CHECKPOINT_DIR": str(work / "shared-orig"), "RANKLIFT_E2E_OUT": str(d_orig), "TMPDIR": str(t_orig), "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
         rc, so, se, row["t1"] = run([sys.executable, str(orig_main)], env=env, cwd=orig_main.parent)
         if rc != 0:
             raise Failure(f"original failed ({rc}): {se[-3000:]}")
@@ -216,7 +221,7 @@ def check_example(ex, bin_path, work):
             a, b = tenth_means(recs[0]["losses"])
             if not b < a:
                 raise Failure(f"rank 0's loss did not go down: {a:.4f} -> {b:.4f}")
-        check_output(stdouts, r1_files, orig_printed)
+        check_output(stdouts, r1_files, orig_printed, recs[1]["saves"])
         want = orig["steps"] / 2
         slack = max(1.0, SPLIT_TOL * want)
         got = [r["steps"] for r in recs]
@@ -237,7 +242,8 @@ def check_example(ex, bin_path, work):
         d1, t1, l1 = work / "np1", work / "tmp-np1", work / "logs1"
         for d in (d1, t1, l1):
             d.mkdir()
-        env = {"RANKLIFT_E2E_OUT": str(d1), "RANKLIFT_E2E_TMP": str(t1), "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
+        (work / "shared-np1").mkdir()
+        env = {"CHECKPOINT_DIR": str(work / "shared-np1"), "RANKLIFT_E2E_OUT": str(d1), "RANKLIFT_E2E_TMP": str(t1), "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
         rc, so, se, _ = torchrun(1, new_main, env, l1)
         if rc != 0:
             raise Failure(f"torchrun -np 1 failed ({rc}): {(rank_log(l1, 0, 'stderr') or '')[-3000:]}")
@@ -285,7 +291,7 @@ def check_control(name, what, edit, check, bin_path, work):
         elif check == "shuffle":
             check_shuffle(recs, True)
         elif check == "output":
-            check_output(stdouts, r1_files, True)
+            check_output(stdouts, r1_files, True, recs[1]["saves"])
     except Failure as e:
         return {"example": f"control: {name} ({what})", "result": "PASS", "why": f"check '{check}' failed as it must: {e}"}
     return {"example": f"control: {name} ({what})", "result": "FAIL", "why": f"check '{check}' passed on a broken program"}

@@ -417,10 +417,6 @@ impl<'a, 'i> Editor<'a, 'i> {
                 }
             }
             let last = stmts[j];
-            let (s0, s1) = (idx.stmts[first].stmt, idx.stmts[last].stmt);
-            let indent = self.indent_of(m, s0).to_owned();
-            let unit = self.indent_unit(m).to_owned();
-            let nl = self.nl(m);
             let what: Vec<String> = stmts[i..=j]
                 .iter()
                 .map(|&s| {
@@ -431,18 +427,51 @@ impl<'a, 'i> Editor<'a, 'i> {
                     }
                 })
                 .collect();
-            self.edit(
-                m,
+            self.block_under(
                 rule,
-                s0.start(),
-                Edit::insert(s0.start(), format!("{guard}{nl}{indent}{unit}")),
+                first,
+                last,
+                guard,
                 format!("only rank 0 runs {}", what.join(", ")),
             );
-            self.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
             groups.push((stmts[i..=j].to_vec(), Some(last)));
             i = j + 1;
         }
         groups
+    }
+
+    /// Put the consecutive sibling statements `first..=last` (each alone on its lines) into a
+    /// block opened by `header` (`if RANK == 0:`, `with model.no_sync():`): the header line goes
+    /// before `first` at its indentation, and every line of the run is indented one unit (not
+    /// inside triple-quoted strings).
+    pub fn block_under(
+        &mut self,
+        rule: &'static str,
+        first: StmtId,
+        last: StmtId,
+        header: &str,
+        message: String,
+    ) {
+        let idx = self.idx;
+        let m = idx.stmts[first].scope.module;
+        let (s0, s1) = (idx.stmts[first].stmt, idx.stmts[last].stmt);
+        let indent = self.indent_of(m, s0).to_owned();
+        let unit = self.indent_unit(m).to_owned();
+        let nl = self.nl(m);
+        self.edit(
+            m,
+            rule,
+            s0.start(),
+            Edit::insert(s0.start(), format!("{header}{nl}{indent}{unit}")),
+            message,
+        );
+        self.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
+    }
+
+    /// Is `word` an identifier of module `m`'s code (a name token, not text in a string or a
+    /// comment)?
+    pub fn has_identifier(&self, m: usize, word: &str) -> bool {
+        has_identifier(self.idx, m, word)
     }
 
     fn inline_guard(&mut self, rule: &'static str, s: StmtId, cond: &str) {
@@ -553,6 +582,16 @@ impl<'a, 'i> Editor<'a, 'i> {
         applied.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
         (changes, applied, diags)
     }
+}
+
+/// Is `word` a name token of module `m` (an identifier of its code, not text in a string or a
+/// comment)?
+pub fn has_identifier(idx: &Index, m: usize, word: &str) -> bool {
+    let pm = &idx.project.modules[m].parsed;
+    pm.parsed
+        .tokens()
+        .iter()
+        .any(|t| t.kind() == ruff_python_ast::token::TokenKind::Name && &pm.text[t.range()] == word)
 }
 
 /// The call a statement makes: an expression statement's, or an assignment's value.

@@ -15,7 +15,7 @@ pub mod rules;
 use ranklift_python::{Diagnostic, Severity};
 use ruff_text_size::Ranged;
 
-use crate::editor::{Editor, contains_word};
+use crate::editor::Editor;
 use crate::index::{Index, Scope};
 use crate::{AnyPattern, Outcome, Site, Status, codes};
 use plan::Plan;
@@ -126,16 +126,15 @@ pub fn local_name(idx: &Index, m: usize, q: &str) -> Option<String> {
 }
 
 fn module_names(idx: &Index, m: usize) -> Names {
-    let src = idx.source(m);
+    let taken = |w: &str| crate::editor::has_identifier(idx, m, w);
     let pick = |q: &str, want: &str, alt: &str| -> String {
         if let Some(l) = local_name(idx, m, q) {
             return l;
         }
-        if contains_word(src, want) { alt } else { want }.to_owned()
+        if taken(want) { alt } else { want }.to_owned()
     };
-    let fresh = |want: &str, alt: &str| -> String {
-        if contains_word(src, want) { alt } else { want }.to_owned()
-    };
+    let fresh =
+        |want: &str, alt: &str| -> String { if taken(want) { alt } else { want }.to_owned() };
     Names {
         dist: pick("torch.distributed", "dist", "torch_dist"),
         ddp: pick(
@@ -288,6 +287,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     ddp_wrap::run(&mut tx);
     distributed_sampler::run(&mut tx);
     set_epoch::run(&mut tx);
+    no_sync::run(&mut tx);
     step_counts::run(&mut tx);
     scale_lr::run(&mut tx);
     checkpoint_load::run(&mut tx);

@@ -44,6 +44,8 @@ pub struct Loader {
     pub call: CallId,
     /// The training loops (`for` statements) that iterate it.
     pub loops: Vec<StmtId>,
+    /// Statements `it = iter(loader)` whose iterator a training step draws from with `next(it)`.
+    pub iters: Vec<StmtId>,
 }
 
 pub struct Plan {
@@ -370,12 +372,14 @@ fn find_models(idx: &Index, plan: &mut Plan) {
             {
                 h = outer;
             }
-            if !plan.models.iter().any(|m| m.holder == h) {
-                plan.models.push(Model {
-                    holder: h,
-                    optimizer: oc,
-                    data_parallel: None,
-                });
+            for h in returned_holders(idx, plan, h) {
+                if !plan.models.iter().any(|m| m.holder == h) {
+                    plan.models.push(Model {
+                        holder: h,
+                        optimizer: oc,
+                        data_parallel: None,
+                    });
+                }
             }
         }
     }
@@ -400,6 +404,52 @@ fn find_models(idx: &Index, plan: &mut Plan) {
             m.data_parallel = Some(id);
         }
     }
+}
+
+/// A model built in a function that returns it (`def build(): ...; return model, optimizer`)
+/// lives where the function's callers bind the result (`model, opt = build()`): one holder per
+/// call site. Other holders are themselves.
+fn returned_holders(idx: &Index, plan: &Plan, h: Holder) -> Vec<Holder> {
+    let Holder::Name { scope, name } = &h else {
+        return vec![h];
+    };
+    let Some(f) = scope.func else { return vec![h] };
+    // The model's position in what the function returns (None: returned alone).
+    let mut pos: Option<Option<usize>> = None;
+    for r in returns(idx, f) {
+        match r {
+            Expr::Name(n) if n.id.as_str() == name => pos = Some(None),
+            Expr::Tuple(t) => {
+                if let Some(i) = t
+                    .elts
+                    .iter()
+                    .position(|e| matches!(e, Expr::Name(n) if n.id.as_str() == name))
+                {
+                    pos = Some(Some(i));
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(pos) = pos else { return vec![h] };
+    let mut out = Vec::new();
+    for c in call_sites(idx, plan, f) {
+        let ci = &idx.calls[c];
+        let Some(t) = assigned_to(idx, ci.stmt, ci.call) else {
+            continue;
+        };
+        let target = match (t, pos) {
+            (Expr::Name(_), None) => Some(t),
+            (Expr::Tuple(tt), Some(i)) => tt.elts.get(i),
+            _ => None,
+        };
+        if let Some(target) = target
+            && let Some(holder) = holder_of(idx, ci.scope, target)
+        {
+            out.push(holder);
+        }
+    }
+    if out.is_empty() { vec![h] } else { out }
 }
 
 pub fn is_param(idx: &Index, f: FuncId, name: &str) -> bool {
@@ -501,7 +551,68 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                 None => plan.loaders.push(Loader {
                     call,
                     loops: vec![s],
+                    iters: Vec::new(),
                 }),
+            }
+        }
+    }
+    // `batch = next(it)` in a training statement, with `it = iter(loader)`.
+    for c in idx.calls.iter() {
+        if !plan.in_reach(c.scope.module)
+            || !matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "next")
+        {
+            continue;
+        }
+        // Drawn inside a training loop.
+        let mut cur = Some(c.stmt);
+        let mut in_loop = false;
+        while let Some(st) = cur {
+            if plan.train_loops.contains(&st) {
+                in_loop = true;
+                break;
+            }
+            cur = idx.stmts[st].parent;
+        }
+        if !in_loop {
+            continue;
+        }
+        let Some(Expr::Name(it)) = c.call.arguments.args.first() else {
+            continue;
+        };
+        let m = c.scope.module;
+        for st in idx.modules[m].stmts.clone() {
+            let info = &idx.stmts[st];
+            let Stmt::Assign(a) = info.stmt else { continue };
+            if info.scope != c.scope
+                || !a
+                    .targets
+                    .iter()
+                    .any(|t| matches!(t, Expr::Name(n) if n.id == it.id))
+            {
+                continue;
+            }
+            let Expr::Call(ic) = &*a.value else { continue };
+            if !matches!(&*ic.func, Expr::Name(n) if n.id.as_str() == "iter") {
+                continue;
+            }
+            let Some(src) = ic.arguments.args.first() else {
+                continue;
+            };
+            let mut found = Vec::new();
+            resolve_loader(idx, plan, c.scope, src, 0, &mut found);
+            for call in found {
+                match plan.loaders.iter_mut().find(|l| l.call == call) {
+                    Some(l) => {
+                        if !l.iters.contains(&st) {
+                            l.iters.push(st)
+                        }
+                    }
+                    None => plan.loaders.push(Loader {
+                        call,
+                        loops: Vec::new(),
+                        iters: vec![st],
+                    }),
+                }
             }
         }
     }
@@ -539,6 +650,12 @@ pub fn resolve_loader(
                 if let Some(id) = call_id(idx, m, c) {
                     out.push(id);
                 }
+                return;
+            }
+            // `enumerate(loader)`, `tqdm(loader)`, `iter(loader)`, ...
+            let peeled = loop_source(e);
+            if !std::ptr::eq(peeled, e) {
+                resolve_loader(idx, plan, scope, peeled, depth + 1, out);
                 return;
             }
             // A project function that returns loaders.

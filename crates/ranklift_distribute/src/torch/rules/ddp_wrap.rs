@@ -9,8 +9,8 @@
 //!   after a checkpoint is loaded into it;
 //! - a model held by `self.model`: the same line at the end of the method that binds it
 //!   (`__init__`);
-//! - `nn.DataParallel(model, ...)` → `DDP(model, device_ids=...)` (the migration PyTorch
-//!   recommends), nothing else;
+//! - `nn.DataParallel(model, ...)` → `model`, and the wrap above (the migration PyTorch
+//!   recommends: one process per GPU instead of one process driving all of them);
 //! - after the wrap, `model.X` → `model.module.X` for everything the wrapper does not answer for
 //!   the model (its own layers and methods, `state_dict`, `load_state_dict`: `names::ddp_answers`),
 //!   and `torch.save(model, ...)` saves `model.module` — in the scope, in functions it is passed
@@ -58,22 +58,20 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     for model in tx.plan.models.clone() {
         if let Some(dp) = model.data_parallel {
+            // `nn.DataParallel(model)` → `model`: the one DDP wrap below replaces it, also when
+            // the DataParallel line only runs on multi-GPU machines.
             let c = &idx.calls[dp];
             let m = c.scope.module;
-            let Some(first) = c.call.arguments.args.first() else {
-                continue;
-            };
-            let ddp = tx.ddp(m);
-            let ids = device_ids(tx, m);
-            let inner = tx.ed.text(m, first).to_owned();
-            tx.ed.edit(
-                m,
-                RULE,
-                c.call.start(),
-                Edit::replace(c.call.range(), format!("{ddp}({inner}, {ids})")),
-                "nn.DataParallel → DistributedDataParallel (one process per GPU)",
-            );
-            continue;
+            if let Some(first) = c.call.arguments.args.first() {
+                let inner = tx.ed.text(m, first).to_owned();
+                tx.ed.edit(
+                    m,
+                    RULE,
+                    c.call.start(),
+                    Edit::replace(c.call.range(), inner),
+                    "nn.DataParallel removed: DistributedDataParallel (one process per GPU) replaces it",
+                );
+            }
         }
         match &model.holder {
             Holder::Name { scope, name } => wrap_name(tx, *scope, name),

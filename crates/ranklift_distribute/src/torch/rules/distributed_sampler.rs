@@ -22,7 +22,7 @@ use ranklift_python::Edit;
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
-use crate::editor::{add_keyword_edit, contains_word};
+use crate::editor::add_keyword_edit;
 use crate::torch::{Tx, names};
 
 const RULE: &str = "distributed_sampler";
@@ -48,10 +48,9 @@ pub fn run(tx: &mut Tx) {
         let ds_text = match dataset {
             Expr::Name(_) | Expr::Attribute(_) => tx.ed.text(m, dataset).to_owned(),
             _ => {
-                let src = tx.ed.src(m);
                 let mut name = "train_dataset".to_owned();
                 let mut n = 2;
-                while contains_word(src, &name) {
+                while tx.ed.has_identifier(m, &name) {
                     name = format!("train_dataset_{n}");
                     n += 1;
                 }

@@ -35,7 +35,7 @@
 //! ```
 use ranklift_python::Edit;
 use ruff_python_ast::Stmt;
-use ruff_text_size::TextSize;
+use ruff_text_size::{Ranged, TextSize};
 
 use crate::torch::{Tx, local_name};
 
@@ -65,9 +65,33 @@ pub fn run(tx: &mut Tx) {
         let q = tx.ed.quote(m);
         let nl = tx.ed.nl(m);
         let unit = tx.ed.indent_unit(m).to_owned();
+        // After the last top-level `torch` import: the header uses `torch`.
+        let last_torch = idx.modules[m]
+            .stmts
+            .clone()
+            .filter(|&s| idx.stmts[s].parent.is_none())
+            .rfind(|&s| match idx.stmts[s].stmt {
+                Stmt::Import(i) => i
+                    .names
+                    .iter()
+                    .any(|a| a.name.as_str().split('.').next() == Some("torch")),
+                Stmt::ImportFrom(i) => i
+                    .module
+                    .as_ref()
+                    .is_some_and(|mm| mm.as_str().split('.').next() == Some("torch")),
+                _ => false,
+            })
+            .map(|s| idx.stmts[s].stmt);
+        let (at, need_nl) = tx.ed.import_block_point(m, last_torch);
         let mut lines: Vec<String> = Vec::new();
         let coords = needs.rank || needs.local_rank || needs.world_size;
-        if coords && local_name(idx, m, "os").is_none() {
+        // `os` bound by an import that comes before the header.
+        let os_before = idx.modules[m].stmts.clone().any(|st| {
+            idx.stmts[st].parent.is_none()
+                && idx.stmts[st].stmt.start() < at
+                && matches!(idx.stmts[st].stmt, Stmt::Import(i) if i.names.iter().any(|a| a.name.as_str() == "os" && a.asname.is_none()))
+        });
+        if coords && !os_before {
             lines.push("import os".into());
         }
         if is_main && local_name(idx, m, "torch").is_none() {
@@ -117,37 +141,28 @@ pub fn run(tx: &mut Tx) {
         if needs.world_size {
             lines.push(format!("{} = {}", n.world_size, env("WORLD_SIZE", "1")));
         }
+        let mut init: Vec<String> = Vec::new();
         if is_main {
             let torch = &n.torch;
-            lines.push(format!("if __name__ == {q}__main__{q}:"));
-            lines.push(format!(
+            init.push(format!("if __name__ == {q}__main__{q}:"));
+            init.push(format!(
                 "{unit}{}.init_process_group(backend={q}nccl{q} if {torch}.cuda.is_available() else {q}gloo{q})",
                 n.dist
             ));
-            lines.push(format!("{unit}if {torch}.cuda.is_available():"));
-            lines.push(format!(
+            init.push(format!("{unit}if {torch}.cuda.is_available():"));
+            init.push(format!(
                 "{unit}{unit}{torch}.cuda.set_device({})",
                 n.local_rank
             ));
         }
-        // After the last top-level `torch` import: the header uses `torch`.
-        let last_torch = idx.modules[m]
-            .stmts
-            .clone()
-            .filter(|&s| idx.stmts[s].parent.is_none())
-            .rfind(|&s| match idx.stmts[s].stmt {
-                Stmt::Import(i) => i
-                    .names
-                    .iter()
-                    .any(|a| a.name.as_str().split('.').next() == Some("torch")),
-                Stmt::ImportFrom(i) => i
-                    .module
-                    .as_ref()
-                    .is_some_and(|mm| mm.as_str().split('.').next() == Some("torch")),
-                _ => false,
-            })
-            .map(|s| idx.stmts[s].stmt);
-        let (at, need_nl) = tx.ed.import_block_point(m, last_torch);
+        // The process group needs `torch`: after its last import when that comes later (a setup
+        // statement between the imports that another rule edits ends the header's section).
+        match last_torch.filter(|t| t.end() > at) {
+            Some(t) if !init.is_empty() => {
+                tx.ed.insert_lines_after(m, RULE, t, &init, "");
+            }
+            _ => lines.append(&mut init),
+        }
         let mut text = String::new();
         if need_nl {
             text.push_str(nl);

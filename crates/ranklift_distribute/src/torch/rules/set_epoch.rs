@@ -45,12 +45,25 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     let mut done: Vec<StmtId> = Vec::new();
     for l in tx.plan.loaders.clone() {
+        // `it = iter(loader)` feeding `next(it)`: every new iterator is a new epoch.
+        for &st in &l.iters {
+            let Stmt::Assign(a) = idx.stmts[st].stmt else {
+                continue;
+            };
+            let Expr::Call(ic) = &*a.value else { continue };
+            let Some(src) = ic.arguments.args.first() else {
+                continue;
+            };
+            let m = idx.stmts[st].scope.module;
+            let loader = tx.ed.text(m, loop_source(src)).to_owned();
+            counter(tx, st, &loader, &mut done);
+        }
         for &s in &l.loops {
             let Stmt::For(f) = idx.stmts[s].stmt else {
                 continue;
             };
             let m = idx.stmts[s].scope.module;
-            let src = loop_source(&f.iter);
+            let src = through_wrapper(idx, idx.stmts[s].scope, loop_source(&f.iter));
             let loader = tx.ed.text(m, src).to_owned();
             // 1. An epoch loop around it in the same function.
             if let Some(e) = enclosing_for(idx, s).and_then(|o| epoch_var(idx.stmts[o].stmt)) {
@@ -71,18 +84,39 @@ pub fn run(tx: &mut Tx) {
                 continue;
             }
             // 3. Count epochs on the sampler itself.
-            let sampler = tx.sampler(m);
-            let unit = tx.ed.indent_unit(m).to_owned();
-            let lines = [
-                format!("if isinstance({loader}.sampler, {sampler}):"),
-                format!("{unit}{loader}.sampler.set_epoch({loader}.sampler.epoch + 1)"),
-            ];
-            if !done.contains(&s) {
-                done.push(s);
-                tx.ed.insert_lines_before(m, RULE, idx.stmts[s].stmt, &lines,
-                    "no epoch loop in sight: the sampler's epoch advances before every pass over the loader");
-            }
+            counter(tx, s, &loader, &mut done);
         }
+    }
+}
+
+/// Before statement `s`: advance the sampler's epoch by one (when it is a DistributedSampler).
+fn counter(tx: &mut Tx, s: StmtId, loader: &str, done: &mut Vec<StmtId>) {
+    if done.contains(&s) || !tx.ed.lines_around_ok(s) {
+        return;
+    }
+    done.push(s);
+    let idx = tx.idx;
+    let m = idx.stmts[s].scope.module;
+    let sampler = tx.sampler(m);
+    let unit = tx.ed.indent_unit(m).to_owned();
+    let lines = [
+        format!("if isinstance({loader}.sampler, {sampler}):"),
+        format!("{unit}{loader}.sampler.set_epoch({loader}.sampler.epoch + 1)"),
+    ];
+    tx.ed.insert_lines_before(m, RULE, idx.stmts[s].stmt, &lines,
+        "no epoch loop in sight: the sampler's epoch advances before every new pass over the loader");
+}
+
+/// `bar` after `bar = tqdm(loader, ...)` in the same scope: `loader`.
+fn through_wrapper<'a>(idx: &crate::index::Index<'a>, scope: Scope, e: &'a Expr) -> &'a Expr {
+    let Expr::Name(n) = e else { return e };
+    let (s, vals) = idx.assignments(scope, n.id.as_str());
+    match vals.as_slice() {
+        [v] if s == scope => {
+            let inner = loop_source(v);
+            if std::ptr::eq(inner, *v) { e } else { inner }
+        }
+        _ => e,
     }
 }
 
