@@ -47,9 +47,19 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 }
             }
             let r = ruff_text_size::Ranged::range(info.stmt);
-            out.push(diag(idx, m, r, "DST311", Severity::Warning,
-                format!("every rank runs this {what}: N copies of the output, and ranks racing on the same file"),
-                "put it under `if dist.get_rank() == 0:`"));
+            out.push(diag(
+                idx,
+                m,
+                r,
+                "DST311",
+                Severity::Warning,
+                if what == "print" || what == "output call" {
+                    format!("every rank runs this {what}: N copies of every line")
+                } else {
+                    format!("every rank runs this {what}: the ranks race on the same file")
+                },
+                "put it under `if dist.get_rank() == 0:`",
+            ));
         }
     }
 }

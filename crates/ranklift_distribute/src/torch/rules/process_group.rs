@@ -186,7 +186,7 @@ pub fn run(tx: &mut Tx) {
                 t.push_str(nl);
             }
             t.push_str(&format!(
-                "{nl}if __name__ == {q}__main__{q}:{nl}{unit}{}.destroy_process_group(){nl}",
+                "if __name__ == {q}__main__{q}:{nl}{unit}{}.destroy_process_group(){nl}",
                 n.dist
             ));
             tx.ed.edit(

@@ -1,0 +1,23 @@
+"""A DDP program in which every rank prints and writes the same checkpoint file."""
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+dist.init_process_group("gloo")
+dataset = TensorDataset(torch.randn(512, 4), torch.randn(512, 1))
+loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))
+model = DDP(nn.Linear(4, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    loader.sampler.set_epoch(epoch)
+    for xb, yb in loader:
+        optimizer.zero_grad()
+        loss = nn.functional.mse_loss(model(xb), yb)
+        loss.backward()
+        optimizer.step()
+    print(f"epoch {epoch}: loss {loss.item():.4f}")
+    torch.save(model.module.state_dict(), "checkpoint.pt")
+dist.destroy_process_group()

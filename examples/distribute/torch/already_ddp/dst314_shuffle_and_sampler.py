@@ -1,0 +1,20 @@
+"""shuffle=True next to a sampler: DataLoader raises ValueError at once."""
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+dist.init_process_group("gloo")
+dataset = TensorDataset(torch.randn(256, 4), torch.randn(256, 1))
+loader = DataLoader(dataset, batch_size=32, shuffle=True, sampler=DistributedSampler(dataset))
+model = DDP(nn.Linear(4, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    loader.sampler.set_epoch(epoch)
+    for xb, yb in loader:
+        optimizer.zero_grad()
+        nn.functional.mse_loss(model(xb), yb).backward()
+        optimizer.step()
+dist.destroy_process_group()
