@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test of the project: formatting, lints, unit/golden/CLI tests (cargo), then the
-# end-to-end check of `ranklift distribute` on real TensorFlow + Horovod (scripts/e2e-distribute.sh,
-# which creates or reuses the Horovod virtualenv under ~/.cache/ranklift).
+# end-to-end checks of `ranklift distribute` on real TensorFlow + Horovod (scripts/e2e-distribute.sh)
+# and on real torch.distributed (scripts/e2e-torch.sh), which create or reuse their virtualenvs
+# under ~/.cache/ranklift.
 #   RANKLIFT_SKIP_E2E=1   skip the end-to-end check (fast local loop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,3 +32,5 @@ fi
 echo "== end-to-end check on real Horovod"
 cargo build --quiet --bin ranklift
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh
+echo "== end-to-end check on real torch.distributed (torchrun, gloo)"
+RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-torch.sh
