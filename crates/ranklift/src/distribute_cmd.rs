@@ -465,6 +465,9 @@ fn explain(o: &Outcome) -> String {
     if let Some(p) = o.pattern {
         s.push_str(&format!("training pattern: {}\n", p.describe()));
     }
+    if let Some(l) = &o.launch {
+        s.push_str(&format!("launch: {l}\n"));
+    }
     let f = &o.facts;
     for (what, sites) in [
         ("model", &f.models),
@@ -474,6 +477,7 @@ fn explain(o: &Outcome) -> String {
         ("gradient tape", &f.tapes),
         ("session/estimator", &f.sessions),
         ("training call", &f.training_calls),
+        ("device", &f.devices),
     ] {
         for x in sites {
             s.push_str(&format!("{what}: {}:{}: {}\n", x.path, x.line, x.code));
@@ -505,6 +509,8 @@ fn json_report(o: &Outcome, with_diff: bool) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "status": o.status,
+        "framework": o.framework,
+        "launch": o.launch,
         "main": o.main,
         "pattern": o.pattern,
         "facts": o.facts,

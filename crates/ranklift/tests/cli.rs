@@ -347,3 +347,95 @@ fn first_batch_parameter_fits_every_signature() {
         assert!(out.contains(expected), "{expected} missing from\n{out}");
     }
 }
+
+/// A PyTorch script: the default output is `<stem>_ddp.py` next to the input, the launch command
+/// names torchrun and the written file, and a second run on the output has nothing to do.
+#[test]
+fn torch_script_gets_a_ddp_output_and_a_torchrun_launch_line() {
+    let d = tmpdir("torch-default");
+    let input = d.join("train.py");
+    std::fs::copy(examples().join("torch/plain_loop.py"), &input).unwrap();
+    let (code, _, err) = run(bin().args(["distribute"]).arg(&input));
+    assert_eq!(code, 0, "{err}");
+    let out = d.join("train_ddp.py");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("DistributedDataParallel"), "{text}");
+    assert!(!d.join("train_hvd.py").exists());
+    assert!(
+        err.contains(&format!(
+            "launch: torchrun --nproc-per-node N {}",
+            out.display()
+        )),
+        "{err}"
+    );
+    // Writing again over an earlier output is allowed; the output itself is already distributed.
+    let (code, _, err) = run(bin().args(["distribute"]).arg(&input));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(bin().args(["distribute", "--check"]).arg(&out));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("DST202"), "{err}");
+}
+
+#[test]
+fn torch_json_report_names_the_framework_and_pattern() {
+    let (code, out, err) = run(bin()
+        .args(["distribute", "--diff", "--format", "json"])
+        .arg(examples().join("torch/main_function.py")));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["framework"], "torch");
+    assert_eq!(v["pattern"], "torch-loop");
+    assert_eq!(v["status"], "rewritten");
+    assert!(v["launch"].as_str().unwrap().starts_with("torchrun"));
+    let rules: Vec<&str> = v["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rule"].as_str().unwrap())
+        .collect();
+    for r in [
+        "ddp_wrap",
+        "distributed_sampler",
+        "set_epoch",
+        "rank0_only",
+        "process_group",
+    ] {
+        assert!(rules.contains(&r), "{r} missing from {rules:?}");
+    }
+}
+
+/// A refusal exits 1 with a located diagnostic, and nothing is written.
+#[test]
+fn torch_refusal_exits_one_and_writes_nothing() {
+    let d = tmpdir("torch-refusal");
+    let out = d.join("out.py");
+    let (code, _, err) = run(bin()
+        .args(["distribute"])
+        .arg(examples().join("torch/refusals/dst300_iterable_dataset.py"))
+        .arg("-o")
+        .arg(&out));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("dst300_iterable_dataset.py:17:"), "{err}");
+    assert!(err.contains("DST300"), "{err}");
+    assert!(!out.exists());
+}
+
+/// `--scale-lr linear` multiplies learning rates by WORLD_SIZE; the default leaves them alone.
+#[test]
+fn torch_scale_lr_is_opt_in() {
+    let ex = examples().join("torch/plain_loop.py");
+    let (_, plain, _) = run(bin().args(["distribute", "--diff"]).arg(&ex));
+    assert!(!plain.contains("WORLD_SIZE"), "{plain}");
+    let (code, scaled, err) = run(bin()
+        .args(["distribute", "--diff", "--scale-lr", "linear"])
+        .arg(&ex));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        scaled.contains("+optimizer = torch.optim.SGD(model.parameters(), lr=0.05 * WORLD_SIZE)"),
+        "{scaled}"
+    );
+    assert!(
+        scaled.contains("+WORLD_SIZE = int(os.environ.get(\"WORLD_SIZE\", \"1\"))"),
+        "{scaled}"
+    );
+}
