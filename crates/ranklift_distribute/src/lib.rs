@@ -262,23 +262,49 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         return Outcome::new(Status::InputError, d);
     }
     let idx = Index::build(project);
-    if torch::is_torch_project(&idx) {
+    let run_torch = || {
         let mut o = torch::distribute(&idx, main, opts);
         o.framework = Framework::Torch;
+        o
+    };
+    if torch::is_torch_project(&idx) {
+        return run_torch();
+    }
+    let tf = distribute_tf(&idx, main, opts);
+    // A PyTorch program that imports TensorFlow for something else (its summaries, a dataset
+    // helper) has no TensorFlow training loop: the PyTorch target decides.
+    let no_tf_loop = tf.status == Status::CannotDistribute
+        && tf
+            .diagnostics
+            .iter()
+            .any(|d| d.code == codes::NO_TRAINING_LOOP || d.code == codes::NOT_TENSORFLOW);
+    if no_tf_loop && (0..idx.modules.len()).any(|m| torch::plan::imports_torch(&idx, m)) {
+        let o = run_torch();
+        if !o
+            .diagnostics
+            .iter()
+            .any(|d| d.code == codes::NO_TRAINING_LOOP)
+        {
+            return o;
+        }
+    }
+    tf
+}
+
+fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> Outcome {
+    let project = idx.project;
+    if let Some(o) = already_distributed(idx) {
         return o;
     }
-    if let Some(o) = already_distributed(&idx) {
-        return o;
-    }
-    if let Some(d) = keras_3(&idx, opts) {
+    if let Some(d) = keras_3(idx, opts) {
         return Outcome::new(Status::CannotDistribute, vec![d]);
     }
-    let (main_idx, reached) = match pick_main(&idx, main) {
+    let (main_idx, reached) = match pick_main(idx, main) {
         Ok(m) => m,
         Err(d) => return Outcome::new(Status::CannotDistribute, d),
     };
     let main_path = project.modules[main_idx].rel_path.clone();
-    if let Some((r, backend)) = pattern::non_tf_keras_backend(&idx, main_idx) {
+    if let Some((r, backend)) = pattern::non_tf_keras_backend(idx, main_idx) {
         let pm = &project.modules[main_idx];
         let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
             codes::NOT_TENSORFLOW, Severity::Error,
@@ -292,7 +318,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         o.main = Some(main_path);
         return o;
     }
-    if !pattern::imports_tensorflow(&idx, main_idx) && project.entry.is_some() {
+    if !pattern::imports_tensorflow(idx, main_idx) && project.entry.is_some() {
         let d = Diagnostic::file_level(&main_path, codes::NOT_TENSORFLOW, Severity::Error,
             "not a TensorFlow training program: it does not import tensorflow")
             .with_hint("ranklift distribute rewrites TensorFlow 2 programs that train with GradientTape or Model.fit");
@@ -300,13 +326,13 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         o.main = Some(main_path);
         return o;
     }
-    let reach = reached.unwrap_or_else(|| pattern::reach(&idx, main_idx));
+    let reach = reached.unwrap_or_else(|| pattern::reach(idx, main_idx));
     let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
     outcome.main = Some(main_path.clone());
     if opts.facts {
-        outcome.facts = facts(&idx, &reach);
+        outcome.facts = facts(idx, &reach);
     }
-    let pattern = match classify(&idx, &reach, main_idx) {
+    let pattern = match classify(idx, &reach, main_idx) {
         Ok(p) => p,
         Err(d) => {
             outcome.diagnostics = d;
@@ -315,7 +341,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
     };
     outcome.pattern = Some(AnyPattern::Tf(pattern));
     outcome.launch = Some("horovodrun -np N python OUT".into());
-    let mut cx = Cx::new(&idx, &reach, pattern, opts);
+    let mut cx = Cx::new(idx, &reach, pattern, opts);
     checks::run(&mut cx);
     // What `classify` let through is an optional `tf.distribute` branch.
     for &(c, _) in &reach.unsupported {

@@ -103,6 +103,12 @@ pub fn already_distributed(q: &str) -> Option<(&'static str, &'static str)> {
     if q == "torch.distributed.init_process_group" || is_ddp(q) {
         return Some(("torch.distributed", "torchrun --nproc-per-node N SCRIPT"));
     }
+    if q == "torch.multiprocessing.Process" || q.ends_with(".share_memory") {
+        return Some((
+            "torch.multiprocessing (Hogwild: processes sharing one model)",
+            "python SCRIPT (it starts its own processes)",
+        ));
+    }
     if q.starts_with("accelerate.Accelerator") {
         return Some(("HuggingFace Accelerate", "accelerate launch SCRIPT"));
     }
@@ -172,7 +178,14 @@ pub fn ddp_answers(attr: &str) -> bool {
 pub fn is_logging_call(q: &str) -> bool {
     matches!(
         q,
-        "logging.info"
+        "wandb.init"
+            | "wandb.log"
+            | "wandb.finish"
+            | "mlflow.log_metric"
+            | "mlflow.log_metrics"
+            | "mlflow.log_param"
+            | "mlflow.log_params"
+            | "logging.info"
             | "logging.warning"
             | "logging.debug"
             | "logging.error"

@@ -66,6 +66,8 @@ pub struct Plan {
     pub loaders: Vec<Loader>,
     /// Training loops whose iterable could not be followed to a `DataLoader`.
     pub unresolved_loops: Vec<StmtId>,
+    /// Optimizer steps that no loop over a loader runs (full-batch training).
+    pub unfed_steps: Vec<CallId>,
     /// `for` loops that reach a step.
     pub train_loops: Vec<StmtId>,
 }
@@ -114,6 +116,7 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         models: Vec::new(),
         loaders: Vec::new(),
         unresolved_loops: Vec::new(),
+        unfed_steps: Vec::new(),
         train_loops: Vec::new(),
     };
     // Optimizers and the names they go by.
@@ -512,6 +515,7 @@ pub fn loop_source(e: &Expr) -> &Expr {
 }
 
 fn find_loaders(idx: &Index, plan: &mut Plan) {
+    let mut range_step_loops: Vec<StmtId> = Vec::new();
     for &s in &plan.train_loops.clone() {
         let Stmt::For(f) = idx.stmts[s].stmt else {
             continue;
@@ -538,6 +542,14 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             if !matches!(src, Expr::Call(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range"))
             {
                 plan.unresolved_loops.push(s);
+            } else if plan
+                .steps
+                .iter()
+                .any(|&c| nearest_for(idx, idx.calls[c].stmt) == Some(s))
+            {
+                // `for step in range(n)` that steps itself: it must draw its batches from a
+                // loader (checked once the loaders' iterators are known).
+                range_step_loops.push(s);
             }
             continue;
         }
@@ -613,6 +625,49 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                         iters: vec![st],
                     }),
                 }
+            }
+        }
+    }
+    // A step loop over `range(n)` that draws no batch from a loader's iterator trains every rank
+    // on the same data (full-batch training, tensors sliced by index): nothing splits it.
+    for s in range_step_loops {
+        let r = idx.stmts[s].stmt.range();
+        let m = idx.stmts[s].scope.module;
+        let draws = plan.loaders.iter().flat_map(|l| l.iters.iter()).any(|&it| {
+            let Stmt::Assign(a) = idx.stmts[it].stmt else { return false };
+            let Some(Expr::Name(name)) = a.targets.first() else { return false };
+            idx.calls.iter().any(|c| {
+                c.scope.module == m
+                    && r.contains_range(c.call.range())
+                    && matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "next")
+                    && matches!(c.call.arguments.args.first(), Some(Expr::Name(a)) if a.id == name.id)
+            })
+        });
+        if !draws {
+            plan.unresolved_loops.push(s);
+        }
+    }
+    // Steps that no data loop feeds (full-graph training called once per epoch, ...).
+    let fed_loops: Vec<StmtId> = plan
+        .loaders
+        .iter()
+        .flat_map(|l| {
+            l.loops
+                .iter()
+                .copied()
+                .chain(l.iters.iter().filter_map(|&it| nearest_for(idx, it)))
+        })
+        .collect();
+    for &c in &plan.steps.clone() {
+        if !fed(idx, plan, &fed_loops, idx.calls[c].stmt, 0) {
+            let st = idx.calls[c].stmt;
+            if !plan.unresolved_loops.iter().any(|&u| {
+                idx.stmts[u]
+                    .stmt
+                    .range()
+                    .contains_range(idx.stmts[st].stmt.range())
+            }) {
+                plan.unfed_steps.push(c);
             }
         }
     }
@@ -735,6 +790,43 @@ pub fn resolve_loader(
         }
         _ => {}
     }
+}
+
+/// Does a loop over a loader (or a loop drawing from a loader's iterator) run statement `s`,
+/// in its function or around a call of it?
+fn fed(idx: &Index, plan: &Plan, loops: &[StmtId], s: StmtId, depth: usize) -> bool {
+    let mut cur = Some(s);
+    while let Some(p) = cur {
+        if loops.contains(&p) || plan.unresolved_loops.contains(&p) {
+            return true;
+        }
+        if matches!(idx.stmts[p].stmt, Stmt::FunctionDef(_)) {
+            break;
+        }
+        cur = idx.stmts[p].parent;
+    }
+    if depth > 4 {
+        return false;
+    }
+    let Some(f) = idx.stmts[s].scope.func else {
+        return false;
+    };
+    call_sites(idx, plan, f)
+        .iter()
+        .any(|&c| fed(idx, plan, loops, idx.calls[c].stmt, depth + 1))
+}
+
+/// The nearest `for` statement around statement `s` (itself included), within its function.
+fn nearest_for(idx: &Index, s: StmtId) -> Option<StmtId> {
+    let mut cur = Some(s);
+    while let Some(p) = cur {
+        match idx.stmts[p].stmt {
+            Stmt::For(_) => return Some(p),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
+            _ => cur = idx.stmts[p].parent,
+        }
+    }
+    None
 }
 
 /// The call id of a call expression of module `m`.

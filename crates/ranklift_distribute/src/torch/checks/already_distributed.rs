@@ -46,7 +46,15 @@ pub fn run(idx: &Index, plan: &Plan) -> Option<Vec<Diagnostic>> {
         .iter()
         .filter(|c| plan.in_reach(c.scope.module))
         .find_map(|c| {
-            let q = idx.qualify(c.scope.module, &c.call.func)?;
+            // `model.share_memory()` has no qualified name: the method decides.
+            let q = idx
+                .qualify(c.scope.module, &c.call.func)
+                .or_else(|| match &*c.call.func {
+                    ruff_python_ast::Expr::Attribute(a) if a.attr.as_str() == "share_memory" => {
+                        Some("<model>.share_memory".to_owned())
+                    }
+                    _ => None,
+                })?;
             let (what, launch) = names::already_distributed(&q)?;
             Some((c, what, launch, q))
         })?;

@@ -2,7 +2,9 @@
 //!
 //! **Trigger:** in a program on `torch.distributed`, a statement that rule `rank0_only` would
 //! guard (print, logging, `torch.save`, file writes) that is under no rank condition, in a
-//! function that neither returns early on a rank test nor is only called under one.
+//! function that neither returns early on a rank test nor is only called under one. Prints and
+//! logging count only inside the training loop or a function it calls (setup messages printed
+//! once per rank are left alone); files always count.
 //!
 //! **Why:** N processes print every line N times and race on the same files (clobbered
 //! checkpoints) (`ddp-rules.md` §2).
@@ -27,6 +29,29 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             if under_rank_condition(idx, s).is_some() {
+                continue;
+            }
+            // Output once at setup is a duplicate line per rank; output in the training loop is
+            // N copies of every progress line: only the latter is reported. Files always are.
+            let is_output = what == "print" || what == "output call";
+            let in_loop = |st: usize| {
+                let mut cur = Some(st);
+                while let Some(p) = cur {
+                    if plan.train_loops.contains(&p) {
+                        return true;
+                    }
+                    cur = idx.stmts[p].parent;
+                }
+                false
+            };
+            // Inside a training loop, or in a function a training loop calls.
+            let in_training = in_loop(s)
+                || info.scope.func.is_some_and(|f| {
+                    call_sites(idx, plan, f)
+                        .iter()
+                        .any(|&c| in_loop(idx.calls[c].stmt))
+                });
+            if is_output && !in_training {
                 continue;
             }
             if let Some(f) = info.scope.func {

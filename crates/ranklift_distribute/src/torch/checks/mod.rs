@@ -44,17 +44,35 @@ pub fn run(tx: &mut Tx) {
 }
 
 /// Is statement `s` under an `if` whose test reads the rank (`if rank == 0:`,
-/// `if dist.get_rank() == 0:`, `if args.local_rank in [-1, 0]:`)?
+/// `if dist.get_rank() == 0:`, `if args.local_rank in [-1, 0]:`), directly or through a name
+/// bound from it (`master_process = ddp_rank == 0` ... `if master_process:`)?
 pub fn under_rank_condition(idx: &crate::index::Index, s: usize) -> Option<usize> {
-    use ruff_python_ast::Stmt;
+    use ruff_python_ast::{Expr, Stmt};
+    let rankish = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        t.contains("rank") || t.contains("master") || t.contains("main_process")
+    };
+    let m = idx.stmts[s].scope.module;
+    // Names bound from a rank test, in this module.
+    let derived: Vec<&str> = idx.modules[m]
+        .stmts
+        .clone()
+        .filter_map(|st| match idx.stmts[st].stmt {
+            Stmt::Assign(a) if rankish(idx.text(m, &*a.value)) => Some(a),
+            _ => None,
+        })
+        .flat_map(|a| a.targets.iter())
+        .filter_map(|t| match t {
+            Expr::Name(n) => Some(n.id.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut cur = idx.stmts[s].parent;
     while let Some(p) = cur {
         match idx.stmts[p].stmt {
             Stmt::If(i) => {
-                let t = idx
-                    .text(idx.stmts[p].scope.module, &*i.test)
-                    .to_ascii_lowercase();
-                if t.contains("rank") || t.contains("is_main_process") || t.contains("is_master") {
+                let t = idx.text(m, &*i.test);
+                if rankish(t) || derived.iter().any(|d| crate::editor::contains_word(t, d)) {
                     return Some(p);
                 }
             }

@@ -1,8 +1,11 @@
 //! Check `unresolved_data` (DST305): a training loop whose data ranklift cannot follow.
 //!
-//! **Trigger:** a `for` loop that steps the optimizer and iterates something that is neither a
+//! **Trigger:** a `for` loop that steps the optimizer and iterates something that is not a
 //! `DataLoader` ranklift can follow (through names, `self.` attributes, function parameters and
-//! returns) nor a `range` (which rule `step_counts` handles).
+//! returns); or a `for step in range(n)` loop that steps and draws no batch with `next(it)` from
+//! such a loader's iterator (full-batch training, tensors sliced by index: word-language models,
+//! LBFGS fits); or an optimizer step that no such loop runs at all (a full-graph step called
+//! once per epoch).
 //!
 //! **Why:** without a loader there is no sampler to split the data: every rank would train on
 //! all of it, N times the work for the same result. Saying so beats a rewrite that looks right.
@@ -19,13 +22,23 @@ use crate::torch::Tx;
 
 pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
+    for &c in &tx.plan.unfed_steps {
+        let ci = &idx.calls[c];
+        tx.ed.diag(ci.scope.module, ci.call.range(), "DST305", Severity::Error,
+            "no loop over a DataLoader runs this optimizer step (full-batch training): every rank would train on the same data (no split, no speed-up)",
+            "feed the step from a torch.utils.data.DataLoader (ranklift then adds a DistributedSampler), or split the data by RANK yourself");
+    }
     for &s in &tx.plan.unresolved_loops {
         let Stmt::For(f) = idx.stmts[s].stmt else {
             continue;
         };
         let m = idx.stmts[s].scope.module;
         tx.ed.diag(m, f.iter.range(), "DST305", Severity::Error,
-            format!("this training loop iterates `{}`, which is not a DataLoader ranklift can follow: its data would not be split between ranks", idx.text(m, &*f.iter)),
+            if idx.text(m, &*f.iter).starts_with("range(") {
+                format!("this training loop counts steps with `{}` and draws no batch from a DataLoader: every rank would train on the same data (no split, no speed-up)", idx.text(m, &*f.iter))
+            } else {
+                format!("this training loop iterates `{}`, which is not a DataLoader ranklift can follow: its data would not be split between ranks", idx.text(m, &*f.iter))
+            },
             "iterate a torch.utils.data.DataLoader built from a Dataset (ranklift then adds a DistributedSampler), or split the data by RANK yourself");
     }
 }

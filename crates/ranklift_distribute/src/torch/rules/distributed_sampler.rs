@@ -5,7 +5,9 @@
 //!
 //! **Rewrite:** `sampler=DistributedSampler(dataset, shuffle=<the loader's shuffle>)`; the
 //! loader's own `shuffle=` is replaced by it (the two are exclusive: `ValueError`). A dataset
-//! given as an expression is named once with `:=` so that it is built once.
+//! given as an expression is named once with `:=` so that it is built once. Keyword arguments
+//! spread from a mapping (`**train_kwargs`, which may hold `shuffle` on some machines) give
+//! the sampler `train_kwargs.get("shuffle", False)` and the loader the mapping without it.
 //!
 //! **Why:** without a sampler every rank trains on the whole dataset: N times the work for the
 //! same result (`ddp-rules.md` §1.4). The per-rank batch size stays the user's; the global batch
@@ -71,8 +73,40 @@ pub fn run(tx: &mut Tx) {
                 name
             }
         };
-        let shuffle_text =
+        // `DataLoader(ds, **kwargs)`: a `shuffle` may hide in the mapping. It goes to the sampler,
+        // and the mapping is passed on without it.
+        let spread = args.keywords.iter().rfind(|k| k.arg.is_none());
+        let mut shuffle_text =
             shuffle.map_or("False".to_owned(), |k| tx.ed.text(m, &k.value).to_owned());
+        if shuffle.is_none()
+            && let Some(k) = spread
+        {
+            let q = tx.ed.quote(m);
+            match &k.value {
+                Expr::Name(_) | Expr::Attribute(_) => {
+                    let kw = tx.ed.text(m, &k.value).to_owned();
+                    shuffle_text = format!("{kw}.get({q}shuffle{q}, False)");
+                    tx.ed.edit(
+                        m,
+                        RULE,
+                        k.value.start(),
+                        Edit::replace(
+                            k.value.range(),
+                            format!("{{k: v for k, v in {kw}.items() if k != {q}shuffle{q}}}"),
+                        ),
+                        format!(
+                            "a `shuffle` in `**{kw}` goes to the sampler (DataLoader refuses both)"
+                        ),
+                    );
+                }
+                _ => {
+                    tx.ed.diag(m, k.range(), "DST301", ranklift_python::Severity::Error,
+                        "this training loader's keyword arguments come from an expression that may hold `shuffle`, which cannot go next to a sampler",
+                        "bind the keyword arguments to a name first (`kwargs = ...; DataLoader(ds, **kwargs)`)");
+                    continue;
+                }
+            }
+        }
         let kw = format!("sampler={sampler}({ds_text}, shuffle={shuffle_text})");
         let msg = format!(
             "training loader: a DistributedSampler gives each rank 1/N of the data{}",
