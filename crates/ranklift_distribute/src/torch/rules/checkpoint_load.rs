@@ -5,6 +5,11 @@
 //! (in the same statement, or through a name of the same scope); and a `torch.save(..., path)`
 //! whose path text some `torch.load` of the program reads.
 //!
+//! A barrier is a collective: every rank must reach the same ones in the same order. So none is
+//! added after a save under an `if` (or `try`) of its function, whose test may come out
+//! differently on different ranks (`if not os.path.exists(path):` is false on rank 1 once rank 0
+//! has written the file).
+//!
 //! **Rewrite:** `map_location="cpu"` is added (`load_state_dict` copies onto each parameter's own
 //! device, for the model and the optimizer alike); `dist.barrier()` follows the save, outside the
 //! rank-0 guard that rule `rank0_only` puts around it, so that every rank waits for the file.
@@ -97,7 +102,7 @@ pub fn run(tx: &mut Tx) {
         if !load_paths.iter().any(|l| l == path) {
             continue;
         }
-        if !tx.ed.lines_around_ok(c.stmt) {
+        if !tx.ed.lines_around_ok(c.stmt) || under_condition(idx, c.stmt) {
             continue;
         }
         let dist = tx.dist(m);
@@ -113,4 +118,17 @@ pub fn run(tx: &mut Tx) {
         );
         tx.barrier_after.push(c.stmt);
     }
+}
+
+/// Is statement `s` under an `if`, `while` or `try` of its function (or module)?
+fn under_condition(idx: &crate::index::Index, s: usize) -> bool {
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        match idx.stmts[p].stmt {
+            Stmt::If(_) | Stmt::While(_) | Stmt::Try(_) => return true,
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return false,
+            _ => cur = idx.stmts[p].parent,
+        }
+    }
+    false
 }

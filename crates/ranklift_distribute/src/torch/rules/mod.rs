@@ -6,6 +6,7 @@ pub mod checkpoint_load;
 pub mod ddp_wrap;
 pub mod device_pinning;
 pub mod distributed_sampler;
+pub mod download_once;
 pub mod no_sync;
 pub mod process_group;
 pub mod rank0_only;
