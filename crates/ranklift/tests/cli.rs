@@ -411,12 +411,12 @@ fn torch_refusal_exits_one_and_writes_nothing() {
     let out = d.join("out.py");
     let (code, _, err) = run(bin()
         .args(["distribute"])
-        .arg(examples().join("torch/refusals/dst300_iterable_dataset.py"))
+        .arg(examples().join("torch/refusals/dst400_iterable_dataset.py"))
         .arg("-o")
         .arg(&out));
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("dst300_iterable_dataset.py:17:"), "{err}");
-    assert!(err.contains("DST300"), "{err}");
+    assert!(err.contains("dst400_iterable_dataset.py:17:"), "{err}");
+    assert!(err.contains("DST400"), "{err}");
     assert!(!out.exists());
 }
 

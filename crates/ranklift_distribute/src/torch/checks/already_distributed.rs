@@ -6,7 +6,7 @@
 //!
 //! **Effect:** nothing is rewritten; a note says how to launch the program. A program on
 //! `torch.distributed` is then checked for the known mistakes of DDP programs (`ddp-rules.md`
-//! §2): the other checks of this directory with codes DST310–DST315.
+//! §2): the other checks of this directory with codes DST410–DST415.
 //!
 //! ```python
 //! dist.init_process_group("nccl")        # DST202: launch it with torchrun --nproc-per-node N train.py

@@ -1,4 +1,4 @@
-//! Check `collective_under_rank` (DST312): a collective that only some ranks reach.
+//! Check `collective_under_rank` (DST412): a collective that only some ranks reach.
 //!
 //! **Trigger:** a `torch.distributed` collective or barrier (`names::is_collective`) under an
 //! `if` whose test reads the rank.
@@ -12,7 +12,7 @@
 //!
 //! ```python
 //! if dist.get_rank() == 0:
-//!     dist.barrier()                     # DST312: ranks != 0 never arrive
+//!     dist.barrier()                     # DST412: ranks != 0 never arrive
 //! ```
 use ranklift_python::{Diagnostic, Severity};
 use ruff_text_size::Ranged;
@@ -41,7 +41,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 .unwrap_or("")
                 .trim()
                 .to_owned();
-            out.push(diag(idx, m, c.call.range(), "DST312", Severity::Error,
+            out.push(diag(idx, m, c.call.range(), "DST412", Severity::Error,
                 format!("`{}` runs only where `{test}` holds: the other ranks never join it and the job hangs", idx.text(m, &*c.call.func)),
                 "call collectives and barriers on every rank: move it out of the rank condition"));
         }

@@ -1,4 +1,4 @@
-//! Check `custom_sampler` (DST301): a training loader brings its own sampler.
+//! Check `custom_sampler` (DST401): a training loader brings its own sampler.
 //!
 //! **Trigger:** a training loader called with `sampler=` or `batch_sampler=`.
 //!
@@ -7,7 +7,7 @@
 //! changing what the program means (`ddp-rules.md` §1.4).
 //!
 //! ```python
-//! loader = DataLoader(ds, batch_size=32, sampler=WeightedRandomSampler(w, len(w)))   # DST301
+//! loader = DataLoader(ds, batch_size=32, sampler=WeightedRandomSampler(w, len(w)))   # DST401
 //! ```
 use ranklift_python::Severity;
 use ruff_text_size::Ranged;
@@ -21,7 +21,7 @@ pub fn run(tx: &mut Tx) {
         for k in &c.call.arguments.keywords {
             let Some(a) = &k.arg else { continue };
             if matches!(a.as_str(), "sampler" | "batch_sampler") {
-                tx.ed.diag(c.scope.module, k.range(), "DST301", Severity::Error,
+                tx.ed.diag(c.scope.module, k.range(), "DST401", Severity::Error,
                     format!("the training loader has its own `{a}`: ranklift cannot split its data without changing which samples it draws"),
                     "write a sampler that draws this rank's share (subclass torch.utils.data.distributed.DistributedSampler), then launch with torchrun");
             }

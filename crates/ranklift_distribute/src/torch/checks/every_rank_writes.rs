@@ -1,4 +1,4 @@
-//! Check `every_rank_writes` (DST311): every rank prints, logs or writes the same file.
+//! Check `every_rank_writes` (DST411): every rank prints, logs or writes the same file.
 //!
 //! **Trigger:** in a program on `torch.distributed`, a statement that rule `rank0_only` would
 //! guard (print, logging, `torch.save`, file writes) that is under no rank condition, in a
@@ -10,7 +10,7 @@
 //! checkpoints) (`ddp-rules.md` §2).
 //!
 //! ```python
-//! torch.save(model.module.state_dict(), "ckpt.pt")     # DST311: under `if dist.get_rank() == 0:`
+//! torch.save(model.module.state_dict(), "ckpt.pt")     # DST411: under `if dist.get_rank() == 0:`
 //! ```
 use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Stmt;
@@ -76,7 +76,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 idx,
                 m,
                 r,
-                "DST311",
+                "DST411",
                 Severity::Warning,
                 if what == "print" || what == "output call" {
                     format!("every rank runs this {what}: N copies of every line")

@@ -1,4 +1,4 @@
-//! Check `iterable_dataset` (DST300): a training loader reads an `IterableDataset`.
+//! Check `iterable_dataset` (DST400): a training loader reads an `IterableDataset`.
 //!
 //! **Trigger:** the dataset of a training loader is an instance of a project class deriving
 //! from `torch.utils.data.IterableDataset` (or `IterDataPipe`).
@@ -9,7 +9,7 @@
 //!
 //! ```python
 //! class Stream(IterableDataset): ...
-//! loader = DataLoader(Stream(), batch_size=32)   # DST300
+//! loader = DataLoader(Stream(), batch_size=32)   # DST400
 //! ```
 use ranklift_python::Severity;
 use ruff_python_ast::Expr;
@@ -51,7 +51,7 @@ pub fn run(tx: &mut Tx) {
             && is_iterable_class(idx, cl, 0)
         {
             let name = idx.classes[cl].def.name.to_string();
-            tx.ed.diag(c.scope.module, ds.range(), "DST300", Severity::Error,
+            tx.ed.diag(c.scope.module, ds.range(), "DST400", Severity::Error,
                 format!("the training loader reads `{name}`, an IterableDataset: a DistributedSampler cannot split it"),
                 format!("make `{name}.__iter__` yield only this rank's share (e.g. every WORLD_SIZE-th item from RANK, and split across `torch.utils.data.get_worker_info()` workers), then launch with torchrun as is"));
         }

@@ -1,4 +1,4 @@
-//! Check `missing_set_epoch` (DST310): a `DistributedSampler` whose epoch never advances.
+//! Check `missing_set_epoch` (DST410): a `DistributedSampler` whose epoch never advances.
 //!
 //! **Trigger:** a program on `torch.distributed` creates a `DistributedSampler` and nothing in
 //! the modules the main script reaches calls `.set_epoch(...)`.
@@ -7,7 +7,7 @@
 //! replays the order of the first (pytorch#31771, fixed by hand in many projects).
 //!
 //! ```python
-//! sampler = DistributedSampler(ds)       # DST310: no sampler.set_epoch(epoch) anywhere
+//! sampler = DistributedSampler(ds)       # DST410: no sampler.set_epoch(epoch) anywhere
 //! ```
 use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
@@ -35,7 +35,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                     && matches!(&k.value, Expr::BooleanLiteral(b) if !b.value)
             })
         {
-            out.push(diag(idx, m, c.call.range(), "DST310", Severity::Warning,
+            out.push(diag(idx, m, c.call.range(), "DST410", Severity::Warning,
                 "this DistributedSampler never gets `set_epoch`: every epoch replays the same order".into(),
                 "call `sampler.set_epoch(epoch)` (or `loader.sampler.set_epoch(epoch)`) at the top of every epoch"));
         }

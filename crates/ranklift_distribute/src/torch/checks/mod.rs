@@ -4,20 +4,20 @@
 //!
 //! | code | check | severity |
 //! |---|---|---|
-//! | DST300 | `iterable_dataset`: a training loader over an `IterableDataset` | error |
-//! | DST301 | `custom_sampler`: a training loader with its own `sampler=`/`batch_sampler=` | error |
-//! | DST302 | `model_parallel`: the program places work on several fixed GPUs | error |
-//! | DST305 | `unresolved_data`: a training loop whose data is not a `DataLoader` ranklift can follow | error |
-//! | DST309 | `no_model`: the optimizers' parameters come from no model ranklift can name | error |
+//! | DST400 | `iterable_dataset`: a training loader over an `IterableDataset` | error |
+//! | DST401 | `custom_sampler`: a training loader with its own `sampler=`/`batch_sampler=` | error |
+//! | DST402 | `model_parallel`: the program places work on several fixed GPUs | error |
+//! | DST405 | `unresolved_data`: a training loop whose data is not a `DataLoader` ranklift can follow | error |
+//! | DST409 | `no_model`: the optimizers' parameters come from no model ranklift can name | error |
 //! | DST202 | `already_distributed`: the program already runs distributed | note |
-//! | DST310 | `missing_set_epoch` | warning |
-//! | DST311 | `every_rank_writes` | warning |
-//! | DST312 | `collective_under_rank` | error |
-//! | DST313 | `prefixed_state_dict` | warning |
-//! | DST314 | `shuffle_with_sampler` | error |
-//! | DST315 | `unsharded_training_loader` | warning |
+//! | DST410 | `missing_set_epoch` | warning |
+//! | DST411 | `every_rank_writes` | warning |
+//! | DST412 | `collective_under_rank` | error |
+//! | DST413 | `prefixed_state_dict` | warning |
+//! | DST414 | `shuffle_with_sampler` | error |
+//! | DST415 | `unsharded_training_loader` | warning |
 //!
-//! (DST306–DST308 are raised by rules: a DDP wrap with no place to go, a function called with
+//! (DST406–DST408 are raised by rules: a DDP wrap with no place to go, a function called with
 //! the model before and after the wrap, `--scale-lr` on a default rate.)
 pub mod already_distributed;
 pub mod collective_under_rank;

@@ -1,4 +1,4 @@
-//! Check `model_parallel` (DST302): the program places work on several fixed GPUs.
+//! Check `model_parallel` (DST402): the program places work on several fixed GPUs.
 //!
 //! **Trigger:** two or more different `"cuda:N"` / `torch.device("cuda", N)` / `.cuda(N)` devices
 //! in the modules the main script reaches.
@@ -10,7 +10,7 @@
 //!
 //! ```python
 //! self.part1 = nn.Linear(8, 8).to("cuda:0")
-//! self.part2 = nn.Linear(8, 1).to("cuda:1")   # DST302
+//! self.part2 = nn.Linear(8, 1).to("cuda:1")   # DST402
 //! ```
 use ranklift_python::Severity;
 use ruff_text_size::Ranged;
@@ -36,7 +36,7 @@ pub fn run(tx: &mut Tx) {
     let Some(&(m, r, _)) = seen.iter().find(|s| s.2 != devices[0]) else {
         return;
     };
-    tx.ed.diag(m, r, "DST302", Severity::Error,
+    tx.ed.diag(m, r, "DST402", Severity::Error,
         format!("the program uses several fixed GPUs ({}): model parallelism, which DDP with one process per GPU does not replicate",
             devices.iter().map(|d| format!("cuda:{d}")).collect::<Vec<_>>().join(", ")),
         "wrap the multi-device model by hand with DistributedDataParallel(model) (no device_ids) and give each process its own set of GPUs");

@@ -1,4 +1,4 @@
-//! Check `no_model` (DST309): the optimizers train no model ranklift can name.
+//! Check `no_model` (DST409): the optimizers train no model ranklift can name.
 //!
 //! **Trigger:** no optimizer of the program takes `model.parameters()` (or
 //! `model.named_parameters()`, directly, in a list of parameter groups, or through a name or a
@@ -9,7 +9,7 @@
 //!
 //! ```python
 //! w = torch.zeros(3, requires_grad=True)
-//! opt = torch.optim.SGD([w], lr=0.1)     # DST309
+//! opt = torch.optim.SGD([w], lr=0.1)     # DST409
 //! ```
 use ranklift_python::Severity;
 use ruff_text_size::Ranged;
@@ -23,7 +23,7 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     if let Some(&o) = tx.plan.optimizers.first() {
         let c = &idx.calls[o];
-        tx.ed.diag(c.scope.module, c.call.range(), "DST309", Severity::Error,
+        tx.ed.diag(c.scope.module, c.call.range(), "DST409", Severity::Error,
             "this optimizer trains no nn.Module that ranklift can name: there is nothing to wrap in DistributedDataParallel",
             "give the optimizer `model.parameters()` of an nn.Module held by a variable or a `self.` attribute");
     }

@@ -1,4 +1,4 @@
-//! Check `prefixed_state_dict` (DST313): a checkpoint saved from the DDP wrapper.
+//! Check `prefixed_state_dict` (DST413): a checkpoint saved from the DDP wrapper.
 //!
 //! **Trigger:** `torch.save(x.state_dict(), ...)` (or `torch.save({..: x.state_dict()}, ...)`)
 //! where `x` is bound to a `DistributedDataParallel(...)`.
@@ -8,7 +8,7 @@
 //!
 //! ```python
 //! model = DDP(net)
-//! torch.save(model.state_dict(), "ckpt.pt")   # DST313: save model.module.state_dict()
+//! torch.save(model.state_dict(), "ckpt.pt")   # DST413: save model.module.state_dict()
 //! ```
 use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
@@ -65,7 +65,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
         for h in v.hits {
             let t = idx.text(m, h);
             if wrapped.iter().any(|(wm, w)| *wm == m && w == t) {
-                out.push(diag(idx, m, h.range(), "DST313", Severity::Warning,
+                out.push(diag(idx, m, h.range(), "DST413", Severity::Warning,
                     format!("`{t}` is the DDP wrapper: its state_dict keys start with `module.`, and the checkpoint will not load into the model without DDP"),
                     &format!("save `{t}.module.state_dict()`")));
             }

@@ -1,4 +1,4 @@
-//! Check `shuffle_with_sampler` (DST314): a loader with both `shuffle=True` and a sampler.
+//! Check `shuffle_with_sampler` (DST414): a loader with both `shuffle=True` and a sampler.
 //!
 //! **Trigger:** `DataLoader(..., shuffle=True, sampler=...)`.
 //!
@@ -6,7 +6,7 @@
 //! the shuffle belongs to the `DistributedSampler` (`DistributedSampler(ds, shuffle=True)`).
 //!
 //! ```python
-//! DataLoader(ds, shuffle=True, sampler=DistributedSampler(ds))   # DST314
+//! DataLoader(ds, shuffle=True, sampler=DistributedSampler(ds))   # DST414
 //! ```
 use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
@@ -35,7 +35,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
         if let (Some(s), Some(_)) = (kw("shuffle"), kw("sampler"))
             && matches!(&s.value, Expr::BooleanLiteral(b) if b.value)
         {
-            out.push(diag(idx, m, s.range(), "DST314", Severity::Error,
+            out.push(diag(idx, m, s.range(), "DST414", Severity::Error,
                 "`shuffle=True` together with `sampler=`: DataLoader raises ValueError (they are mutually exclusive)".into(),
                 "drop `shuffle=True` and pass `shuffle=True` to the DistributedSampler instead"));
         }

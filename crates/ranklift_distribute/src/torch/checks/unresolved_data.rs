@@ -1,4 +1,4 @@
-//! Check `unresolved_data` (DST305): a training loop whose data ranklift cannot follow.
+//! Check `unresolved_data` (DST405): a training loop whose data ranklift cannot follow.
 //!
 //! **Trigger:** a `for` loop that steps the optimizer and iterates something that is not a
 //! `DataLoader` ranklift can follow (through names, `self.` attributes, function parameters and
@@ -11,7 +11,7 @@
 //! all of it, N times the work for the same result. Saying so beats a rewrite that looks right.
 //!
 //! ```python
-//! for x, y in batches:          # a list of tensors: DST305
+//! for x, y in batches:          # a list of tensors: DST405
 //!     loss = loss_fn(model(x), y); loss.backward(); optimizer.step()
 //! ```
 use ranklift_python::Severity;
@@ -24,7 +24,7 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     for &c in &tx.plan.unfed_steps {
         let ci = &idx.calls[c];
-        tx.ed.diag(ci.scope.module, ci.call.range(), "DST305", Severity::Error,
+        tx.ed.diag(ci.scope.module, ci.call.range(), "DST405", Severity::Error,
             "no loop over a DataLoader runs this optimizer step (full-batch training): every rank would train on the same data (no split, no speed-up)",
             "feed the step from a torch.utils.data.DataLoader (ranklift then adds a DistributedSampler), or split the data by RANK yourself");
     }
@@ -33,7 +33,7 @@ pub fn run(tx: &mut Tx) {
             continue;
         };
         let m = idx.stmts[s].scope.module;
-        tx.ed.diag(m, f.iter.range(), "DST305", Severity::Error,
+        tx.ed.diag(m, f.iter.range(), "DST405", Severity::Error,
             if idx.text(m, &*f.iter).starts_with("range(") {
                 format!("this training loop counts steps with `{}` and draws no batch from a DataLoader: every rank would train on the same data (no split, no speed-up)", idx.text(m, &*f.iter))
             } else {

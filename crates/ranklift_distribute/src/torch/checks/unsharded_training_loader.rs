@@ -1,4 +1,4 @@
-//! Check `unsharded_training_loader` (DST315): a DDP program whose training loader has no
+//! Check `unsharded_training_loader` (DST415): a DDP program whose training loader has no
 //! sampler.
 //!
 //! **Trigger:** in a program on `torch.distributed`, a loader that a training loop iterates is
@@ -8,7 +8,7 @@
 //! each rank sees its own order of the same data rather than a share of it (`ddp-rules.md` §2).
 //!
 //! ```python
-//! loader = DataLoader(ds, batch_size=32, shuffle=True)    # DST315 in a DDP program
+//! loader = DataLoader(ds, batch_size=32, shuffle=True)    # DST415 in a DDP program
 //! ```
 use ranklift_python::{Diagnostic, Severity};
 use ruff_text_size::Ranged;
@@ -26,7 +26,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 .is_some_and(|a| matches!(a.as_str(), "sampler" | "batch_sampler"))
         });
         if !has {
-            out.push(diag(idx, c.scope.module, c.call.range(), "DST315", Severity::Warning,
+            out.push(diag(idx, c.scope.module, c.call.range(), "DST415", Severity::Warning,
                 "the training loader of this DDP program has no sampler: every rank trains on the whole dataset".into(),
                 "pass `sampler=DistributedSampler(dataset, shuffle=...)` (and drop the loader's `shuffle=`)"));
         }
