@@ -41,7 +41,9 @@ order is the same, and only float rounding can differ.
 Negative controls (each must make its check fail, or the check could not see the fault):
 - no DDP wrap (plain_loop.py): the line `model = DDP(...)` removed -> the ranks end different;
 - no set_epoch (plain_loop.py): `loader.sampler.set_epoch(epoch)` removed -> epochs repeat;
-- saving on every rank (plain_loop.py): `if RANK == 0:` -> `if True:` -> rank 1 prints and writes.
+- saving on every rank (plain_loop.py): `if RANK == 0:` -> `if True:` -> rank 1 prints and writes;
+- no find_unused_parameters (finetune_head.py, whose optimizer trains the head only): the run
+  must fail (DDP waits for the frozen backbone's gradients).
 
 Prints a table and `N passed, M failed`; exit status 0 only if all passed.
 """
@@ -70,6 +72,8 @@ CONTROLS = [
     ("plain_loop.py", "no DDP wrap", lambda t: "\n".join(l for l in t.split("\n") if "= DDP(" not in l).replace("model.module.", "model."), "agree"),
     ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
     ("plain_loop.py", "saving on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
+    # DDP waits for gradients of the backbone that never come: the run itself must fail.
+    ("finetune_head.py", "no find_unused_parameters", lambda t: t.replace(", find_unused_parameters=True", ""), "runs"),
 ]
 
 
@@ -284,7 +288,11 @@ def check_control(name, what, edit, check, bin_path, work):
     try:
         recs, stdouts, r1_files, _ = two_ranks(out, work, "-ctl")
     except Failure as e:
+        if check == "runs":
+            return {"example": f"control: {name} ({what})", "result": "PASS", "why": f"the broken program fails as it must: {str(e).splitlines()[0][:120]}"}
         return {"example": f"control: {name} ({what})", "result": "FAIL", "why": f"the broken program did not run, so check '{check}' was not exercised: {e}"}
+    if check == "runs":
+        return {"example": f"control: {name} ({what})", "result": "FAIL", "why": "the broken program ran to the end"}
     try:
         if check == "agree":
             check_agree(recs)

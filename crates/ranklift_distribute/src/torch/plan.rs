@@ -36,6 +36,9 @@ pub struct Model {
     pub optimizer: CallId,
     /// An `nn.DataParallel(model)` call that already wraps it.
     pub data_parallel: Option<CallId>,
+    /// Every optimizer takes only a part of it (`model.head.parameters()`): the rest may get no
+    /// gradient, which DDP must be told about.
+    pub part: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -367,6 +370,14 @@ fn find_models(idx: &Index, plan: &mut Plan) {
             let Some(mut h) = holder_of(idx, c.scope, o) else {
                 continue;
             };
+            // `model.head.parameters()`: the optimizer trains part of the model.
+            let part = match (o, &h) {
+                (Expr::Attribute(_), Holder::Name { .. }) => true,
+                (Expr::Attribute(a), Holder::Attr { .. }) => {
+                    matches!(&*a.value, Expr::Attribute(_))
+                }
+                _ => false,
+            };
             // A model handed to the function that builds the optimizer: the caller's holder.
             if let Holder::Name { scope, name } = &h
                 && let Some(f) = scope.func
@@ -376,10 +387,13 @@ fn find_models(idx: &Index, plan: &mut Plan) {
                 h = outer;
             }
             for h in returned_holders(idx, plan, h) {
-                if !plan.models.iter().any(|m| m.holder == h) {
+                if let Some(existing) = plan.models.iter_mut().find(|m| m.holder == h) {
+                    existing.part &= part;
+                } else {
                     plan.models.push(Model {
                         holder: h,
                         optimizer: oc,
+                        part,
                         data_parallel: None,
                     });
                 }

@@ -16,6 +16,10 @@
 //!   and `torch.save(model, ...)` saves `model.module` — in the scope, in functions it is passed
 //!   to, and (for `self.model`) in the class's other methods.
 //!
+//! When every optimizer takes only part of the model (`model.head.parameters()`, a frozen or
+//! `no_grad` backbone), the wrap says `find_unused_parameters=True`: DDP otherwise waits for
+//! gradients of parameters that never get one and fails at the next iteration.
+//!
 //! **Why:** DDP broadcasts rank 0's parameters and buffers when it is built and averages
 //! gradients in `backward()`, so every rank takes the same step (`ddp-rules.md` §1.3). A checkpoint
 //! saved from the wrapper has `module.`-prefixed keys that the undistributed model cannot load
@@ -73,14 +77,21 @@ pub fn run(tx: &mut Tx) {
                 );
             }
         }
+        // Only part of the model trains (`model.head.parameters()`): the other parameters get
+        // no gradient, and DDP must not wait for them.
+        let extra = if model.part {
+            ", find_unused_parameters=True"
+        } else {
+            ""
+        };
         match &model.holder {
-            Holder::Name { scope, name } => wrap_name(tx, *scope, name),
-            Holder::Attr { class, attr } => wrap_attr(tx, *class, attr),
+            Holder::Name { scope, name } => wrap_name(tx, *scope, name, extra),
+            Holder::Attr { class, attr } => wrap_attr(tx, *class, attr, extra),
         }
     }
 }
 
-fn wrap_name(tx: &mut Tx, scope: Scope, name: &str) {
+fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
     let idx = tx.idx;
     let m = scope.module;
     let body = top_level(idx, scope);
@@ -108,7 +119,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str) {
     }
     let ddp = tx.ddp(m);
     let ids = device_ids(tx, m);
-    let line = format!("{name} = {ddp}({name}, {ids})");
+    let line = format!("{name} = {ddp}({name}, {ids}{extra})");
     tx.ed.insert_lines_before(
         m,
         RULE,
@@ -225,7 +236,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str) {
     }
 }
 
-fn wrap_attr(tx: &mut Tx, class: usize, attr: &str) {
+fn wrap_attr(tx: &mut Tx, class: usize, attr: &str, extra: &str) {
     let idx = tx.idx;
     let m = idx.classes[class].module;
     let is_self_attr = |e: &Expr| {
@@ -262,7 +273,7 @@ fn wrap_attr(tx: &mut Tx, class: usize, attr: &str) {
     let _ = target;
     let ddp = tx.ddp(m);
     let ids = device_ids(tx, m);
-    let line = format!("self.{attr} = {ddp}(self.{attr}, {ids})");
+    let line = format!("self.{attr} = {ddp}(self.{attr}, {ids}{extra})");
     let train_at = body
         .iter()
         .copied()
