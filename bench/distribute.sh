@@ -20,21 +20,7 @@ LINES="$(find "$WORK/proj" -name '*.py' -exec cat {} + | wc -l)"
 FILES="$(find "$WORK/proj" -name '*.py' | wc -l)"
 
 # median wall time (seconds) of RUNS runs of "$@" (output discarded)
-median() {
-  python3 - "$RUNS" "$@" <<'PY'
-import subprocess, sys, time, statistics
-runs = int(sys.argv[1]); cmd = sys.argv[2:]
-subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm the page cache
-ts = []
-for _ in range(runs):
-    t = time.perf_counter()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    ts.append(time.perf_counter() - t)
-    if r.returncode != 0:
-        sys.exit(f"{cmd} exited {r.returncode}")
-print(f"{statistics.median(ts):.4f}")
-PY
-}
+median() { python3 bench/median.py "$RUNS" "$@"; }
 
 p1=$(RAYON_NUM_THREADS=1 median "$BIN" parse-only "$WORK/proj")
 pn=$(RAYON_NUM_THREADS=$CORES median "$BIN" parse-only "$WORK/proj")

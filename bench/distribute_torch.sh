@@ -24,21 +24,7 @@ for p in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
 PY
 "$BIN" distribute "$WORK/proj" --diff >/dev/null || { echo "distribute failed on the generated project" >&2; exit 1; }
 
-median() {
-  python3 - "$RUNS" "$@" <<'PY'
-import subprocess, sys, time, statistics
-runs = int(sys.argv[1]); cmd = sys.argv[2:]
-subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm the page cache
-ts = []
-for _ in range(runs):
-    t = time.perf_counter()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    ts.append(time.perf_counter() - t)
-    if r.returncode != 0:
-        sys.exit(f"{cmd} exited {r.returncode}")
-print(f"{statistics.median(ts):.4f}")
-PY
-}
+median() { python3 bench/median.py "$RUNS" "$@"; }
 
 cp=$(median "$PY" "$WORK/parse.py" "$WORK/proj")
 rp=$(median "$BIN" parse-only "$WORK/proj")

@@ -2,7 +2,7 @@
 """Generate a synthetic PyTorch project for bench/distribute_torch.sh.
 
 `gen_torch_project.py OUT [MODULES]` writes OUT/train.py (a training loop over a DataLoader that
-calls into the packages) and MODULES modules in packages OUT/pkgNN/ (nn.Module models, datasets
+calls into the packages, and through their imports reaches every module) and MODULES modules in packages OUT/pkgNN/ (nn.Module models, datasets
 and loaders, losses, helpers with prints and checkpoints), each about 200 lines, importing one
 another. Deterministic: same arguments, same files. Only the standard library is used.
 """
@@ -156,9 +156,11 @@ def main():
         if not os.path.exists(init):
             with open(init, "w") as f:
                 f.write("")
+        # Each module imports the next: the training script reaches the whole project, as a
+        # real one reaches its models, data and utilities.
         imports = ""
-        if i > 0:
-            j = (i * 7) % i
+        if i + 1 < n:
+            j = i + 1
             imports = f"from pkg{j // per_pkg:02d}.mod{j:03d} import helper_{j}_1"
         helpers = "".join(HELPER.format(i=i, k=k) for k in range(1, 8))
         losses = "".join(LOSS.format(i=i, k=k) for k in range(1, 6))

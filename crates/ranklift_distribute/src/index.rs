@@ -58,6 +58,29 @@ struct Parts<'a> {
     func_of_stmt: HashMap<StmtId, FuncId>,
 }
 
+fn empty_parts(project: &Project) -> Parts<'_> {
+    Parts {
+        project,
+        module_info: ModuleInfo {
+            aliases: FastMap::default(),
+            funcs: HashMap::new(),
+            classes: HashMap::new(),
+            imports: Vec::new(),
+            imports_horovod: None,
+            import_bound: FastSet::default(),
+            tf_imports: Vec::new(),
+            stmts: 0..0,
+        },
+        funcs: Vec::new(),
+        classes: Vec::new(),
+        stmts: Vec::new(),
+        calls: Vec::new(),
+        refs: Vec::new(),
+        local_funcs: FastMap::default(),
+        func_of_stmt: HashMap::new(),
+    }
+}
+
 fn collect_parts(project: &Project, m: usize) -> Parts<'_> {
     let mut info = ModuleInfo {
         aliases: FastMap::default(),
@@ -324,6 +347,22 @@ pub struct Index<'a> {
 
 impl<'a> Index<'a> {
     pub fn build(project: &'a Project) -> Index<'a> {
+        Self::build_within(project, None)
+    }
+
+    /// The index of the modules `keep` marks (all when None); the others are present with no
+    /// names, statements or calls, so module ids stay the project's.
+    pub fn build_within(project: &'a Project, keep: Option<&[bool]>) -> Index<'a> {
+        let mut idx = Self::build_names(project, keep);
+        idx.complete_kinds();
+        idx
+    }
+
+    /// [`Self::build_within`] without the value kinds (TensorFlow's optimizers, datasets, models,
+    /// ... and instances of project classes): names, scopes, statements, calls and the callees
+    /// that do not depend on kinds. [`Self::complete_kinds`] adds the rest. The PyTorch target
+    /// needs no kinds, and on a 50,000-line project they are half the index's time.
+    pub fn build_names(project: &'a Project, keep: Option<&[bool]>) -> Index<'a> {
         let mut idx = Index {
             project,
             modules: Vec::new(),
@@ -354,7 +393,13 @@ impl<'a> Index<'a> {
         use rayon::prelude::*;
         let parts: Vec<Parts> = (0..project.modules.len())
             .into_par_iter()
-            .map(|m| collect_parts(project, m))
+            .map(|m| {
+                if keep.is_none_or(|k| k[m]) {
+                    collect_parts(project, m)
+                } else {
+                    empty_parts(project)
+                }
+            })
             .collect();
         // One allocation per table: growing them by doubling touches (and the kernel zeroes) about
         // twice the memory, which on a 50,000-line project was most of the run time.
@@ -432,15 +477,30 @@ impl<'a> Index<'a> {
                 }
             })
             .collect();
-        idx.mark_traced();
-        idx.compute_kinds();
+        // Until kinds are known, a call's callee is what does not depend on them (`obj.m()` on
+        // anything but `self` stays unresolved).
         idx.callees = idx
-            .calls
-            .par_iter()
-            .map(|c| idx.resolve_call_uncached(c.scope, c.call))
+            .static_callees
+            .iter()
+            .map(|s| s.unwrap_or(None))
             .collect();
         idx.callees_ready = true;
         idx
+    }
+
+    /// The value kinds, and every call's callee cached (see [`Self::build_names`]).
+    pub fn complete_kinds(&mut self) {
+        use rayon::prelude::*;
+        self.callees_ready = false;
+        self.mark_traced();
+        self.compute_kinds();
+        let callees = self
+            .calls
+            .par_iter()
+            .map(|c| self.resolve_call_uncached(c.scope, c.call))
+            .collect();
+        self.callees = callees;
+        self.callees_ready = true;
     }
 
     pub fn source(&self, module: usize) -> &'a str {
@@ -1187,6 +1247,69 @@ enum Symbol {
     Class(ClassId),
 }
 
+/// The project modules an import statement of module `m` loads: `import a.b` → `a.b`;
+/// `from .x import y` → `.x`, and `.x.y` when `y` is a submodule.
+fn import_targets(project: &Project, m: usize, stmt: &Stmt, out: &mut Vec<usize>) {
+    match stmt {
+        Stmt::Import(imp) => {
+            for a in &imp.names {
+                out.extend(project.resolve_import(m, 0, a.name.as_str()));
+            }
+        }
+        Stmt::ImportFrom(imp) => {
+            let modname = imp.module.as_ref().map(|i| i.as_str()).unwrap_or("");
+            let target = project.resolve_import(m, imp.level, modname);
+            out.extend(target);
+            let base = match target {
+                Some(t) => project.modules[t].name.clone(),
+                None if imp.level == 0 => modname.to_owned(),
+                None => return,
+            };
+            for a in &imp.names {
+                if a.name.as_str() == "*" {
+                    continue;
+                }
+                let full = if base.is_empty() {
+                    a.name.to_string()
+                } else {
+                    format!("{base}.{}", a.name)
+                };
+                out.extend(project.module(&full));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The project modules that module `m` imports (anywhere in it).
+pub fn module_imports(project: &Project, m: usize) -> Vec<usize> {
+    use ruff_python_ast::statement_visitor::{StatementVisitor, walk_stmt};
+    struct V<'p> {
+        project: &'p Project,
+        m: usize,
+        out: Vec<usize>,
+    }
+    impl<'b> StatementVisitor<'b> for V<'_> {
+        fn visit_stmt(&mut self, stmt: &'b Stmt) {
+            match stmt {
+                Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                    import_targets(self.project, self.m, stmt, &mut self.out)
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut v = V {
+        project,
+        m,
+        out: Vec::new(),
+    };
+    v.visit_body(project.modules[m].parsed.suite());
+    v.out.sort_unstable();
+    v.out.dedup();
+    v.out
+}
+
 fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut ModuleInfo) {
     use ruff_python_ast::statement_visitor::{StatementVisitor, walk_stmt};
     struct V<'p> {
@@ -1200,13 +1323,11 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
         fn visit_stmt(&mut self, stmt: &'b Stmt) {
             match stmt {
                 Stmt::Import(imp) => {
+                    import_targets(self.project, self.m, stmt, &mut self.imports);
                     for a in &imp.names {
                         let full = a.name.as_str();
                         if full == "horovod" || full.starts_with("horovod.") {
                             self.horovod.get_or_insert(stmt.range());
-                        }
-                        if let Some(target) = self.project.resolve_import(self.m, 0, full) {
-                            self.imports.push(target);
                         }
                         match &a.asname {
                             Some(asname) => {
@@ -1224,12 +1345,10 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
                     if imp.level == 0 && (modname == "horovod" || modname.starts_with("horovod.")) {
                         self.horovod.get_or_insert(stmt.range());
                     }
+                    import_targets(self.project, self.m, stmt, &mut self.imports);
                     let target = self.project.resolve_import(self.m, imp.level, modname);
                     let base = match target {
-                        Some(t) => {
-                            self.imports.push(t);
-                            self.project.modules[t].name.clone()
-                        }
+                        Some(t) => self.project.modules[t].name.clone(),
                         None if imp.level == 0 => modname.to_owned(),
                         None => format!("<unresolved>.{modname}"),
                     };
@@ -1242,9 +1361,6 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
                         } else {
                             format!("{base}.{}", a.name)
                         };
-                        if let Some(sub) = self.project.module(&full) {
-                            self.imports.push(sub);
-                        }
                         let local = a.asname.as_ref().unwrap_or(&a.name).to_string();
                         self.aliases.push((local, full));
                     }

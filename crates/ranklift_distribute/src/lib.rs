@@ -261,15 +261,17 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
         ranklift_python::diagnostics::sort(&mut d);
         return Outcome::new(Status::InputError, d);
     }
-    let idx = Index::build(project);
-    let run_torch = || {
-        let mut o = torch::distribute(&idx, main, opts);
+    let keep = scripts_reach(project, main);
+    let mut idx = Index::build_names(project, Some(&keep));
+    let run_torch = |idx: &Index| {
+        let mut o = torch::distribute(idx, main, opts);
         o.framework = Framework::Torch;
         o
     };
     if torch::is_torch_project(&idx) {
-        return run_torch();
+        return run_torch(&idx);
     }
+    idx.complete_kinds();
     let tf = distribute_tf(&idx, main, opts);
     // A PyTorch program that imports TensorFlow for something else (its summaries, a dataset
     // helper) has no TensorFlow training loop: the PyTorch target decides.
@@ -279,7 +281,7 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             .iter()
             .any(|d| d.code == codes::NO_TRAINING_LOOP || d.code == codes::NOT_TENSORFLOW);
     if no_tf_loop && (0..idx.modules.len()).any(|m| torch::plan::imports_torch(&idx, m)) {
-        let o = run_torch();
+        let o = run_torch(&idx);
         if !o
             .diagnostics
             .iter()
@@ -416,6 +418,59 @@ pub(crate) fn has_main_guard(suite: &[Stmt]) -> bool {
     })
 }
 
+/// The modules any candidate main script reaches through imports: the single file, the `--main`
+/// script, or every script of the project (a top-level file or one with a main guard). Only
+/// these are indexed: nothing else can change what a rewrite of a main script does.
+fn scripts_reach(project: &Project, main: Option<&str>) -> Vec<bool> {
+    let n = project.modules.len();
+    let mut keep = vec![false; n];
+    let roots: Vec<usize> = match (
+        project.entry,
+        main.and_then(|name| main_by_name(project, name).ok()),
+    ) {
+        (Some(e), _) => vec![e],
+        (None, Some(m)) => vec![m],
+        (None, None) => (0..n)
+            .filter(|&m| {
+                let pm = &project.modules[m];
+                !pm.rel_path.contains('/') || has_main_guard(pm.parsed.suite())
+            })
+            .collect(),
+    };
+    let mut todo = roots;
+    while let Some(m) = todo.pop() {
+        if std::mem::replace(&mut keep[m], true) {
+            continue;
+        }
+        todo.extend(
+            index::module_imports(project, m)
+                .into_iter()
+                .filter(|&i| !keep[i]),
+        );
+    }
+    keep
+}
+
+/// The module `--main NAME` names (a path relative to the project directory).
+pub(crate) fn main_by_name(project: &Project, name: &str) -> Result<usize, Vec<Diagnostic>> {
+    let name = name.trim_start_matches("./");
+    project
+        .modules
+        .iter()
+        .position(|m| m.rel_path == name)
+        .ok_or_else(|| {
+            vec![
+                Diagnostic::file_level(
+                    name,
+                    codes::NO_MAIN,
+                    Severity::Error,
+                    format!("`{name}` is not a Python file of the project"),
+                )
+                .with_hint("give --main as a path relative to the project directory"),
+            ]
+        })
+}
+
 /// The main script, and what it reaches when that was computed to choose it.
 fn pick_main(
     idx: &Index,
@@ -426,23 +481,7 @@ fn pick_main(
         return Ok((e, None));
     }
     if let Some(name) = main {
-        let name = name.trim_start_matches("./");
-        return project
-            .modules
-            .iter()
-            .position(|m| m.rel_path == name)
-            .map(|m| (m, None))
-            .ok_or_else(|| {
-                vec![
-                    Diagnostic::file_level(
-                        name,
-                        codes::NO_MAIN,
-                        Severity::Error,
-                        format!("`{name}` is not a Python file of the project"),
-                    )
-                    .with_hint("give --main as a path relative to the project directory"),
-                ]
-            });
+        return main_by_name(project, name).map(|m| (m, None));
     }
     let root = project.root.display().to_string();
     // Candidates: scripts (top-level files, or files with a main guard) that import TensorFlow and

@@ -101,17 +101,6 @@ impl<'a, 'i> Tx<'a, 'i> {
         self.needs[m].sampler = true;
         self.names[m].sampler.clone()
     }
-    pub fn diag(
-        &mut self,
-        m: usize,
-        range: ruff_text_size::TextRange,
-        code: &'static str,
-        sev: Severity,
-        msg: impl Into<String>,
-        hint: impl Into<String>,
-    ) {
-        self.ed.diag(m, range, code, sev, msg, hint)
-    }
 }
 
 /// The local name bound to qualified name `q` in module `m`, if any.
@@ -184,28 +173,13 @@ pub fn is_torch_project(idx: &Index) -> bool {
 
 /// The main script of a PyTorch project: the given one, the single file, or the one script
 /// (top-level file or file with a main guard) that reaches an optimizer step.
-fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
+fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), Vec<Diagnostic>> {
     let project = idx.project;
     if let Some(e) = project.entry {
-        return Ok(e);
+        return Ok((e, None));
     }
     if let Some(name) = main {
-        let name = name.trim_start_matches("./");
-        return project
-            .modules
-            .iter()
-            .position(|m| m.rel_path == name)
-            .ok_or_else(|| {
-                vec![
-                    Diagnostic::file_level(
-                        name,
-                        codes::NO_MAIN,
-                        Severity::Error,
-                        format!("`{name}` is not a Python file of the project"),
-                    )
-                    .with_hint("give --main as a path relative to the project directory"),
-                ]
-            });
+        return crate::main_by_name(project, name).map(|m| (m, None));
     }
     let mut found = Vec::new();
     for (m, pm) in project.modules.iter().enumerate() {
@@ -216,7 +190,7 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
         }
         let p = plan::build(idx, m);
         if !p.steps.is_empty() {
-            found.push((m, guard && top));
+            found.push((m, guard && top, p));
         }
     }
     if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
@@ -224,12 +198,15 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
     }
     let root = project.root.display().to_string();
     match found.as_slice() {
-        [(m, _)] => Ok(*m),
+        [_] => {
+            let (m, _, p) = found.pop().expect("one candidate");
+            Ok((m, Some(p)))
+        }
         [] => Err(vec![Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error,
             "no PyTorch training loop found: no script of the project reaches an `optimizer.step()`")
             .with_hint("point ranklift at the training script")]),
         many => {
-            let names: Vec<&str> = many.iter().map(|(m, _)| project.modules[*m].rel_path.as_str()).collect();
+            let names: Vec<&str> = many.iter().map(|(m, _, _)| project.modules[*m].rel_path.as_str()).collect();
             Err(vec![Diagnostic::file_level(&root, codes::AMBIGUOUS_MAIN, Severity::Error,
                 format!("several scripts train a model ({}); which one is the main script is ambiguous", names.join(", ")))
                 .with_hint(format!("pass --main {}", names[0]))])
@@ -240,11 +217,11 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<usize, Vec<Diagnostic>> 
 /// Analyse a PyTorch project and compute its DDP rewrite.
 pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Outcome {
     let project = idx.project;
-    let main_idx = match pick_main(idx, main) {
+    let (main_idx, plan) = match pick_main(idx, main) {
         Ok(m) => m,
         Err(d) => return Outcome::new(Status::CannotDistribute, d),
     };
-    let plan = plan::build(idx, main_idx);
+    let plan = plan.unwrap_or_else(|| plan::build(idx, main_idx));
     let main_path = project.modules[main_idx].rel_path.clone();
     let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
     outcome.main = Some(main_path.clone());
@@ -364,7 +341,7 @@ fn facts(idx: &Index, plan: &Plan) -> crate::Facts {
             if let Some(c) = crate::editor::stmt_call(info.stmt)
                 && idx
                     .qualify(m, &c.func)
-                    .is_some_and(|q| q == "torch.save" || q == "torch.load")
+                    .is_some_and(|q| &*q == "torch.save" || q == "torch.load")
             {
                 f.checkpoints.push(site(m, info.stmt));
             }

@@ -55,6 +55,14 @@ pub struct Plan {
     pub main: usize,
     /// The main script and the project modules it imports, transitively.
     pub modules: Vec<usize>,
+    /// `modules` as a membership table.
+    reached: Vec<bool>,
+    /// The project function each reached call runs (a function, or a class's `__init__`).
+    callee: Vec<Option<FuncId>>,
+    /// The reached calls of each project function.
+    sites: crate::index::FastMap<FuncId, Vec<CallId>>,
+    /// The qualified name of each reached call's callee (`torch.save`), computed once.
+    qual: Vec<Option<std::sync::Arc<str>>>,
     pub optimizers: Vec<CallId>,
     /// Source texts naming optimizers: assignment targets of optimizer constructors, and the
     /// parameters of project functions that receive them.
@@ -77,7 +85,11 @@ pub struct Plan {
 
 impl Plan {
     pub fn in_reach(&self, m: usize) -> bool {
-        self.modules.contains(&m)
+        self.reached[m]
+    }
+    /// The qualified name of call `c`'s callee, for calls of reached modules.
+    pub fn qual(&self, c: CallId) -> Option<&str> {
+        self.qual[c].as_deref()
     }
 }
 
@@ -107,10 +119,50 @@ pub fn imports_torch(idx: &Index, m: usize) -> bool {
 
 pub fn build(idx: &Index, main: usize) -> Plan {
     let modules = reach_modules(idx, main);
-    let reached = |c: &&crate::index::CallInfo| modules.contains(&c.scope.module);
+    let reached_tbl: Vec<bool> = {
+        let mut t = vec![false; idx.project.modules.len()];
+        for &m in &modules {
+            t[m] = true;
+        }
+        t
+    };
+    let reached = |c: &&crate::index::CallInfo| reached_tbl[c.scope.module];
+    let inst = instances(idx, &reached_tbl);
+    use rayon::prelude::*;
+    let callee: Vec<Option<FuncId>> = idx
+        .calls
+        .par_iter()
+        .map(|c| {
+            if !reached_tbl[c.scope.module] {
+                return None;
+            }
+            callee_of(idx, &inst, c.scope, c.call)
+        })
+        .collect();
+    let mut sites: crate::index::FastMap<FuncId, Vec<CallId>> = Default::default();
+    for (c, f) in callee.iter().enumerate() {
+        if let Some(f) = f {
+            sites.entry(*f).or_default().push(c);
+        }
+    }
+    let qual: Vec<Option<std::sync::Arc<str>>> = idx
+        .calls
+        .par_iter()
+        .map(|c| {
+            if reached_tbl[c.scope.module] {
+                idx.canonical(c.scope.module, &c.call.func)
+            } else {
+                None
+            }
+        })
+        .collect();
     let mut plan = Plan {
         main,
         modules: modules.clone(),
+        reached: reached_tbl.clone(),
+        callee,
+        sites,
+        qual,
         optimizers: Vec::new(),
         optimizer_names: FastSet::default(),
         steps: Vec::new(),
@@ -124,10 +176,10 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     };
     // Optimizers and the names they go by.
     for (id, c) in idx.calls.iter().enumerate().filter(|(_, c)| reached(c)) {
-        let Some(q) = idx.qualify(c.scope.module, &c.call.func) else {
+        let Some(q) = plan.qual(id) else {
             continue;
         };
-        if !names::is_optimizer(&q) {
+        if !names::is_optimizer(q) {
             continue;
         }
         plan.optimizers.push(id);
@@ -139,8 +191,8 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     // Parameters that receive an optimizer (one level of calls, repeated until nothing changes).
     loop {
         let before = plan.optimizer_names.len();
-        for c in idx.calls.iter().filter(reached) {
-            let Some(Callee::Func(f)) = idx.resolve_call(c.scope, c.call) else {
+        for (id, c) in idx.calls.iter().enumerate() {
+            let Some(f) = plan.callee[id] else {
                 continue;
             };
             for (arg, param) in arg_params(idx, f, c.call) {
@@ -174,6 +226,73 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     find_models(idx, &mut plan);
     find_loaders(idx, &mut plan);
     plan
+}
+
+/// The project function a call runs: what the index resolves (functions, constructors, methods
+/// on `self`), else a method of the project class the receiver was built from
+/// (`trainer = Trainer(...); trainer.fit()`, `Trainer(...).fit()`), found without value kinds.
+fn callee_of(
+    idx: &Index,
+    instances: &Instances,
+    scope: Scope,
+    call: &ast::ExprCall,
+) -> Option<FuncId> {
+    match idx.resolve_call(scope, call) {
+        Some(Callee::Func(f)) => return Some(f),
+        Some(Callee::Class(cl)) => return idx.method(cl, "__init__"),
+        None => {}
+    }
+    let Expr::Attribute(a) = &*call.func else {
+        return None;
+    };
+    let cl = match &*a.value {
+        Expr::Call(inner) => match idx.resolve_call(scope, inner) {
+            Some(Callee::Class(cl)) => cl,
+            _ => return None,
+        },
+        Expr::Name(n) => {
+            let module = Scope {
+                module: scope.module,
+                func: None,
+            };
+            let local = instances.get(&(scope, n.id.as_str()));
+            (*local.or_else(|| instances.get(&(module, n.id.as_str())))?)?
+        }
+        _ => return None,
+    };
+    idx.method(cl, a.attr.as_str())
+}
+
+/// Names bound to instances of project classes, per scope (`trainer = Trainer(...)`); None when
+/// a name is also bound to something else.
+type Instances<'a> = crate::index::FastMap<(Scope, &'a str), Option<ClassId>>;
+
+fn instances<'a>(idx: &Index<'a>, reached: &[bool]) -> Instances<'a> {
+    let mut out: Instances<'a> = Default::default();
+    for info in &idx.stmts {
+        if !reached[info.scope.module] {
+            continue;
+        }
+        let Stmt::Assign(a) = info.stmt else { continue };
+        for t in &a.targets {
+            let Expr::Name(n) = t else { continue };
+            let class = match &*a.value {
+                Expr::Call(c) => match idx.resolve_call(info.scope, c) {
+                    Some(Callee::Class(cl)) => Some(cl),
+                    _ => None,
+                },
+                _ => None,
+            };
+            out.entry((info.scope, n.id.as_str()))
+                .and_modify(|e| {
+                    if *e != class {
+                        *e = None
+                    }
+                })
+                .or_insert(class);
+        }
+    }
+    out
 }
 
 /// The target of `target = <call>` when `call` is the whole value.
@@ -258,16 +377,11 @@ fn mark_training(idx: &Index, plan: &mut Plan) {
         for f in new_funcs {
             plan.training_funcs.insert(f);
         }
-        for c in idx.calls.iter().filter(|c| plan.in_reach(c.scope.module)) {
+        for (id, c) in idx.calls.iter().enumerate() {
             if plan.training_stmts.contains(&c.stmt) {
                 continue;
             }
-            let callee = match idx.resolve_call(c.scope, c.call) {
-                Some(Callee::Func(f)) => Some(f),
-                Some(Callee::Class(cl)) => idx.method(cl, "__init__"),
-                None => None,
-            };
-            if callee.is_some_and(|f| plan.training_funcs.contains(&f)) {
+            if plan.callee[id].is_some_and(|f| plan.training_funcs.contains(&f)) {
                 seeds.push(c.stmt);
             }
         }
@@ -479,18 +593,8 @@ pub fn is_param(idx: &Index, f: FuncId, name: &str) -> bool {
 }
 
 /// The call sites of project function `f` in reached modules.
-pub fn call_sites(idx: &Index, plan: &Plan, f: FuncId) -> Vec<CallId> {
-    idx.calls
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| plan.in_reach(c.scope.module))
-        .filter(|(_, c)| match idx.resolve_call(c.scope, c.call) {
-            Some(Callee::Func(g)) => g == f,
-            Some(Callee::Class(cl)) => idx.method(cl, "__init__") == Some(f),
-            None => false,
-        })
-        .map(|(i, _)| i)
-        .collect()
+pub fn call_sites(_idx: &Index, plan: &Plan, f: FuncId) -> Vec<CallId> {
+    plan.sites.get(&f).cloned().unwrap_or_default()
 }
 
 /// The holder a parameter's argument names at the (first resolvable) call site of `f`.

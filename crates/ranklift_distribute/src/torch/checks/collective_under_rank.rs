@@ -25,7 +25,7 @@ use crate::torch::{names, plan::Plan};
 pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
     for c in idx.calls.iter().filter(|c| plan.in_reach(c.scope.module)) {
         let m = c.scope.module;
-        let Some(q) = idx.qualify(m, &c.call.func) else {
+        let Some(q) = idx.canonical(m, &c.call.func) else {
             continue;
         };
         if !names::is_collective(&q) {
@@ -76,7 +76,7 @@ fn paired(idx: &Index, plan: &Plan, cond: usize, q: &str) -> bool {
                 plan.in_reach(c.scope.module)
                     && c.scope.module == m
                     && oi.stmt.range().contains_range(c.call.range())
-                    && idx.qualify(m, &c.call.func).as_deref() == Some(q)
+                    && idx.canonical(m, &c.call.func).as_deref() == Some(q)
             })
     })
 }

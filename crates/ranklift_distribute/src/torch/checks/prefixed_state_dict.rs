@@ -39,7 +39,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
         let m = c.scope.module;
         if idx
             .qualify(m, &c.call.func)
-            .is_none_or(|q| q != "torch.save")
+            .is_none_or(|q| &*q != "torch.save")
         {
             continue;
         }

@@ -39,13 +39,9 @@ const RULE: &str = "checkpoint_load";
 pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     let mut load_paths: Vec<String> = Vec::new();
-    for c in &idx.calls {
+    for (cid, c) in idx.calls.iter().enumerate() {
         let m = c.scope.module;
-        if !tx.plan.in_reach(m)
-            || idx
-                .qualify(m, &c.call.func)
-                .is_none_or(|q| q != "torch.load")
-        {
+        if !tx.plan.in_reach(m) || tx.plan.qual(cid).is_none_or(|q| q != "torch.load") {
             continue;
         }
         if let Some(p) = c.call.arguments.args.first() {
@@ -86,13 +82,9 @@ pub fn run(tx: &mut Tx) {
             "checkpoint mapped to the CPU; load_state_dict copies it onto each rank's own device",
         );
     }
-    for c in &idx.calls {
+    for (cid, c) in idx.calls.iter().enumerate() {
         let m = c.scope.module;
-        if !tx.plan.in_reach(m)
-            || idx
-                .qualify(m, &c.call.func)
-                .is_none_or(|q| q != "torch.save")
-        {
+        if !tx.plan.in_reach(m) || tx.plan.qual(cid).is_none_or(|q| q != "torch.save") {
             continue;
         }
         let Some(p) = c.call.arguments.args.get(1) else {

@@ -131,10 +131,7 @@ pub fn run(tx: &mut Tx) {
         if !tx.plan.in_reach(c.scope.module) || tx.plan.loaders.iter().any(|l| l.call == id) {
             continue;
         }
-        if idx
-            .qualify(c.scope.module, &c.call.func)
-            .is_some_and(|q| names::is_data_loader(&q))
-        {
+        if tx.plan.qual(id).is_some_and(names::is_data_loader) {
             tx.ed.note(
                 c.scope.module,
                 RULE,

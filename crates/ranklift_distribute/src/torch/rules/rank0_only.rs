@@ -45,7 +45,7 @@ fn holders(idx: &Index, m: usize, is: &dyn Fn(&str) -> bool) -> Vec<String> {
             let Expr::Call(c) = &*a.value else {
                 return None;
             };
-            if !idx.qualify(m, &c.func).is_some_and(|q| is(&q)) {
+            if !idx.canonical(m, &c.func).is_some_and(|q| is(&q)) {
                 return None;
             }
             a.targets.first().map(|t| idx.text(m, t).to_owned())
@@ -58,7 +58,7 @@ fn writes_file(idx: &Index, m: usize, s: &Stmt) -> bool {
     w.items.iter().any(|i| {
         let Expr::Call(c) = &i.context_expr else { return false };
         let is_open = matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "open")
-            || idx.qualify(m, &c.func).is_some_and(|q| q == "io.open");
+            || idx.canonical(m, &c.func).is_some_and(|q| &*q == "io.open");
         let mode = c.arguments.args.get(1).or_else(|| {
             c.arguments
                 .keywords
@@ -82,7 +82,13 @@ pub fn rank0_stmt_of(idx: &Index, scope: Scope, s: &Stmt) -> Option<&'static str
     }
     Some(match stmt_call(s) {
         Some(c) if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "print") => "print",
-        Some(c) if idx.qualify(m, &c.func).is_some_and(|q| q == "torch.save") => "torch.save",
+        Some(c)
+            if idx
+                .canonical(m, &c.func)
+                .is_some_and(|q| &*q == "torch.save") =>
+        {
+            "torch.save"
+        }
         Some(_) => "output call",
         None => "file write",
     })
@@ -103,11 +109,11 @@ fn rank0_stmt(idx: &Index, scope: Scope, s: &Stmt, loggers: &[String], writers: 
     {
         return true;
     }
-    if let Some(q) = idx.qualify(m, &call.func) {
+    if let Some(q) = idx.canonical(m, &call.func) {
         if names::is_logging_call(&q) || names::is_summary_writer(&q) {
             return true;
         }
-        if q == "torch.save" || crate::writers::is_file_writer(&q) {
+        if &*q == "torch.save" || crate::writers::is_file_writer(&q) {
             return !per_rank_path(idx, scope, call);
         }
     }
@@ -135,9 +141,10 @@ pub fn run(tx: &mut Tx) {
         for s in idx.modules[m].stmts.clone() {
             let info = &idx.stmts[s];
             // Inside a statement that is guarded already.
+            // Statements come in source order: only the last guarded one can contain this one.
             if guarded
-                .iter()
-                .any(|&g| idx.stmts[g].stmt.range().contains_range(info.stmt.range()))
+                .last()
+                .is_some_and(|&g| idx.stmts[g].stmt.range().contains_range(info.stmt.range()))
             {
                 continue;
             }
@@ -158,39 +165,36 @@ pub fn run(tx: &mut Tx) {
                 }
             }
         }
-        // Progress bars.
-        for c in &idx.calls {
-            if c.scope.module != m
-                || !idx
-                    .qualify(m, &c.call.func)
-                    .is_some_and(|q| names::is_tqdm(&q))
-            {
-                continue;
+    }
+    // Progress bars.
+    for (cid, c) in idx.calls.iter().enumerate() {
+        let m = c.scope.module;
+        if !tx.plan.in_reach(m) || !tx.plan.qual(cid).is_some_and(names::is_tqdm) {
+            continue;
+        }
+        let rank = tx.names[m].rank.clone();
+        tx.needs[m].rank = true;
+        match c
+            .call
+            .arguments
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "disable"))
+        {
+            Some(k) => {
+                let v = tx.ed.text(m, &k.value).to_owned();
+                tx.ed.edit(
+                    m,
+                    RULE,
+                    c.call.start(),
+                    Edit::replace(k.value.range(), format!("({v}) or {rank} != 0")),
+                    "progress bar only on rank 0",
+                );
             }
-            let rank = tx.names[m].rank.clone();
-            tx.needs[m].rank = true;
-            match c
-                .call
-                .arguments
-                .keywords
-                .iter()
-                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "disable"))
-            {
-                Some(k) => {
-                    let v = tx.ed.text(m, &k.value).to_owned();
-                    tx.ed.edit(
-                        m,
-                        RULE,
-                        c.call.start(),
-                        Edit::replace(k.value.range(), format!("({v}) or {rank} != 0")),
-                        "progress bar only on rank 0",
-                    );
-                }
-                None => {
-                    let e = add_keyword_edit(tx.ed.src(m), c.call, &format!("disable={rank} != 0"));
-                    tx.ed
-                        .edit(m, RULE, c.call.start(), e, "progress bar only on rank 0");
-                }
+            None => {
+                let e = add_keyword_edit(tx.ed.src(m), c.call, &format!("disable={rank} != 0"));
+                tx.ed
+                    .edit(m, RULE, c.call.start(), e, "progress bar only on rank 0");
             }
         }
     }

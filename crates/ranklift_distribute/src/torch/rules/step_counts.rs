@@ -88,13 +88,9 @@ pub fn run(tx: &mut Tx) {
         );
     }
     // Schedulers stepped per batch.
-    for c in &idx.calls {
+    for (cid, c) in idx.calls.iter().enumerate() {
         let m = c.scope.module;
-        if !plan.in_reach(m)
-            || !idx
-                .qualify(m, &c.call.func)
-                .is_some_and(|q| names::is_scheduler(&q))
-        {
+        if !plan.in_reach(m) || !plan.qual(cid).is_some_and(names::is_scheduler) {
             continue;
         }
         let Some(target) = crate::torch::plan::assigned_to(idx, c.stmt, c.call) else {
