@@ -58,10 +58,9 @@ struct Parts<'a> {
     func_of_stmt: HashMap<StmtId, FuncId>,
 }
 
-fn empty_parts(project: &Project) -> Parts<'_> {
-    Parts {
-        project,
-        module_info: ModuleInfo {
+impl ModuleInfo {
+    fn empty() -> ModuleInfo {
+        ModuleInfo {
             aliases: FastMap::default(),
             funcs: HashMap::new(),
             classes: HashMap::new(),
@@ -70,7 +69,14 @@ fn empty_parts(project: &Project) -> Parts<'_> {
             import_bound: FastSet::default(),
             tf_imports: Vec::new(),
             stmts: 0..0,
-        },
+        }
+    }
+}
+
+fn empty_parts(project: &Project) -> Parts<'_> {
+    Parts {
+        project,
+        module_info: ModuleInfo::empty(),
         funcs: Vec::new(),
         classes: Vec::new(),
         stmts: Vec::new(),
@@ -82,16 +88,7 @@ fn empty_parts(project: &Project) -> Parts<'_> {
 }
 
 fn collect_parts(project: &Project, m: usize) -> Parts<'_> {
-    let mut info = ModuleInfo {
-        aliases: FastMap::default(),
-        funcs: HashMap::new(),
-        classes: HashMap::new(),
-        imports: Vec::new(),
-        imports_horovod: None,
-        import_bound: FastSet::default(),
-        tf_imports: Vec::new(),
-        stmts: 0..0,
-    };
+    let mut info = ModuleInfo::empty();
     let suite: &[Stmt] = project.modules[m].parsed.suite();
     // Imports anywhere in the module bind names module-wide (a simplification that is exact for
     // the usual top-of-file imports).

@@ -471,6 +471,50 @@ pub(crate) fn main_by_name(project: &Project, name: &str) -> Result<usize, Vec<D
         })
 }
 
+/// The one candidate main script (module, is a top-level script with a main guard, what was
+/// computed for it), preferring the only top-level script with a main guard; else an error
+/// (none: `none_msg`; several: ambiguous, with `--main` as the hint).
+pub(crate) fn choose_main<T>(
+    project: &Project,
+    mut found: Vec<(usize, bool, T)>,
+    none_msg: &str,
+    none_hint: &str,
+    ambiguous_ref: &str,
+) -> Result<(usize, Option<T>), Vec<Diagnostic>> {
+    if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
+        found.retain(|f| f.1);
+    }
+    let root = project.root.display().to_string();
+    match found.len() {
+        1 => {
+            let (m, _, r) = found.pop().expect("one candidate");
+            Ok((m, Some(r)))
+        }
+        0 => Err(vec![
+            Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error, none_msg)
+                .with_hint(none_hint),
+        ]),
+        _ => {
+            let names: Vec<&str> = found
+                .iter()
+                .map(|(m, _, _)| project.modules[*m].rel_path.as_str())
+                .collect();
+            Err(vec![
+                Diagnostic::file_level(
+                    &root,
+                    codes::AMBIGUOUS_MAIN,
+                    Severity::Error,
+                    format!(
+                        "several scripts train a model ({}); which one is the main script is ambiguous{ambiguous_ref}",
+                        names.join(", ")
+                    ),
+                )
+                .with_hint(format!("pass --main {}", names[0])),
+            ])
+        }
+    }
+}
+
 /// The main script, and what it reaches when that was computed to choose it.
 fn pick_main(
     idx: &Index,
@@ -483,7 +527,6 @@ fn pick_main(
     if let Some(name) = main {
         return main_by_name(project, name).map(|m| (m, None));
     }
-    let root = project.root.display().to_string();
     // Candidates: scripts (top-level files, or files with a main guard) that import TensorFlow and
     // reach a training loop.
     let mut found: Vec<(usize, bool, pattern::Reach)> = Vec::new();
@@ -498,24 +541,13 @@ fn pick_main(
             found.push((m, guard && top, r));
         }
     }
-    if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
-        found.retain(|f| f.1);
-    }
-    match found.as_slice() {
-        [_] => {
-            let (m, _, r) = found.pop().expect("one candidate");
-            Ok((m, Some(r)))
-        }
-        [] => Err(vec![Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error,
-            "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`")
-            .with_hint("point ranklift at the training script, or check that it trains with GradientTape or Model.fit")]),
-        many => {
-            let names: Vec<&str> = many.iter().map(|(m, _, _)| project.modules[*m].rel_path.as_str()).collect();
-            Err(vec![Diagnostic::file_level(&root, codes::AMBIGUOUS_MAIN, Severity::Error,
-                format!("several scripts train a model ({}); which one is the main script is ambiguous (seed 001 §3.1 restriction 1)", names.join(", ")))
-                .with_hint(format!("pass --main {}", names[0]))])
-        }
-    }
+    choose_main(
+        project,
+        found,
+        "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`",
+        "point ranklift at the training script, or check that it trains with GradientTape or Model.fit",
+        " (seed 001 §3.1 restriction 1)",
+    )
 }
 
 fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern, Vec<Diagnostic>> {

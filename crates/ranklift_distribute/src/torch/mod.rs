@@ -193,25 +193,13 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), V
             found.push((m, guard && top, p));
         }
     }
-    if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
-        found.retain(|f| f.1);
-    }
-    let root = project.root.display().to_string();
-    match found.as_slice() {
-        [_] => {
-            let (m, _, p) = found.pop().expect("one candidate");
-            Ok((m, Some(p)))
-        }
-        [] => Err(vec![Diagnostic::file_level(&root, codes::NO_TRAINING_LOOP, Severity::Error,
-            "no PyTorch training loop found: no script of the project reaches an `optimizer.step()`")
-            .with_hint("point ranklift at the training script")]),
-        many => {
-            let names: Vec<&str> = many.iter().map(|(m, _, _)| project.modules[*m].rel_path.as_str()).collect();
-            Err(vec![Diagnostic::file_level(&root, codes::AMBIGUOUS_MAIN, Severity::Error,
-                format!("several scripts train a model ({}); which one is the main script is ambiguous", names.join(", ")))
-                .with_hint(format!("pass --main {}", names[0]))])
-        }
-    }
+    crate::choose_main(
+        project,
+        found,
+        "no PyTorch training loop found: no script of the project reaches an `optimizer.step()`",
+        "point ranklift at the training script",
+        "",
+    )
 }
 
 /// Analyse a PyTorch project and compute its DDP rewrite.
