@@ -119,10 +119,31 @@ def files_under(d):
     return [os.path.join(r, n) for r, _, ns in os.walk(d) for n in ns if not n.endswith(".pyc")]
 
 
+RETRIED = []
+
+
 def torchrun(n, prog, env, logs):
+    """Run `prog` under torchrun. A run in which a worker died of a C++ abort with no Python
+    traceback anywhere ("terminate called without an active exception": seen once, in
+    data_parallel.py's 2-rank run during a CI run, in about 100 torchrun runs of these programs;
+    not reproduced in 10 reruns) is retried once, in fresh directories, and named in the summary;
+    any other failure is final."""
     cmd = [str(Path(sys.executable).parent / "torchrun"), "--standalone", f"--nproc-per-node={n}",
            "--log-dir", str(logs), "--redirects", "3", str(prog)]
-    return run(cmd, env=env, cwd=prog.parent)
+    rc, out, err, t = run(cmd, env=env, cwd=prog.parent)
+    if rc != 0:
+        worker_err = "".join(Path(f).read_text() for f in glob.glob(str(Path(logs) / "*" / "attempt_0" / "*" / "stderr.log")))
+        if "terminate called without an active exception" in worker_err and "Traceback" not in worker_err:
+            RETRIED.append(f"{prog.name} ({n} ranks)")
+            for k in ("RANKLIFT_E2E_OUT", "RANKLIFT_E2E_TMP", "CHECKPOINT_DIR"):
+                if k in env:
+                    d = Path(env[k])
+                    shutil.rmtree(d, ignore_errors=True)
+                    d.mkdir(parents=True)
+            shutil.rmtree(logs, ignore_errors=True)
+            Path(logs).mkdir(parents=True)
+            rc, out, err, t = run(cmd, env=env, cwd=prog.parent)
+    return rc, out, err, t
 
 
 def rank_log(logs, rank, stream="stdout"):
@@ -324,6 +345,8 @@ def main():
             print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
             rows.append(r)
     passed = sum(r["result"] == "PASS" for r in rows)
+    if RETRIED:
+        print(f"retried once after a C++ abort with no Python traceback: {', '.join(RETRIED)}")
     print(f"{passed} passed, {len(rows) - passed} failed")
     shutil.rmtree(base, ignore_errors=True)
     sys.exit(0 if passed == len(rows) else 1)
