@@ -9,8 +9,10 @@
 //! `if __name__ == "__main__":` so that a DataLoader worker that re-imports the script never
 //! joins the group: `dist.init_process_group` (NCCL with CUDA, Gloo without) and
 //! `torch.cuda.set_device(LOCAL_RANK)` — after which `"cuda"`, `.cuda()` and
-//! `torch.device("cuda")` all mean this process's GPU. At the end of the main script,
-//! `dist.destroy_process_group()`.
+//! `torch.device("cuda")` all mean this process's GPU. At the end of the main script, the
+//! module-level DDP wrappers are deleted and garbage collected, then
+//! `dist.destroy_process_group()` (a wrapper alive at interpreter teardown sometimes aborts the
+//! process with torch 2.15 and gloo).
 //!
 //! **Why:** DDP needs an initialised default process group (`ddp-rules.md` §1.1–1.2); reading
 //! `RANK` from the environment instead of `dist.get_rank()` keeps rank tests valid in code that
@@ -31,6 +33,8 @@
 //!         torch.cuda.set_device(LOCAL_RANK)
 //! ...
 //! if __name__ == "__main__":
+//!     del model
+//!     __import__("gc").collect()
 //!     dist.destroy_process_group()
 //! ```
 use ranklift_python::Edit;
@@ -185,10 +189,29 @@ pub fn run(tx: &mut Tx) {
             if !src.ends_with('\n') {
                 t.push_str(nl);
             }
-            t.push_str(&format!(
-                "if __name__ == {q}__main__{q}:{nl}{unit}{}.destroy_process_group(){nl}",
-                n.dist
-            ));
+            // The DDP wrappers go before the process group: a wrapper still alive (a module-level
+            // name, or a cycle the collector has not broken yet) when the interpreter tears down
+            // after `destroy_process_group` aborts the process now and then ("terminate called
+            // without an active exception": 2 of 12 two-rank runs of gan.py; 0 of 16 with this).
+            let wrapped: Vec<String> = tx
+                .plan
+                .models
+                .iter()
+                .filter_map(|mdl| match &mdl.holder {
+                    crate::torch::plan::Holder::Name { scope, name }
+                        if scope.module == m && scope.func.is_none() =>
+                    {
+                        Some(name.clone())
+                    }
+                    _ => None,
+                })
+                .collect();
+            t.push_str(&format!("if __name__ == {q}__main__{q}:{nl}"));
+            if !wrapped.is_empty() {
+                t.push_str(&format!("{unit}del {}{nl}", wrapped.join(", ")));
+            }
+            t.push_str(&format!("{unit}__import__({q}gc{q}).collect(){nl}"));
+            t.push_str(&format!("{unit}{}.destroy_process_group(){nl}", n.dist));
             tx.ed.edit(
                 m,
                 RULE,
