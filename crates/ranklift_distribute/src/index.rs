@@ -1257,24 +1257,31 @@ fn import_targets(project: &Project, m: usize, stmt: &Stmt, out: &mut Vec<usize>
             let modname = imp.module.as_ref().map(|i| i.as_str()).unwrap_or("");
             let target = project.resolve_import(m, imp.level, modname);
             out.extend(target);
-            let base = match target {
-                Some(t) => project.modules[t].name.clone(),
-                None if imp.level == 0 => modname.to_owned(),
-                None => return,
-            };
+            if target.is_none() && imp.level > 0 {
+                return;
+            }
+            let base = from_base(project, target, modname);
             for a in &imp.names {
-                if a.name.as_str() == "*" {
-                    continue;
+                if a.name.as_str() != "*" {
+                    out.extend(project.module(&joined(&base, a.name.as_str())));
                 }
-                let full = if base.is_empty() {
-                    a.name.to_string()
-                } else {
-                    format!("{base}.{}", a.name)
-                };
-                out.extend(project.module(&full));
             }
         }
         _ => {}
+    }
+}
+
+/// The module a `from X import ...` names: the project module it resolved to, else `X` itself.
+fn from_base(project: &Project, target: Option<usize>, modname: &str) -> String {
+    target.map_or_else(|| modname.to_owned(), |t| project.modules[t].name.clone())
+}
+
+/// `base.name` (just `name` when `base` is empty).
+fn joined(base: &str, name: &str) -> String {
+    if base.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{base}.{name}")
     }
 }
 
@@ -1345,19 +1352,14 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
                     import_targets(self.project, self.m, stmt, &mut self.imports);
                     let target = self.project.resolve_import(self.m, imp.level, modname);
                     let base = match target {
-                        Some(t) => self.project.modules[t].name.clone(),
-                        None if imp.level == 0 => modname.to_owned(),
-                        None => format!("<unresolved>.{modname}"),
+                        None if imp.level > 0 => format!("<unresolved>.{modname}"),
+                        _ => from_base(self.project, target, modname),
                     };
                     for a in &imp.names {
                         if a.name.as_str() == "*" {
                             continue;
                         }
-                        let full = if base.is_empty() {
-                            a.name.to_string()
-                        } else {
-                            format!("{base}.{}", a.name)
-                        };
+                        let full = joined(&base, a.name.as_str());
                         let local = a.asname.as_ref().unwrap_or(&a.name).to_string();
                         self.aliases.push((local, full));
                     }
