@@ -13,7 +13,9 @@ use std::collections::HashMap;
 
 use ranklift_distribute::{Framework, Options, Outcome, Status};
 
+use crate::config_cmd::parse_value;
 use crate::write::{Transaction, write_tree};
+use ranklift_python::config::Config;
 use ranklift_python::{Project, Severity};
 
 #[derive(clap::Args)]
@@ -47,16 +49,17 @@ pub struct Args {
     #[arg(long)]
     explain: bool,
     /// TensorFlow version the output targets (affects `optimizer.variables`), e.g. 2.13.
-    #[arg(long, default_value = "2.13", value_parser = parse_version)]
-    target_tf: (u32, u32),
+    /// [default: 2.13]
+    #[arg(long, value_parser = parse_version)]
+    target_tf: Option<(u32, u32)>,
     /// Keras `fit`: epochs of Horovod's learning-rate warmup when the rate is scaled by the
-    /// number of processes (0 turns it off).
-    #[arg(long, default_value_t = 3)]
-    lr_warmup: u32,
+    /// number of processes (0 turns it off). [default: 3]
+    #[arg(long)]
+    lr_warmup: Option<u32>,
     /// PyTorch: scale each optimizer's learning rate with the number of processes. DDP averages
-    /// gradients, so the default keeps the rate as it is.
-    #[arg(long, value_enum, default_value = "none")]
-    scale_lr: ScaleLr,
+    /// gradients, so the default keeps the rate as it is. [default: none]
+    #[arg(long, value_enum)]
+    scale_lr: Option<ScaleLr>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -83,6 +86,30 @@ fn parse_version(s: &str) -> Result<(u32, u32), String> {
     ))
 }
 
+/// Fill what the command line left unset from `[tool.ranklift.distribute]`.
+fn apply_config(args: &mut Args, c: &Config) -> Result<(), ExitCode> {
+    let d = &c.distribute;
+    if args.main.is_none() {
+        args.main.clone_from(&d.main);
+    }
+    if args.target_tf.is_none()
+        && let Some(v) = &d.target_tf
+    {
+        args.target_tf = Some(parse_value(c, v, "target-tf", parse_version)?);
+    }
+    if args.lr_warmup.is_none() {
+        args.lr_warmup = d.lr_warmup;
+    }
+    if args.scale_lr.is_none()
+        && let Some(v) = &d.scale_lr
+    {
+        args.scale_lr = Some(parse_value(c, v, "scale-lr", |s| {
+            <ScaleLr as clap::ValueEnum>::from_str(s, false)
+        })?);
+    }
+    Ok(())
+}
+
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("error: {msg}");
     ExitCode::from(2)
@@ -94,12 +121,21 @@ enum Dest {
     Dir(PathBuf),
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     let meta = match std::fs::metadata(&args.path) {
         Ok(m) => m,
         Err(e) => return usage_error(&format!("{}: {e}", args.path.display())),
     };
     let is_dir = meta.is_dir();
+    match config.resolve(&args.path) {
+        Ok(Some(c)) => {
+            if let Err(code) = apply_config(&mut args, &c) {
+                return code;
+            }
+        }
+        Ok(None) => {}
+        Err(code) => return code,
+    }
     // A write that a killed ranklift left unfinished is rolled back before anything else.
     let root = if is_dir {
         args.path.clone()
@@ -165,10 +201,10 @@ pub fn run(args: Args) -> ExitCode {
         })
     };
     let opts = Options {
-        target_tf: args.target_tf,
+        target_tf: args.target_tf.unwrap_or((2, 13)),
         facts: args.explain || args.format == Format::Json,
-        lr_warmup_epochs: args.lr_warmup,
-        scale_lr_linear: args.scale_lr == ScaleLr::Linear,
+        lr_warmup_epochs: args.lr_warmup.unwrap_or(3),
+        scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
     };
     let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
     let dest = match dest {

@@ -2,6 +2,7 @@
 //! exit codes. All analysis lives in the library crates.
 
 mod choreo_cmd;
+mod config_cmd;
 mod copy_tree;
 mod distribute_cmd;
 mod shapes_cmd;
@@ -25,6 +26,8 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    config: config_cmd::ConfigArgs,
 }
 
 #[derive(Subcommand)]
@@ -51,8 +54,8 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        Command::Distribute(args) => distribute_cmd::run(args),
-        Command::Shapes(args) => shapes_cmd::run(args),
+        Command::Distribute(args) => distribute_cmd::run(args, &cli.config),
+        Command::Shapes(args) => shapes_cmd::run(args, &cli.config),
         Command::Choreo(args) => choreo_cmd::run(args),
         Command::ParseOnly { path } => {
             let p = if path.is_dir() {

@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use ranklift_python::Diagnostic;
+use ranklift_python::config::{Config, Ignores};
 use ranklift_shapes::check::{self, Options};
+use ranklift_shapes::numpy::NumpyVersion;
+
+use crate::config_cmd::parse_value;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,21 +26,26 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Column numbering: 0 (Pytropos, the default) or 1.
-    #[arg(long, default_value = "0", value_parser = clap::value_parser!(u8).range(0..=1))]
-    columns: u8,
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=1))]
+    columns: Option<u8>,
     /// Show the source snippet and a hint under each finding (text format).
     #[arg(long)]
     hints: bool,
     /// Interpreter steps per file before the analysis stops with a note (a backstop).
-    #[arg(long, default_value_t = Options::default().fuel)]
-    fuel: u64,
+    /// [default: 300000]
+    #[arg(long)]
+    fuel: Option<u64>,
     /// The Python version the code must run on (e.g. 3.9): newer syntax is a fatal error.
     #[arg(long, value_parser = parse_python_version)]
     python_version: Option<(u8, u8)>,
     /// The NumPy the code runs with: 2 (2.x, the default) or 1 (1.24 to 1.26). Names that
     /// version lacks (`np.float`, `np.product` in 2.x) are errors, and messages are its own.
-    #[arg(long, value_parser = ranklift_shapes::numpy::NumpyVersion::parse, default_value = "2")]
-    numpy_version: ranklift_shapes::numpy::NumpyVersion,
+    #[arg(long, value_parser = ranklift_shapes::numpy::NumpyVersion::parse)]
+    numpy_version: Option<ranklift_shapes::numpy::NumpyVersion>,
+    /// Codes (or code prefixes such as `W5`) not to report, comma-separated; added to the
+    /// configuration's `ignore`.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    ignore: Vec<String>,
     /// Print per-file timings (parse, analysis) to stderr (used by bench/shapes.sh).
     #[arg(long, hide = true)]
     stats: bool,
@@ -48,6 +57,69 @@ enum Format {
     Json,
     /// SARIF 2.1.0, for code-scanning tools.
     Sarif,
+}
+
+/// The command line over the configuration file over the defaults.
+struct Settings {
+    options: Options,
+    columns: u8,
+    ignores: Ignores,
+}
+
+impl Settings {
+    fn new(args: &Args, config: Option<&Config>) -> Result<Settings, ExitCode> {
+        let mut options = Options {
+            possible: args.possible,
+            fuel: args.fuel.unwrap_or(Options::default().fuel),
+            python_version: args.python_version,
+            numpy: args.numpy_version.unwrap_or_default(),
+        };
+        let mut columns = args.columns.unwrap_or(0);
+        let mut ignores = Ignores::default();
+        if let Some(c) = config {
+            let s = &c.shapes;
+            options.possible |= s.possible.unwrap_or(false);
+            if args.fuel.is_none()
+                && let Some(f) = &s.fuel
+            {
+                options.fuel = *f.get_ref();
+            }
+            if args.python_version.is_none()
+                && let Some(v) = &s.python_version
+            {
+                options.python_version =
+                    Some(parse_value(c, v, "python-version", parse_python_version)?);
+            }
+            if args.numpy_version.is_none()
+                && let Some(v) = &s.numpy_version
+            {
+                let text = toml::Spanned::new(v.span(), v.get_ref().as_string());
+                options.numpy = parse_value(c, &text, "numpy-version", NumpyVersion::parse)?;
+            }
+            if args.columns.is_none()
+                && let Some(v) = &s.columns
+            {
+                if *v.get_ref() > 1 {
+                    let d = c
+                        .error_at(v.span(), "invalid value for `columns`: use 0 or 1")
+                        .with_hint("0 is Pytropos' numbering, 1 the editors'");
+                    eprint!("{}", d.render_text());
+                    return Err(ExitCode::from(2));
+                }
+                columns = *v.get_ref();
+            }
+            ignores = Ignores::new(c).map_err(|d| {
+                eprint!("{}", d.render_text());
+                ExitCode::from(2)
+            })?;
+        }
+        ignores.extend(&args.ignore);
+        Ok(Settings {
+            options,
+            columns,
+            ignores,
+        })
+    }
 }
 
 fn parse_python_version(s: &str) -> Result<(u8, u8), String> {
@@ -62,20 +134,24 @@ fn parse_python_version(s: &str) -> Result<(u8, u8), String> {
     Ok(v)
 }
 
-pub fn run(args: Args) -> ExitCode {
+pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     for p in &args.paths {
         if !p.exists() {
             eprintln!("error: {}: no such file or directory", p.display());
             return ExitCode::from(2);
         }
     }
-    let opts = Options {
-        possible: args.possible,
-        fuel: args.fuel,
-        python_version: args.python_version,
-        numpy: args.numpy_version,
+    // One configuration for the whole run: the one that applies to the first path.
+    let config = match config.resolve(&args.paths[0]) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let results = check::check_paths(&args.paths, &opts);
+    let settings = match Settings::new(&args, config.as_ref()) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let opts = &settings.options;
+    let results = check::check_paths(&args.paths, opts);
     let mut fatal = false;
     let mut findings = false;
     let mut all: Vec<Diagnostic> = Vec::new();
@@ -92,10 +168,17 @@ pub fn run(args: Args) -> ExitCode {
             fatal = true;
             all.push(d);
         }
-        findings |= r.findings.iter().any(|d| d.code != check::INCOMPLETE);
-        all.extend(r.findings);
+        let kept = r.findings.into_iter().filter(|d| {
+            !settings
+                .ignores
+                .ignored(std::path::Path::new(&d.path), d.code)
+        });
+        for d in kept {
+            findings |= d.code != check::INCOMPLETE;
+            all.push(d);
+        }
     }
-    let shift = if args.columns == 0 { 1 } else { 0 };
+    let shift = if settings.columns == 0 { 1 } else { 0 };
     match args.format {
         Format::Text => {
             let mut out = String::new();

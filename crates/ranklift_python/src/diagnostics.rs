@@ -4,7 +4,7 @@
 //! `path:line:col: CODE message` (1-based line and column). A source snippet and a `help:` line
 //! with the hint follow. JSON and SARIF carry the same facts.
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use ruff_source_file::LineIndex;
 use ruff_text_size::TextRange;
 use serde::Serialize;
@@ -177,7 +177,8 @@ impl Diagnostic {
         )
     }
 
-    /// The headline, then a snippet with the span marked, then the hint.
+    /// The headline, then a snippet with the span marked (labelled with the code), then the
+    /// hint. The message is printed once, in the headline, as Ruff does.
     pub fn render_text(&self) -> String {
         let mut out = self.headline();
         out.push('\n');
@@ -189,17 +190,13 @@ impl Diagnostic {
         if let Some(src) = &self.source {
             let span = usize::from(self.range.start())..usize::from(self.range.end());
             let mut snippet = Snippet::source(&**src)
-                .path(self.path.as_str())
-                .annotation(AnnotationKind::Primary.span(span));
+                .annotation(AnnotationKind::Primary.span(span).label(self.code));
             for n in &self.notes {
                 let r = usize::from(n.range.start())..usize::from(n.range.end());
                 snippet =
                     snippet.annotation(AnnotationKind::Context.span(r).label(n.message.as_str()));
             }
-            let mut group = level
-                .primary_title(self.message.as_str())
-                .id(self.code)
-                .element(snippet);
+            let mut group = Group::with_level(level).element(snippet);
             if let Some(h) = &self.hint {
                 group = group.element(Level::HELP.message(h.as_str()));
             }

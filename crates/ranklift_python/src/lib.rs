@@ -18,6 +18,7 @@
 //! Architecture invariant: this crate does no writing to disk; callers own all writes.
 
 pub mod builtins;
+pub mod config;
 pub mod diagnostics;
 pub mod edit;
 pub mod fxhash;
