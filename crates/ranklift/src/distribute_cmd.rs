@@ -110,6 +110,27 @@ fn apply_config(args: &mut Args, c: &Config) -> Result<(), ExitCode> {
     Ok(())
 }
 
+/// `torchrun` and `horovodrun` start N copies of a script; a notebook's kernel is one process.
+fn notebook_refused(path: &Path) -> ExitCode {
+    let script = path.with_extension("py");
+    let d = ranklift_python::Diagnostic::file_level(
+        &path.display().to_string(),
+        NOTEBOOK,
+        Severity::Error,
+        "a notebook cannot be distributed: torchrun and horovodrun start one process per rank from a script, and a notebook runs in one kernel",
+    )
+    .with_hint(format!(
+        "export it to a script, then distribute the script: `jupyter nbconvert --to script {}` and `ranklift distribute {}`",
+        path.display(),
+        script.display()
+    ));
+    eprint!("{}", d.render_text());
+    ExitCode::from(2)
+}
+
+/// Code for a notebook given to `distribute`.
+const NOTEBOOK: &str = "RL005";
+
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("error: {msg}");
     ExitCode::from(2)
@@ -127,6 +148,9 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         Err(e) => return usage_error(&format!("{}: {e}", args.path.display())),
     };
     let is_dir = meta.is_dir();
+    if !is_dir && args.path.extension().is_some_and(|e| e == "ipynb") {
+        return notebook_refused(&args.path);
+    }
     match config.resolve(&args.path) {
         Ok(Some(c)) => {
             if let Err(code) = apply_config(&mut args, &c) {

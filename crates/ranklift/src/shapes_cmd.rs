@@ -184,9 +184,8 @@ pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             let mut out = String::new();
             for d in &all {
                 out.push_str(&format!(
-                    "{}:{}:{}: {} {}\n",
-                    d.path,
-                    d.line,
+                    "{}:{}: {} {}\n",
+                    d.place(),
                     d.column - shift,
                     d.code,
                     d.message
@@ -202,7 +201,7 @@ pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             print!("{out}");
             for d in all.iter().filter(|d| d.code.starts_with("RL")) {
                 if let Some(h) = &d.hint {
-                    eprintln!("{}:{}: help: {h}", d.path, d.line);
+                    eprintln!("{}: help: {h}", d.place());
                 }
             }
         }

@@ -439,3 +439,22 @@ fn torch_scale_lr_is_opt_in() {
         "{scaled}"
     );
 }
+
+#[test]
+fn distribute_refuses_a_notebook_with_the_export_command() {
+    let nb = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/shapes/notebook/analysis.ipynb");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ranklift"))
+        .args(["distribute", nb.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("analysis.ipynb:1:1: RL005 a notebook cannot be distributed"),
+        "{err}"
+    );
+    assert!(err.contains("jupyter nbconvert --to script"), "{err}");
+    assert!(!nb.with_file_name("analysis_ddp.py").exists());
+    assert!(!nb.with_file_name("analysis_hvd.py").exists());
+}

@@ -160,3 +160,55 @@ fn python_version_rejects_newer_syntax() {
     let (code, _, err) = run(&["shapes", "--python-version", "2.7", f.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// `examples/shapes/notebook/analysis.ipynb`: the code cells run in order as one program. What
+/// is expected, cell by cell (the matmul error was confirmed by running the cells' code with
+/// NumPy 2.2: `ValueError: matmul: ... (size 4 is different from 3)`):
+/// - cell 2 `%run helpers.py` brings `make_batch` into the namespace (no NameError later);
+/// - cell 3 `files = !ls` binds `files`; `display` is IPython's (no NameError); `np.dot?` is help;
+/// - cell 5 `make_batch(4) @ np.ones((4, 2))`: (4, 3) @ (4, 2), W504 at its third line;
+/// - cell 6 is a `%%bash` cell, not Python: left out;
+/// - cell 7 does not parse: RL001 at its own line and column, and only that cell is left out.
+#[test]
+fn notebook_cells_in_order_with_cell_locations() {
+    let nb = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/shapes/notebook/analysis.ipynb");
+    let nb = nb.to_str().unwrap();
+    let (code, out, _) = run(&["shapes", nb]);
+    assert_eq!(code, 1);
+    let want = format!(
+        "{nb}:cell 5:3:4: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n\
+         {nb}:cell 7:1:10: RL001 syntax error: Expected an expression\n"
+    );
+    assert_eq!(out, want);
+    let (_, json, _) = run(&["shapes", nb, "--format", "json", "--columns", "1"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let first = &v["diagnostics"][0];
+    assert_eq!(
+        (first["cell"].as_u64(), first["line"].as_u64()),
+        (Some(5), Some(3))
+    );
+    // A directory brings its notebooks along.
+    let dir = PathBuf::from(nb).parent().unwrap().to_path_buf();
+    let (_, out, _) = run(&["shapes", dir.to_str().unwrap()]);
+    assert!(out.contains("analysis.ipynb:cell 5:3:4: W504"), "{out}");
+}
+
+#[test]
+fn notebook_that_is_not_one() {
+    let d = tmp(
+        "nb-bad",
+        &[(
+            "r.ipynb",
+            r#"{"cells": [], "metadata": {"kernelspec": {"language": "R"}}, "nbformat": 4}"#,
+        )],
+    );
+    let (code, out, err) = run(&["shapes", d.join("r.ipynb").to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.contains(
+            "r.ipynb:1:0: RL002 cannot read the notebook: the notebook's kernel runs R, not Python"
+        ),
+        "{out}"
+    );
+}

@@ -34,6 +34,9 @@ impl Severity {
 #[derive(Debug, Clone, Serialize)]
 pub struct Diagnostic {
     pub path: String,
+    /// In a notebook: the cell (1-based, every cell counted); `line` is then the line in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<usize>,
     /// 1-based line.
     pub line: usize,
     /// 1-based column, in characters.
@@ -85,6 +88,7 @@ impl Diagnostic {
         let end = index.line_column(range.end(), source);
         Diagnostic {
             path: path.to_owned(),
+            cell: None,
             line: start.line.get(),
             column: start.column.get(),
             end_line: end.line.get(),
@@ -109,6 +113,7 @@ impl Diagnostic {
     ) -> Diagnostic {
         Diagnostic {
             path: path.to_owned(),
+            cell: None,
             line: 1,
             column: 1,
             end_line: 1,
@@ -158,13 +163,20 @@ impl Diagnostic {
         self
     }
 
+    /// `path:line` or, in a notebook, `path:cell N:line`.
+    pub fn place(&self) -> String {
+        match self.cell {
+            Some(c) => format!("{}:cell {c}:{}", self.path, self.line),
+            None => format!("{}:{}", self.path, self.line),
+        }
+    }
+
     /// `path:line:col: CODE message` (or `path:line:col: error[CODE]: message`, rustc style)
     pub fn headline(&self) -> String {
         if self.rustc_style {
             return format!(
-                "{}:{}:{}: {}[{}]: {}",
-                self.path,
-                self.line,
+                "{}:{}: {}[{}]: {}",
+                self.place(),
                 self.column,
                 self.severity.as_str(),
                 self.code,
@@ -172,8 +184,11 @@ impl Diagnostic {
             );
         }
         format!(
-            "{}:{}:{}: {} {}",
-            self.path, self.line, self.column, self.code, self.message
+            "{}:{}: {} {}",
+            self.place(),
+            self.column,
+            self.code,
+            self.message
         )
     }
 
@@ -221,7 +236,7 @@ pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
     let results: Vec<_> = diags
         .iter()
         .map(|d| {
-            serde_json::json!({
+            let mut r = serde_json::json!({
                 "ruleId": d.code,
                 "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
                 "message": { "text": match &d.hint { Some(h) => format!("{} (hint: {h})", d.message), None => d.message.clone() } },
@@ -229,7 +244,12 @@ pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
                     "artifactLocation": { "uri": d.path },
                     "region": { "startLine": d.line, "startColumn": d.column, "endLine": d.end_line, "endColumn": d.end_column }
                 }}]
-            })
+            });
+            // A notebook finding: the lines are the cell's.
+            if let (Some(cell), Some(o)) = (d.cell, r.as_object_mut()) {
+                o.insert("properties".into(), serde_json::json!({ "cell": cell }));
+            }
+            r
         })
         .collect();
     serde_json::json!({

@@ -23,6 +23,7 @@ pub mod diagnostics;
 pub mod edit;
 pub mod fxhash;
 pub mod guard;
+pub mod notebook;
 pub mod parse;
 pub mod project;
 pub mod source;

@@ -75,6 +75,24 @@ fn load_module(root: &Path, rel: &str) -> Result<Module, Box<Diagnostic>> {
     })
 }
 
+/// A module whose text is already in memory (its name is the file's stem: `nb` for `nb.ipynb`).
+fn module_from_text(path: &Path, rel: &str, text: String) -> Result<Module, Box<Diagnostic>> {
+    let file = SourceFile {
+        path: path.to_path_buf(),
+        text,
+        encoding: crate::source::Encoding::Utf8,
+    };
+    let parsed = ParsedModule::parse(file, rel)?;
+    let stem = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
+    let (name, is_package) = module_name(&format!("{stem}.py"));
+    Ok(Module {
+        rel_path: rel.to_owned(),
+        name,
+        is_package,
+        parsed,
+    })
+}
+
 impl Project {
     /// Load a directory project: every file, and every `.py` file parsed (in parallel).
     /// `exclude` is a directory left out of the walk (e.g. an output directory inside the project).
@@ -151,6 +169,16 @@ impl Project {
     /// Load a single-file project. `follow` decides, from the parsed entry module, whether to load
     /// the sibling modules it imports (transitively).
     pub fn load_file(path: &Path, follow: &dyn Fn(&Module) -> bool) -> Project {
+        Project::load_file_with(path, None, follow)
+    }
+
+    /// As [`Project::load_file`], with the entry's text given instead of read from `path` (an
+    /// editor's unsaved buffer, a notebook's code cells); its siblings are still read from disk.
+    pub fn load_file_with(
+        path: &Path,
+        text: Option<String>,
+        follow: &dyn Fn(&Module) -> bool,
+    ) -> Project {
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let root = if root.as_os_str().is_empty() {
             PathBuf::from(".")
@@ -169,7 +197,11 @@ impl Project {
             entry: None,
             errors: Vec::new(),
         };
-        match load_module(&root, &rel) {
+        let loaded = match text {
+            None => load_module(&root, &rel),
+            Some(text) => module_from_text(path, &rel, text),
+        };
+        match loaded {
             Ok(m) => {
                 let follow_imports = follow(&m);
                 project.push(m);

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use ranklift_python::notebook::Notebook;
 use ranklift_python::{Diagnostic, Project, Severity};
 use rayon::prelude::*;
 use ruff_text_size::Ranged;
@@ -73,7 +74,7 @@ pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
                 .map(ignore::DirEntry::into_path)
-                .filter(|p| p.extension().is_some_and(|x| x == "py"))
+                .filter(|p| p.extension().is_some_and(|x| x == "py" || x == "ipynb"))
                 .collect();
             found.sort();
             out.extend(found);
@@ -165,6 +166,9 @@ fn internal_error(path: &Path) -> FileResult {
 fn check_file_inner(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
     let display = path.display().to_string();
     let started = std::time::Instant::now();
+    if path.extension().is_some_and(|e| e == "ipynb") {
+        return check_notebook(path, display, opts);
+    }
     let project = Project::load_file(path, &|_| true);
     let parse_time = started.elapsed();
     let Some(entry) = project.entry else {
@@ -195,6 +199,79 @@ fn check_file_inner(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>
         }
     };
     analyse_entry(&project, &array_like, entry, &display_of, parse_time, opts)
+}
+
+/// A notebook: its code cells as one program (`ranklift_python::notebook`), every finding on it
+/// pointed back at its cell.
+fn check_notebook(path: &Path, display: String, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
+    let started = std::time::Instant::now();
+    let notebook = std::fs::read(path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 JSON".to_owned()))
+        .and_then(|json| Notebook::parse(&json, &display));
+    let notebook = match notebook {
+        Ok(n) => n,
+        Err(e) => {
+            let d = Diagnostic::file_level(
+                &display,
+                ranklift_python::project::IO_ERROR,
+                Severity::Error,
+                format!("cannot read the notebook: {e}"),
+            )
+            .with_hint("ranklift reads Jupyter notebooks in nbformat 4 with a Python kernel");
+            return (
+                FileResult {
+                    path: display,
+                    findings: Vec::new(),
+                    fatal: Some(d),
+                    incomplete: false,
+                    parse_time: started.elapsed(),
+                    analysis_time: Default::default(),
+                },
+                Vec::new(),
+            );
+        }
+    };
+    let project = Project::load_file_with(path, Some(notebook.python.clone()), &|_| true);
+    let parse_time = started.elapsed();
+    let (mut result, imported) = match project.entry {
+        Some(entry) => {
+            let array_like = Arc::new(project_array_like(&project));
+            let dir = path.parent().unwrap_or(Path::new(""));
+            let display_of = |i: usize| {
+                if i == entry {
+                    display.clone()
+                } else {
+                    dir.join(&project.modules[i].rel_path).display().to_string()
+                }
+            };
+            analyse_entry(&project, &array_like, entry, &display_of, parse_time, opts)
+        }
+        None => (
+            FileResult {
+                path: display.clone(),
+                findings: Vec::new(),
+                fatal: project.errors.into_iter().next().map(|mut d| {
+                    d.path = display.clone();
+                    d
+                }),
+                incomplete: false,
+                parse_time,
+                analysis_time: Default::default(),
+            },
+            Vec::new(),
+        ),
+    };
+    for d in result.findings.iter_mut().chain(result.fatal.as_mut()) {
+        if d.path == display {
+            notebook.relocate(d);
+        }
+    }
+    if result.fatal.is_none() {
+        result.findings.extend(notebook.syntax_errors);
+        result.findings.sort_by_key(|d| (d.cell, d.line, d.column));
+    }
+    (result, imported)
 }
 
 /// Add the certain findings reached inside imported modules to those modules' results, once
@@ -300,15 +377,24 @@ pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
     for p in paths {
         if p.is_dir() {
             let dir = p.clone();
-            let opts = opts.clone();
+            let owned = opts.clone();
             let results = std::thread::Builder::new()
                 .stack_size(STACK)
-                .spawn(move || check_dir(&dir, &opts))
+                .spawn(move || check_dir(&dir, &owned))
                 .ok()
                 .and_then(|h| h.join().ok());
             match results {
                 Some(r) => out.extend(r),
                 None => out.push(internal_error(p)),
+            }
+            // Notebooks under it: each its own program, with the directory's modules importable.
+            let notebooks: Vec<PathBuf> = collect_files(std::slice::from_ref(p))
+                .into_iter()
+                .filter(|f| f.extension().is_some_and(|x| x == "ipynb"))
+                .collect();
+            for (r, extra) in check_files_with_imported(&notebooks, opts) {
+                out.push(r);
+                imported.extend(extra);
             }
         } else if let Some(r) = by_file.next() {
             out.push(r);

@@ -191,7 +191,8 @@ impl<'a> Interp<'a> {
     /// Arguments handed to code the analysis does not run (a library function, a callback
     /// registry) may be changed by it, now or later: lists passed, and the lists and objects
     /// a passed function can reach (`fig.canvas.mpl_connect("button_press_event", on_click)`
-    /// where `on_click` appends to a list of the enclosing function), become unknown.
+    /// where `on_click` appends to a list of the enclosing function, or to a module global),
+    /// become unknown.
     fn escape(&mut self, args: &Args, st: &mut State) {
         let vals: Vec<Value> = args
             .pos
@@ -220,7 +221,10 @@ impl<'a> Interp<'a> {
                     *seq = Seq::Summary(Box::new(Value::Top), Int::Range(Some(0), None));
                 }
                 for e in &elems {
-                    if matches!(e, Value::Instance(_) | Value::List(_)) {
+                    if matches!(
+                        e,
+                        Value::Instance(_) | Value::List(_) | Value::Func(_) | Value::Method(..)
+                    ) {
                         self.escape_value(e, st, depth + 1);
                     }
                 }
@@ -232,11 +236,23 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::Func(id) => {
-                let reach: Vec<Value> = self.funcs[*id as usize]
+                let f = &self.funcs[*id as usize];
+                let mut reach: Vec<Value> = f
                     .closure
                     .as_ref()
                     .map(|c| c.values().map(|b| b.value.clone()).collect())
                     .unwrap_or_default();
+                // And the module globals it names (`def save(t): frames.append(...)` handed to
+                // a driver as an observer fills the module's `frames`).
+                if f.module == self.cur_module {
+                    for name in super::scope::names_read(f.def) {
+                        if !f.scope.locals.contains(&name)
+                            && let Some(b) = st.globals.get(&name)
+                        {
+                            reach.push(b.value.clone());
+                        }
+                    }
+                }
                 for x in &reach {
                     if matches!(x, Value::List(_) | Value::Instance(_)) {
                         self.escape_value(x, st, depth + 1);

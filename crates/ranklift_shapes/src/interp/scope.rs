@@ -266,3 +266,23 @@ fn star_import(body: &[Stmt]) -> bool {
         _ => false,
     })
 }
+
+/// The names a function's body (nested functions included) reads.
+pub fn names_read(def: &ast::StmtFunctionDef) -> Vec<Arc<str>> {
+    #[derive(Default)]
+    struct Reads(Vec<Arc<str>>);
+    impl<'a> Visitor<'a> for Reads {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Name(n) = e
+                && n.ctx.is_load()
+                && !self.0.iter().any(|x| **x == *n.id.as_str())
+            {
+                self.0.push(n.id.as_str().into());
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut r = Reads::default();
+    r.visit_body(&def.body);
+    r.0
+}
