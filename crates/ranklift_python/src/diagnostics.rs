@@ -231,18 +231,32 @@ pub fn sort(diags: &mut [Diagnostic]) {
     });
 }
 
-/// A SARIF 2.1.0 log for `diags` (the subset GitHub code scanning reads).
+/// A SARIF 2.1.0 log for `diags`: what GitHub code scanning and the SARIF SDK's validator
+/// expect (the tool's version, relative or `file://` URIs, the flagged source as a snippet; no
+/// `rules` array, which with ids only is flagged as redundant by the validator, SARIF2004). Checked against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool by
+/// `scripts/sarif_check.py`.
 pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
     let results: Vec<_> = diags
         .iter()
         .map(|d| {
+            let mut region = serde_json::json!({
+                "startLine": d.line, "startColumn": d.column,
+                "endLine": d.end_line, "endColumn": d.end_column
+            });
+            if let Some(src) = &d.source
+                && d.cell.is_none()
+                && let Some(text) = src.get(usize::from(d.range.start())..usize::from(d.range.end()))
+                && !text.is_empty()
+            {
+                region["snippet"] = serde_json::json!({ "text": text });
+            }
             let mut r = serde_json::json!({
                 "ruleId": d.code,
-                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Note => "note" },
+                "level": d.severity.as_str(),
                 "message": { "text": match &d.hint { Some(h) => format!("{} (hint: {h})", d.message), None => d.message.clone() } },
                 "locations": [{ "physicalLocation": {
-                    "artifactLocation": { "uri": d.path },
-                    "region": { "startLine": d.line, "startColumn": d.column, "endLine": d.end_line, "endColumn": d.end_column }
+                    "artifactLocation": { "uri": path_uri(&d.path) },
+                    "region": region
                 }}]
             });
             // A notebook finding: the lines are the cell's.
@@ -255,8 +269,36 @@ pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
     serde_json::json!({
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{ "tool": { "driver": { "name": tool, "informationUri": "https://github.com/ranklift/ranklift" } }, "results": results }]
+        "runs": [{
+            "tool": { "driver": {
+                "name": tool,
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/ranklift/ranklift"
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results
+        }]
     })
+}
+
+/// A path as a URI reference: relative paths stay relative (without `./`), absolute ones become
+/// `file://` URIs; characters a URI cannot hold are percent-encoded.
+fn path_uri(path: &str) -> String {
+    let mut out = String::new();
+    let rel = path.strip_prefix("./").unwrap_or(path);
+    if rel.starts_with('/') {
+        out.push_str("file://");
+    }
+    for b in rel.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(b as char);
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -280,8 +322,21 @@ mod tests {
         )
         .with_hint("move it out");
         assert_eq!(d.headline(), "a.py:2:7: DST004 side effect");
+        let sarif = to_sarif("t", std::slice::from_ref(&d));
+        let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(region["snippet"]["text"], "x.pop()");
         let text = d.render_text();
         assert!(text.contains("print(x.pop())"), "{text}");
         assert!(text.contains("help: move it out"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod uri_tests {
+    #[test]
+    fn paths_become_uri_references() {
+        assert_eq!(super::path_uri("./a b/c.py"), "a%20b/c.py");
+        assert_eq!(super::path_uri("/tmp/é.py"), "file:///tmp/%C3%A9.py");
+        assert_eq!(super::path_uri("src/m#1.py"), "src/m%231.py");
     }
 }
