@@ -37,6 +37,8 @@ pub struct Problem {
     pub message: String,
     pub hint: String,
     pub notes: Vec<(TextRange, String)>,
+    /// The edits that resolve it, where they are known (the selections an E-KOC needs).
+    pub fix: Option<ranklift_python::diagnostics::Fix>,
 }
 
 impl Problem {
@@ -52,6 +54,7 @@ impl Problem {
             message,
             hint: hint.into(),
             notes: Vec::new(),
+            fix: None,
         }
     }
 }
@@ -154,6 +157,7 @@ fn to_diags(
             for (r, m) in p.notes {
                 d = d.with_note(index, r, m);
             }
+            d.fix = p.fix;
             d
         })
         .collect();

@@ -6,7 +6,7 @@
 //! branches; a merge failure is a knowledge-of-choice error (E-KOC).
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::Problem;
 use crate::codes::{E_KOC, E_SHORT};
@@ -447,9 +447,13 @@ impl Px<'_, '_> {
         cond_role: &str,
         err: MergeError,
         branches: [(&str, TextRange); 2],
+        first_stmts: Option<[TextSize; 2]>,
     ) {
         let x = self.x;
         let (l1, l2, declare) = self.label_pair();
+        // The quick fix: the same selections as the hint, as the first statements of both
+        // branches (when both exist and the labels need no new declaration).
+        let mut selections: Option<[Vec<String>; 2]> = None;
         let (b1, b2) = if what == "while" {
             (
                 "the loop body",
@@ -459,10 +463,24 @@ impl Px<'_, '_> {
             ("the `if` branch", "the `else` branch")
         };
         let hint = if let Some(ch) = self.channel_between(cond_role, x) {
+            selections = Some([
+                vec![format!("{ch}.select({l1} @ {cond_role})")],
+                vec![format!("{ch}.select({l2} @ {cond_role})")],
+            ]);
             format!(
                 "inform {x}: start {b1} with `{ch}.select({l1} @ {cond_role})` and {b2} with `{ch}.select({l2} @ {cond_role})` (or forward the choice through a role that already knows){declare}"
             )
         } else if let Some((c1, w, c2)) = self.forwarder(cond_role, x) {
+            selections = Some([
+                vec![
+                    format!("{c1}.select({l1} @ {cond_role})"),
+                    format!("{c2}.select({l1} @ {w})"),
+                ],
+                vec![
+                    format!("{c1}.select({l2} @ {cond_role})"),
+                    format!("{c2}.select({l2} @ {w})"),
+                ],
+            ]);
             format!(
                 "forward the choice to {x} through {w}: start {b1} with `{c1}.select({l1} @ {cond_role})` then `{c2}.select({l1} @ {w})`, and {b2} with `{c1}.select({l2} @ {cond_role})` then `{c2}.select({l2} @ {w})`{declare}"
             )
@@ -479,6 +497,24 @@ impl Px<'_, '_> {
             ),
             hint,
         );
+        if let (Some(sel), Some(at), "") = (selections, first_stmts, declare) {
+            let edits = sel
+                .iter()
+                .zip(at)
+                .map(|(lines, at)| {
+                    let start = usize::from(at);
+                    let line_start = self.src[..start].rfind('\n').map_or(0, |i| i + 1);
+                    let indent = &self.src[line_start..start];
+                    let indent = if indent.trim().is_empty() { indent } else { "" };
+                    let text: String = lines.iter().map(|l| format!("{l}\n{indent}")).collect();
+                    (TextRange::empty(at), text)
+                })
+                .collect();
+            p.fix = Some(ranklift_python::diagnostics::Fix {
+                title: format!("Inform {x} of the branch with `select`"),
+                edits,
+            });
+        }
         for ((name, fallback), span) in branches.into_iter().zip([err.left, err.right]) {
             match span {
                 Some(s) => p.notes.push((
@@ -576,12 +612,22 @@ impl Px<'_, '_> {
                     Err(err) => {
                         let then_span = body.first().map_or(span, |s| s.range());
                         let r = r.clone();
+                        // Both branches written out: `if ...:` and a plain `else:`.
+                        let else_first = match rest {
+                            [only] if only.test.is_none() => only.body.first(),
+                            _ => None,
+                        };
+                        let first_stmts = body
+                            .first()
+                            .zip(else_first)
+                            .map(|(a, b)| [a.start(), b.start()]);
                         self.koc(
                             TextRange::new(span.start(), test.range().end()),
                             "if",
                             &r,
                             err,
                             [("`if`", then_span), ("`else`", else_span)],
+                            first_stmts,
                         );
                     }
                 }
@@ -651,6 +697,10 @@ impl Px<'_, '_> {
                                 &r,
                                 err,
                                 [("loop body", then_span), ("exit", else_span)],
+                                w.body
+                                    .first()
+                                    .zip(w.orelse.first())
+                                    .map(|(a, b)| [a.start(), b.start()]),
                             ),
                             Ok(m) => {
                                 let closed = (m.len() == 1 && matches!(m[0].kind, SK::Match(..)))

@@ -61,6 +61,16 @@ pub struct Diagnostic {
     /// `path:line:col: CODE message`.
     #[serde(skip)]
     pub rustc_style: bool,
+    /// Edits that resolve the finding, where the analysis knows them (an editor's quick fix).
+    #[serde(skip)]
+    pub fix: Option<Fix>,
+}
+
+/// A fix: what it does, and replacements of byte ranges of the diagnostic's source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<(TextRange, String)>,
 }
 
 /// A secondary location of a [`Diagnostic`].
@@ -101,6 +111,7 @@ impl Diagnostic {
             source: Some(source.clone()),
             notes: Vec::new(),
             rustc_style: false,
+            fix: None,
         }
     }
 
@@ -126,6 +137,7 @@ impl Diagnostic {
             source: None,
             notes: Vec::new(),
             rustc_style: false,
+            fix: None,
         }
     }
 
