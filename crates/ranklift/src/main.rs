@@ -32,12 +32,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Rewrite a single-GPU TensorFlow 2 training program into a Horovod data-parallel program.
+    /// Rewrite a single-GPU training program into a data-parallel one (TensorFlow → Horovod,
+    /// PyTorch → DistributedDataParallel).
     Distribute(distribute_cmd::Args),
     /// Find tensor-shape errors (NumPy) before the code runs, by abstract interpretation.
     Shapes(shapes_cmd::Args),
     /// PyChoral: check a choreography, project it into one Python class per role, run it.
     Choreo(choreo_cmd::Args),
+    /// Language server over stdio: shapes findings and choreography errors in the editor.
+    Server,
     /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
     #[command(hide = true)]
     ParseOnly { path: std::path::PathBuf },
@@ -57,6 +60,13 @@ fn main() -> ExitCode {
         Command::Distribute(args) => distribute_cmd::run(args, &cli.config),
         Command::Shapes(args) => shapes_cmd::run(args, &cli.config),
         Command::Choreo(args) => choreo_cmd::run(args),
+        Command::Server => match ranklift_server::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: ranklift server: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::ParseOnly { path } => {
             let p = if path.is_dir() {
                 ranklift_python::Project::load_dir(&path, None, &|_, _| {})

@@ -44,7 +44,7 @@ impl ParsedModule {
                     Severity::Error,
                     format!("syntax error: {}", err.error),
                 )
-                .with_hint("ranklift only rewrites programs that Python itself can parse"),
+                .with_hint("Python cannot parse this file either: ranklift analyses and rewrites only valid Python"),
             )),
         }
     }

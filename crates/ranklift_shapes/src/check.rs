@@ -123,6 +123,30 @@ pub fn check_file(path: &Path, opts: &Options) -> FileResult {
     check_file_with_imported(path, opts).0
 }
 
+/// Check `text` as the content of `path` (an editor's unsaved buffer): the modules it imports
+/// are read from `path`'s directory. In a thread with a big stack; a bug is a diagnostic.
+pub fn check_text(path: &Path, text: String, opts: &Options) -> FileResult {
+    let owned = (path.to_path_buf(), opts.clone());
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check_loaded(
+                    &owned.0,
+                    Project::load_file_with(&owned.0, Some(text), &|_| true),
+                    std::time::Instant::now(),
+                    &owned.1,
+                )
+                .0
+            }))
+            .unwrap_or_else(|_| internal_error(&owned.0))
+        });
+    match worker.map(|h| h.join()) {
+        Ok(Ok(r)) => r,
+        _ => internal_error(path),
+    }
+}
+
 /// Check one file; also the certain findings inside the project modules it imports.
 fn check_file_with_imported(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
     let owned = (path.to_path_buf(), opts.clone());
@@ -170,6 +194,17 @@ fn check_file_inner(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>
         return check_notebook(path, display, opts);
     }
     let project = Project::load_file(path, &|_| true);
+    check_loaded(path, project, started, opts)
+}
+
+/// Analyse a loaded single-file project (its entry is `path`).
+fn check_loaded(
+    path: &Path,
+    project: Project,
+    started: std::time::Instant,
+    opts: &Options,
+) -> (FileResult, Vec<Diagnostic>) {
+    let display = path.display().to_string();
     let parse_time = started.elapsed();
     let Some(entry) = project.entry else {
         let fatal = project.errors.into_iter().next().map(|mut d| {

@@ -1,0 +1,393 @@
+//! The open documents, what was last found in each, and what needs analysing again.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
+    TextDocumentContentChangeEvent, TextEdit, Uri, WorkspaceEdit,
+};
+use ranklift_python::config::{Config, Ignores};
+use ranklift_python::{Diagnostic, Severity};
+use ranklift_shapes::check::Options;
+use ranklift_shapes::numpy::NumpyVersion;
+use ruff_python_ast::token::TokenKind;
+use ruff_source_file::LineIndex;
+use ruff_text_size::{Ranged, TextRange, TextSize};
+
+use crate::convert;
+
+/// One open document.
+struct Doc {
+    uri: Uri,
+    path: Option<PathBuf>,
+    text: String,
+    version: i32,
+    /// What the last analysis found, on the text it analysed.
+    last: Option<Analysis>,
+}
+
+/// The findings of one analysis and the code tokens of the text they were made on.
+struct Analysis {
+    text: Arc<str>,
+    tokens: Option<Vec<(TokenKind, TextRange)>>,
+    /// Comments that steer the analysis (`# ranklift: ignore`) were present.
+    steering_comments: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The server's state.
+pub struct Server {
+    utf8: bool,
+    docs: HashMap<String, Doc>,
+    dirty: BTreeSet<String>,
+    /// How many analyses ran, and how many edits were answered without one (the request
+    /// `ranklift/stats` returns both, for tests and `bench/server.py`).
+    pub analyses: usize,
+    pub reused: usize,
+}
+
+impl Server {
+    pub fn new(utf8: bool) -> Server {
+        Server {
+            utf8,
+            docs: HashMap::new(),
+            dirty: BTreeSet::new(),
+            analyses: 0,
+            reused: 0,
+        }
+    }
+
+    pub fn open(&mut self, uri: Uri, text: String, version: i32) {
+        let key = uri.as_str().to_owned();
+        self.docs.insert(
+            key.clone(),
+            Doc {
+                path: convert::path_of(&uri),
+                uri,
+                text,
+                version,
+                last: None,
+            },
+        );
+        self.dirty.insert(key);
+    }
+
+    pub fn change(&mut self, uri: &Uri, version: i32, changes: &[TextDocumentContentChangeEvent]) {
+        let key = uri.as_str();
+        let Some(doc) = self.docs.get_mut(key) else {
+            return;
+        };
+        for c in changes {
+            match c.range {
+                Some(r) => {
+                    let a = convert::offset(&doc.text, r.start, self.utf8);
+                    let b = convert::offset(&doc.text, r.end, self.utf8).max(a);
+                    doc.text.replace_range(a..b, &c.text);
+                }
+                None => doc.text = c.text.clone(),
+            }
+        }
+        doc.version = version;
+        self.dirty.insert(key.to_owned());
+    }
+
+    /// A saved file is read from disk by the documents that import it: analyse those again.
+    pub fn saved(&mut self, uri: &Uri) {
+        let key = uri.as_str().to_owned();
+        let Some(module) = self
+            .docs
+            .get(&key)
+            .and_then(|d| d.path.as_ref())
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+        else {
+            return;
+        };
+        for (k, d) in &mut self.docs {
+            if *k != key && imports(&d.text, &module) {
+                // Same text, new neighbours: no reuse.
+                d.last = None;
+                self.dirty.insert(k.clone());
+            }
+        }
+    }
+
+    pub fn close(&mut self, uri: &Uri) {
+        self.docs.remove(uri.as_str());
+        self.dirty.remove(uri.as_str());
+    }
+
+    /// Analyse every document that changed: (uri, diagnostics, version) to publish.
+    pub fn analyse_dirty(&mut self) -> Vec<(Uri, Vec<lsp_types::Diagnostic>, Option<i32>)> {
+        let dirty = std::mem::take(&mut self.dirty);
+        let mut out = Vec::new();
+        for key in dirty {
+            let Some(doc) = self.docs.get_mut(&key) else {
+                continue;
+            };
+            let text: Arc<str> = doc.text.as_str().into();
+            let tokens = code_tokens(&text);
+            let steering = steering_comments(&text);
+            let reusable = doc.last.as_ref().and_then(|last| {
+                (tokens.is_some()
+                    && !steering
+                    && !last.steering_comments
+                    && same_code(last, &tokens, &text))
+                .then(|| moved(last, tokens.as_deref().unwrap_or_default(), &text))
+            });
+            let diagnostics = match reusable {
+                Some(d) => {
+                    self.reused += 1;
+                    d
+                }
+                None => {
+                    self.analyses += 1;
+                    analyse(doc.path.as_deref(), &text)
+                }
+            };
+            let published = publishable(&doc.uri, &text, &diagnostics, self.utf8);
+            doc.last = Some(Analysis {
+                text,
+                tokens,
+                steering_comments: steering,
+                diagnostics,
+            });
+            out.push((doc.uri.clone(), published, Some(doc.version)));
+        }
+        out
+    }
+
+    /// The quick fixes of the diagnostics in the request's range.
+    pub fn code_actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let Some(doc) = self.docs.get(p.text_document.uri.as_str()) else {
+            return Vec::new();
+        };
+        let Some(last) = &doc.last else {
+            return Vec::new();
+        };
+        if *last.text != *doc.text {
+            // Edits are on the way; their analysis will bring fresh fixes.
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (i, d) in last.diagnostics.iter().enumerate() {
+            let Some(fix) = &d.fix else { continue };
+            let r = convert::range(&last.text, d.range, self.utf8);
+            let overlaps = r.start <= p.range.end && p.range.start <= r.end;
+            if !overlaps {
+                continue;
+            }
+            let edits: Vec<TextEdit> = fix
+                .edits
+                .iter()
+                .map(|(range, text)| TextEdit {
+                    range: convert::range(&last.text, *range, self.utf8),
+                    new_text: text.clone(),
+                })
+                .collect();
+            let diagnostic = convert::diagnostic(&doc.uri, &last.text, d, self.utf8, Some(i));
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: fix.title.clone(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic]),
+                edit: Some(WorkspaceEdit {
+                    changes: Some([(doc.uri.clone(), edits)].into_iter().collect()),
+                    ..WorkspaceEdit::default()
+                }),
+                is_preferred: Some(true),
+                ..CodeAction::default()
+            }));
+        }
+        out
+    }
+}
+
+fn publishable(
+    uri: &Uri,
+    text: &str,
+    diagnostics: &[Diagnostic],
+    utf8: bool,
+) -> Vec<lsp_types::Diagnostic> {
+    diagnostics
+        .iter()
+        .enumerate()
+        .map(|(i, d)| convert::diagnostic(uri, text, d, utf8, d.fix.as_ref().map(|_| i)))
+        .collect()
+}
+
+/// Run the analysis that fits the document: `choreo check` for a PyChoral choreography,
+/// `shapes` for any other Python file. Findings in other files are left out.
+fn analyse(path: Option<&Path>, text: &Arc<str>) -> Vec<Diagnostic> {
+    let fallback = PathBuf::from("untitled.py");
+    let path = path.unwrap_or(&fallback);
+    let display = path.display().to_string();
+    if is_choreography(text) {
+        return match ranklift_choreo::compile_with(&display, text, ranklift_choreo::Want::default())
+        {
+            Ok(_) => Vec::new(),
+            Err(ds) => ds,
+        };
+    }
+    let (opts, ignores) = match settings(path) {
+        Ok(s) => s,
+        Err(d) => return vec![*d],
+    };
+    let r = ranklift_shapes::check::check_text(path, text.to_string(), &opts);
+    r.fatal
+        .into_iter()
+        .chain(r.findings)
+        .filter(|d| d.path == display && !ignores.ignored(path, d.code))
+        .collect()
+}
+
+/// `shapes` settings from the configuration that applies to `path`. An invalid configuration
+/// is one diagnostic, shown on the document (the message names the file and line).
+fn settings(path: &Path) -> Result<(Options, Ignores), Box<Diagnostic>> {
+    let mut opts = Options::default();
+    let Some(config) = Config::discover(path).map_err(|d| Box::new(on_document(path, *d)))? else {
+        return Ok((opts, Ignores::default()));
+    };
+    let s = &config.shapes;
+    opts.possible = s.possible.unwrap_or(false);
+    if let Some(f) = &s.fuel {
+        opts.fuel = *f.get_ref();
+    }
+    if let Some(v) = &s.numpy_version {
+        opts.numpy = NumpyVersion::parse(&v.get_ref().as_string())
+            .map_err(|e| Box::new(on_document(path, config.error_at(v.span(), e))))?;
+    }
+    let ignores = Ignores::new(&config).map_err(|d| Box::new(on_document(path, *d)))?;
+    Ok((opts, ignores))
+}
+
+/// A configuration error shown at the top of the document it stops.
+fn on_document(path: &Path, d: Diagnostic) -> Diagnostic {
+    Diagnostic::file_level(
+        &path.display().to_string(),
+        d.code,
+        Severity::Error,
+        format!("{}:{}: {}", d.place(), d.column, d.message),
+    )
+    .with_hint(d.hint.unwrap_or_default())
+}
+
+fn is_choreography(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("from pychoral import") || l.starts_with("from pychoral.")
+    })
+}
+
+/// `import module` / `from module import` / `from .module import` somewhere in `text`.
+fn imports(text: &str, module: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        let rest = l
+            .strip_prefix("import ")
+            .or_else(|| l.strip_prefix("from "))
+            .map(|r| r.trim_start_matches('.'));
+        rest.is_some_and(|r| {
+            r.split([' ', ',', '.'])
+                .next()
+                .is_some_and(|first| first == module)
+        })
+    })
+}
+
+/// The tokens that are code (no comments, no blank-line newlines); `None` if it does not parse.
+fn code_tokens(text: &str) -> Option<Vec<(TokenKind, TextRange)>> {
+    let parsed = ruff_python_parser::parse_module(text).ok()?;
+    Some(
+        parsed
+            .tokens()
+            .iter()
+            .filter(|t| !matches!(t.kind(), TokenKind::Comment | TokenKind::NonLogicalNewline))
+            .map(|t| (t.kind(), t.range()))
+            .collect(),
+    )
+}
+
+fn steering_comments(text: &str) -> bool {
+    text.contains("ranklift:") || text.contains("pytropos:")
+}
+
+/// The same code tokens, with the same text each: only comments and blank lines changed.
+fn same_code(last: &Analysis, tokens: &Option<Vec<(TokenKind, TextRange)>>, text: &str) -> bool {
+    match (&last.tokens, tokens) {
+        (Some(a), Some(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, ra), (kb, rb))| ka == kb && last.text[*ra] == text[*rb])
+        }
+        _ => false,
+    }
+}
+
+/// The last findings, moved to where their code now is.
+fn moved(last: &Analysis, tokens: &[(TokenKind, TextRange)], text: &Arc<str>) -> Vec<Diagnostic> {
+    let old = last.tokens.as_deref().unwrap_or_default();
+    let shift = |at: TextSize| -> TextSize {
+        // The token the offset is in or after, and the same distance from its new start.
+        let i = old.partition_point(|(_, r)| r.start() <= at);
+        match i.checked_sub(1) {
+            Some(i) => tokens[i].1.start() + (at - old[i].1.start()),
+            None => at,
+        }
+    };
+    let index = LineIndex::from_source_text(text);
+    last.diagnostics
+        .iter()
+        .map(|d| {
+            if d.source.is_none() {
+                return d.clone();
+            }
+            let range = TextRange::new(
+                shift(d.range.start()),
+                shift(d.range.end()).max(shift(d.range.start())),
+            );
+            let mut n = Diagnostic::new(
+                &d.path,
+                text,
+                &index,
+                range,
+                d.code,
+                d.severity,
+                d.message.clone(),
+            );
+            n.hint.clone_from(&d.hint);
+            n.rustc_style = d.rustc_style;
+            n.fix = d.fix.as_ref().map(|f| ranklift_python::diagnostics::Fix {
+                title: f.title.clone(),
+                edits: f
+                    .edits
+                    .iter()
+                    .map(|(r, t)| (TextRange::new(shift(r.start()), shift(r.end())), t.clone()))
+                    .collect(),
+            });
+            for note in &d.notes {
+                let r = TextRange::new(shift(note.range.start()), shift(note.range.end()));
+                n = n.with_note(&index, r, note.message.clone());
+            }
+            n
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_by_name() {
+        assert!(imports(
+            "import numpy as np\nfrom helpers import f\n",
+            "helpers"
+        ));
+        assert!(imports("from .helpers.sub import f\n", "helpers"));
+        assert!(imports("import os, helpers\n", "os"));
+        assert!(!imports("import helpers_extra\n", "helpers"));
+    }
+}
