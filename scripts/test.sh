@@ -25,6 +25,8 @@ RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/realworld-shapes.sh
 echo "== shapes recall on bugs injected into real functions (confirmed with real NumPy)"
 # Measured 109/146 = 74.7% when this floor was set (20/57 at the start of issue 13); a drop below it fails.
 python3 scripts/recall_shapes.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_NUMPY2_PYTHON" --min-recall 0.70
+echo "== the pip package: maturin wheel installed into a fresh venv, every command run from it"
+python3 scripts/wheel_test.py
 echo "== SARIF logs against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool"
 python3 scripts/sarif_check.py --bin "$PWD/target/debug/ranklift"
 if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then

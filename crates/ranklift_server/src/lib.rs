@@ -89,6 +89,7 @@ pub fn serve(connection: &Connection) -> Result<()> {
 }
 
 fn main_loop(connection: &Connection, server: &mut Server) -> Result<()> {
+    let mut shutting_down = false;
     while let Ok(first) = connection.receiver.recv() {
         // A burst of messages (keystrokes) is taken whole, then analysed once.
         let mut batch = vec![first];
@@ -98,15 +99,23 @@ fn main_loop(connection: &Connection, server: &mut Server) -> Result<()> {
         for msg in batch {
             match msg {
                 Message::Request(req) => {
-                    if connection.handle_shutdown(&req)? {
-                        return Ok(());
+                    // `shutdown`: answer, then wait for `exit` (perhaps already in this batch).
+                    if req.method == "shutdown" {
+                        let resp = Response::new_ok(req.id, ());
+                        connection.sender.send(Message::Response(resp))?;
+                        shutting_down = true;
+                        continue;
                     }
                     let resp = request(server, req);
                     connection.sender.send(Message::Response(resp))?;
                 }
+                Message::Notification(n) if n.method == "exit" => return Ok(()),
                 Message::Notification(n) => notification(server, n),
                 Message::Response(_) => {}
             }
+        }
+        if shutting_down {
+            return wait_for_exit(connection);
         }
         for (uri, diagnostics, version) in server.analyse_dirty() {
             let params = lsp_types::PublishDiagnosticsParams {
@@ -120,6 +129,25 @@ fn main_loop(connection: &Connection, server: &mut Server) -> Result<()> {
                     PublishDiagnostics::METHOD.to_owned(),
                     params,
                 )))?;
+        }
+    }
+    Ok(())
+}
+
+/// After `shutdown`: every request is an error until `exit` (the reader thread stops there).
+fn wait_for_exit(connection: &Connection) -> Result<()> {
+    while let Ok(msg) = connection.receiver.recv() {
+        match msg {
+            Message::Notification(n) if n.method == "exit" => return Ok(()),
+            Message::Request(req) => {
+                let resp = Response::new_err(
+                    req.id,
+                    lsp_server::ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down".to_owned(),
+                );
+                connection.sender.send(Message::Response(resp))?;
+            }
+            _ => {}
         }
     }
     Ok(())

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The pip package, for real (issue 16, part 1).
+
+Builds the wheel with maturin (pinned, in a cached venv under ~/.cache/ranklift/wheel-venv),
+installs it into a fresh venv with pip (no index: nothing but the wheel), and runs each command
+from that install on an example:
+
+- `ranklift --version` and `python -m ranklift --version` (the package finds its binary);
+- `distribute --diff` on a PyTorch example: a DDP diff;
+- `shapes` on the example notebook: its W504 at cell 5 (exit 1);
+- `choreo check` and `choreo run` on two_phase_commit: the per-role lines of
+  examples/choreo/expected.json;
+- `choreo project --emit-erased`, then the projection run with the *installed* `pychoral_rt`
+  (the copy written next to it is deleted first) and the role-erased program with the
+  installed `pychoral`;
+- a program with `ranklift.hints` annotations, run by the venv's Python;
+- `server`: initialize and shutdown over stdio.
+
+Negative control: a fresh venv without the wheel has none of these (no `ranklift` script, no
+`pychoral`, `pychoral_rt` or `ranklift.hints` to import).
+
+Usage: wheel_test.py [--wheel-dir DIR]   (prints each check; exit 1 on the first failure)
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(os.environ.get("RANKLIFT_CACHE", Path.home() / ".cache" / "ranklift"))
+MATURIN = "maturin==1.9.6"
+
+
+def run(cmd, want=0, cwd=None, env=None, stdin=None):
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, input=stdin)
+    if want is not None and p.returncode != want:
+        sys.exit(f"FAILED: {' '.join(map(str, cmd))}: exit {p.returncode} (want {want})\n"
+                 f"{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
+    return p
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        sys.exit(1)
+
+
+def maturin():
+    venv = CACHE / "wheel-venv"
+    exe = venv / "bin" / "maturin"
+    marker = venv / "pinned.txt"
+    if not (exe.exists() and marker.exists() and marker.read_text() == MATURIN):
+        run([sys.executable, "-m", "venv", "--clear", str(venv)])
+        run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check",
+             MATURIN])
+        marker.write_text(MATURIN)
+    return exe
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wheel-dir")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        dist = Path(a.wheel_dir) if a.wheel_dir else tmp / "dist"
+        run([str(maturin()), "build", "--release", "--quiet", "-o", str(dist)], cwd=ROOT)
+        wheels = sorted(dist.glob("ranklift-*.whl"))
+        check(len(wheels) == 1, f"maturin built one wheel: {[w.name for w in wheels]}")
+        venv = tmp / "venv"
+        run([sys.executable, "-m", "venv", str(venv)])
+        py, rl = venv / "bin" / "python", venv / "bin" / "ranklift"
+        # Negative control first: the same venv before the install has nothing of ranklift.
+        check(not rl.exists(), "before the install: no ranklift script in the venv")
+        for mod in ("pychoral", "pychoral_rt", "ranklift.hints"):
+            p = run([str(py), "-c", f"import {mod}"], want=None, cwd=tmp)
+            check(p.returncode != 0, f"before the install: `import {mod}` fails")
+        run([str(py), "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check",
+             str(wheels[0])])
+        version = run([str(rl), "--version"]).stdout.strip()
+        check(version.startswith("ranklift "), f"ranklift --version: {version}")
+        via_module = run([str(py), "-m", "ranklift", "--version"]).stdout.strip()
+        check(via_module == version, f"python -m ranklift --version: {via_module}")
+
+        # Copies of the examples, so that nothing is written into the repository.
+        work = tmp / "work"
+        work.mkdir()
+        ex = ROOT / "examples"
+        diff = run([str(rl), "distribute", str(ex / "distribute/torch/plain_loop.py"), "--diff"],
+                   cwd=work).stdout
+        check("DistributedDataParallel as DDP" in diff and "model = DDP(model" in diff,
+              "distribute --diff on a PyTorch example: a DDP rewrite")
+        nb = run([str(rl), "shapes", str(ex / "shapes/notebook/analysis.ipynb")], want=1).stdout
+        check(":cell 5:3:4: W504" in nb, "shapes on a notebook: W504 at cell 5")
+        chor = ex / "choreo/two_phase_commit.py"
+        run([str(rl), "choreo", "check", str(chor)])
+        expected = json.loads((ex / "choreo/expected.json").read_text())["two_phase_commit"]
+        want_lines = sorted(f"[{r}] {l}" for r, ls in expected["roles"].items() for l in ls)
+        out = run([str(rl), "choreo", "run", str(chor), "--python", str(py)]).stdout
+        check(sorted(out.split("\n")[:-1]) == want_lines, "choreo run: the expected role lines")
+        proj = work / "proj"
+        run([str(rl), "choreo", "project", str(chor), "-o", str(proj), "--emit-erased"])
+        (proj / "pychoral_rt.py").unlink()
+        out = run([str(py), "-m", "pychoral_rt", "run", "two_phase_commit_chor",
+                   expected["entry"]], cwd=proj).stdout
+        check(sorted(out.split("\n")[:-1]) == want_lines,
+              "the projection runs with the installed pychoral_rt")
+        out = run([str(py), "two_phase_commit_erased.py"], cwd=proj).stdout
+        erased = sorted(l for ls in expected["roles"].values() for l in ls)
+        check(sorted(out.split("\n")[:-1]) == erased,
+              "the role-erased program runs with the installed pychoral")
+        hinted = work / "hinted.py"
+        hinted.write_text("from ranklift.hints import NdArray\n\n\n"
+                          "def scale(x: NdArray[2, 3]) -> NdArray[2, 3]:\n    return x\n\n\n"
+                          "print(scale([[1, 2, 3], [4, 5, 6]]))\n")
+        out = run([str(py), str(hinted)], cwd=work).stdout
+        check(out.strip() == "[[1, 2, 3], [4, 5, 6]]", "a hinted program runs with ranklift.hints")
+        run([str(rl), "shapes", str(hinted)])
+
+        def frame(m):
+            body = json.dumps(m)
+            return f"Content-Length: {len(body)}\r\n\r\n{body}"
+
+        session = "".join(frame(m) for m in [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"processId": None, "capabilities": {}}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+            {"jsonrpc": "2.0", "method": "exit", "params": None},
+        ])
+        out = run([str(rl), "server"], stdin=session).stdout
+        check('"serverInfo":{"name":"ranklift"' in out.replace(" ", ""),
+              "server: initialize and shutdown over stdio")
+    print("wheel test: passed")
+
+
+if __name__ == "__main__":
+    main()
