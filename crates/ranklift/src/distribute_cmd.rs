@@ -25,7 +25,8 @@ pub struct Args {
     /// Write the distributed program here: a directory (the whole project, unchanged files
     /// copied), or a `.py` file for a single-file program. Default: `<dir>-hvd/` or `<stem>_hvd.py`
     /// next to the input.
-    #[arg(short, long, conflicts_with_all = ["in_place", "diff", "check"])]
+    /// With `--check`: check that OUT is what would be written (a distributed copy kept in sync).
+    #[arg(short, long, conflicts_with_all = ["in_place", "diff"])]
     output: Option<PathBuf>,
     /// Rewrite the changed files in place (all of them or none).
     #[arg(long, conflicts_with_all = ["diff", "check"])]
@@ -36,7 +37,8 @@ pub struct Args {
     /// Print a unified diff and write nothing.
     #[arg(long, conflicts_with = "check")]
     diff: bool,
-    /// Write nothing; exit 1 if anything would change.
+    /// Write nothing; exit 1 if anything would change (with `-o OUT`: if OUT is not what would
+    /// be written).
     #[arg(long)]
     check: bool,
     /// The main script, relative to the project directory (when several scripts train).
@@ -184,7 +186,7 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     let writes_output = !(args.in_place || args.diff || args.check);
     // An explicit -o is known now; the default name depends on the target (`-hvd`, `-ddp`) and is
     // chosen after the analysis.
-    let dest = if writes_output {
+    let dest = if writes_output || args.check {
         args.output.as_ref().map(|o| {
             if !is_dir && o.extension().is_some_and(|e| e == "py") {
                 Dest::File(o.clone())
@@ -332,6 +334,30 @@ fn report_and_write(
         return ExitCode::from(1);
     }
     let changed: Vec<&str> = outcome.changes.iter().map(|c| c.path.as_str()).collect();
+    if args.check
+        && let Some(dest) = &dest
+    {
+        let stale = out_of_sync(project, outcome, dest);
+        if !json {
+            for f in &stale {
+                eprintln!("out of date: {f}");
+            }
+            if !stale.is_empty() {
+                eprintln!(
+                    "ranklift: the distributed copy is not what `ranklift distribute {} -o {}` writes; run it to update",
+                    args.path.display(),
+                    match dest {
+                        Dest::File(f) | Dest::Dir(f) => f.display(),
+                    }
+                );
+            }
+        }
+        return if stale.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
     if args.check {
         if !json {
             for c in &changed {
@@ -418,6 +444,35 @@ fn write_in_place(project: &Project, outcome: &Outcome) -> Result<String, String
     }
     t.commit()?;
     Ok(" in place".into())
+}
+
+/// `--check -o OUT`: the files of OUT that differ from what would be written there (the
+/// rewritten files, and the project's Python modules copied unchanged); none when in sync.
+fn out_of_sync(project: &Project, outcome: &Outcome, dest: &Dest) -> Vec<String> {
+    let differs = |path: &Path, want: &[u8]| std::fs::read(path).map_or(true, |have| have != want);
+    match dest {
+        Dest::File(f) => {
+            let main = outcome.main.as_deref().unwrap_or("");
+            match outcome.changes.iter().find(|c| c.path == main) {
+                Some(c) if !differs(f, &c.bytes) => Vec::new(),
+                _ => vec![f.display().to_string()],
+            }
+        }
+        Dest::Dir(d) => {
+            let mut stale = Vec::new();
+            for m in &project.modules {
+                let out = d.join(&m.rel_path);
+                let want: Vec<u8> = match outcome.changes.iter().find(|c| c.path == m.rel_path) {
+                    Some(c) => c.bytes.clone(),
+                    None => std::fs::read(project.root.join(&m.rel_path)).unwrap_or_default(),
+                };
+                if differs(&out, &want) {
+                    stale.push(out.display().to_string());
+                }
+            }
+            stale
+        }
+    }
 }
 
 fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String, String> {
