@@ -27,6 +27,8 @@ echo "== shapes recall on bugs injected into real functions (confirmed with real
 python3 scripts/recall_shapes.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_NUMPY2_PYTHON" --min-recall 0.70
 echo "== the pip package: maturin wheel installed into a fresh venv, every command run from it"
 python3 scripts/wheel_test.py
+echo "== the pre-commit hooks, installed and run by real pre-commit on a sample repository"
+python3 scripts/precommit_test.py
 echo "== SARIF logs against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool"
 python3 scripts/sarif_check.py --bin "$PWD/target/debug/ranklift"
 if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
