@@ -458,3 +458,38 @@ fn distribute_refuses_a_notebook_with_the_export_command() {
     assert!(!nb.with_file_name("analysis_ddp.py").exists());
     assert!(!nb.with_file_name("analysis_hvd.py").exists());
 }
+
+#[test]
+fn check_with_output_tells_whether_a_distributed_copy_is_in_sync() {
+    let d = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/distribute/torch/plain_loop.py");
+    std::fs::copy(&src, d.path().join("train.py")).unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ranklift"))
+            .args(args)
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let check = ["distribute", "train.py", "--check", "-o", "train_ddp.py"];
+    // No copy yet: out of date, and nothing is written.
+    let (code, err) = run(&check);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("out of date: train_ddp.py"), "{err}");
+    assert!(!d.path().join("train_ddp.py").exists());
+    assert_eq!(
+        run(&["distribute", "train.py", "-o", "train_ddp.py"]).0,
+        Some(0)
+    );
+    assert_eq!(run(&check), (Some(0), String::new()));
+    // The script changes: the copy is stale again.
+    let mut text = std::fs::read_to_string(d.path().join("train.py")).unwrap();
+    text.push_str("print('done')\n");
+    std::fs::write(d.path().join("train.py"), text).unwrap();
+    assert_eq!(run(&check).0, Some(1));
+}
