@@ -37,6 +37,7 @@ import json
 import os
 import queue
 import secrets
+import signal
 import socket
 import struct
 import subprocess
@@ -200,13 +201,21 @@ def _trace(src, dst, chan, kind, value):
 # ----- the wire encoding ------------------------------------------------------------------------
 
 # The module holding the running choreography. Its classes travel as `:Qual.Name` so that roles
-# running differently named modules (`project --split`) still agree on them.
+# running differently named modules (`project --split`) still agree on them. In thread mode every
+# role runs its own instance of the module (as it would in its own process), so the instance is
+# per role: `_CHOR` in the role's context, `_choreography` for the process.
 _choreography = None
+_CHOR: "contextvars.ContextVar[object]" = contextvars.ContextVar("pychoral_module", default=None)
+
+
+def _current_module():
+    return _CHOR.get() or _choreography
 
 
 def _class_ref(cls):
     mod = cls.__module__
-    if _choreography is not None and mod == _choreography.__name__:
+    current = _current_module()
+    if current is not None and mod == current.__name__:
         mod = ""
     return f"{mod}:{cls.__qualname__}"
 
@@ -249,7 +258,7 @@ def _lookup(ref, want):
     if not isinstance(ref, str) or ":" not in ref:
         raise ProtocolError(f"bad class reference {ref!r}")
     mod_name, qual = ref.split(":", 1)
-    obj = _choreography if mod_name == "" else sys.modules.get(mod_name)
+    obj = _current_module() if mod_name == "" else sys.modules.get(mod_name)
     if obj is None:
         raise ProtocolError(f"class {ref} is not defined here (module {mod_name} is not loaded)")
     for part in qual.split("."):
@@ -554,6 +563,7 @@ class TcpNetwork:
         self._ready = threading.Condition(self._lock)
         self._rejected = []
         self._peer_errors = {}  # peer -> ProtocolError it sent before closing
+        self._bye = {}  # peer -> how its role ended, as it said before closing
 
     def inbox(self, me):
         return self._inbox
@@ -705,6 +715,13 @@ class TcpNetwork:
                     self._inbox.close(peer, PeerClosed(f"{peer} closed the connection"))
                     return
                 msg = _parse_json(body)
+                if isinstance(msg, dict) and set(msg) == {"bye"} and isinstance(msg["bye"], str):
+                    # How the peer's role ended: later receives from it fail with this.
+                    why = msg["bye"][:300]
+                    self._bye[peer] = why
+                    self._inbox.close(
+                        peer, PeerClosed(f"{peer} has {why}; no more messages will come from it"))
+                    continue
                 if isinstance(msg, dict) and set(msg) == {"error"} and isinstance(msg["error"], str):
                     # The peer refused further messages and says why (see below).
                     err = ProtocolError(f"{peer} refused messages from {self.me}: {msg['error'][:200]}")
@@ -754,11 +771,19 @@ class TcpNetwork:
         except OSError as e:
             if dst in self._peer_errors:
                 raise self._peer_errors[dst] from None
+            if dst in self._bye:
+                raise PeerClosed(f"{dst} has {self._bye[dst]}; it takes no more messages") from None
             raise PeerClosed(f"{dst} is gone ({e})") from None
 
-    def close(self, wait=None):
-        """Half-close every connection and wait (up to `wait` s) until every peer has too, so no
-        message in flight is lost."""
+    def close(self, wait=None, why="finished"):
+        """Tell every peer how this role ended (`why`), half-close every connection and wait (up
+        to `wait` s) until every peer has too, so no message in flight is lost."""
+        for peer, s in self._socks.items():
+            try:
+                with self._send_locks[peer]:
+                    s.sendall(_frame({"bye": why}))
+            except OSError:
+                pass
         for s in self._socks.values():
             try:
                 s.shutdown(socket.SHUT_WR)
@@ -830,11 +855,71 @@ def _report_error(role, exc):
     lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
     for line in "".join(lines).rstrip("\n").split("\n"):
         sys.stderr.write(f"[{role}] {line}\n")
+    if isinstance(exc, RecursionError):
+        sys.stderr.write(
+            f"[{role}] pychoral: {role} recursed deeper than {sys.getrecursionlimit()} calls "
+            "(PYCHORAL_RECURSION_LIMIT); a recursive choreography loop needs about two calls per "
+            "round: raise the limit, or write the loop as a `while`\n"
+        )
+
+
+def _why(exc):
+    """How a role ended, as its peers are told: `failed (ZeroDivisionError: division by zero)`."""
+    text = str(exc).split("\n")[0][:200]
+    return f"failed ({type(exc).__name__}: {text})" if text else f"failed ({type(exc).__name__})"
+
+
+# Roles run in threads with a big stack and a high recursion limit: Choral-style choreographies
+# loop by recursion, one or two Python calls per round.
+_STACK = 512 << 20
+
+
+def _recursion_limit():
+    try:
+        return max(1000, int(os.environ.get("PYCHORAL_RECURSION_LIMIT", "200000")))
+    except ValueError:
+        return 200000
+
+
+def _in_big_thread(fn, *args, name=None):
+    """Run `fn(*args)` in a thread with a big stack; its result, or its exception raised here."""
+    out = {}
+
+    def body():
+        try:
+            out["value"] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+            out["error"] = e
+
+    old = threading.stack_size()
+    threading.stack_size(_STACK)
+    try:
+        t = threading.Thread(target=body, name=name)
+        t.start()
+    finally:
+        threading.stack_size(old)
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
+def _fresh_instance(module):
+    """A new instance of `module`, not registered in sys.modules: the role's own globals."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module named {module!r}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def run_threads(module, entry_class, stream=False):
-    """Run every role of `entry_class` as a thread; print `[Role] line` grouped per role (or, with
-    `stream`, as the lines come); return the exit status."""
+    """Run every role of `entry_class` as a thread, each with its own instance of the module (its
+    module-level code runs once per role, as in one process per role); print `[Role] line`
+    grouped per role (or, with `stream`, as the lines come); return the exit status."""
     global _choreography
     mod = _choreography = importlib.import_module(module)
     roles = _roles_of(mod, entry_class)
@@ -848,24 +933,33 @@ def run_threads(module, entry_class, stream=False):
         router.local.role = role
         _NET.set(net)
         try:
-            main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))
+            own = _fresh_instance(module)
+            _CHOR.set(own)
+            main = _entry_of(getattr(own, f"{entry_class}_{role}", None))
             if main is not None:
                 main()
             net.close(role, "finished")
         except BaseException as e:  # noqa: BLE001 - reported per role below
             errors[role] = e
-            net.close(role, f"failed ({type(e).__name__})")
+            net.close(role, _why(e))
 
     old = sys.stdout
+    old_limit = sys.getrecursionlimit()
+    old_stack = threading.stack_size()
     sys.stdout = router
+    sys.setrecursionlimit(max(old_limit, _recursion_limit()))
     try:
+        threading.stack_size(_STACK)
         threads = [threading.Thread(target=play, args=(r,), name=f"role-{r}") for r in roles]
         for t in threads:
             t.start()
+        threading.stack_size(old_stack)
         for t in threads:
             t.join()
     finally:
         sys.stdout = old
+        sys.setrecursionlimit(old_limit)
+        threading.stack_size(old_stack)
     for r in roles:  # (when streaming, only an unfinished last line is left)
         for line in buffers[r].getvalue().splitlines():
             print(f"[{r}] {line}")
@@ -876,23 +970,28 @@ def run_threads(module, entry_class, stream=False):
 
 
 def run_tcp_role(module, entry_class, role, peers, listener=None):
-    """Run one role of `entry_class` in this process over TCP; its prints go to stdout."""
+    """Run one role of `entry_class` in this process over TCP; its prints go to stdout. Its peers
+    are told how it ended (finished, or failed and why) before the connections close."""
     global _choreography
     net = TcpNetwork(role, peers)
     status = 0
+    why = "finished"
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _recursion_limit()))
     try:
         net.start(listener=listener)
         _NET.set(net)
         mod = _choreography = importlib.import_module(module)
         main = _entry_of(getattr(mod, f"{entry_class}_{role}", None))
         if main is not None:
-            main()
+            ctx = contextvars.copy_context()
+            _in_big_thread(ctx.run, main, name=f"role-{role}")
     except BaseException as e:  # noqa: BLE001
         sys.stdout.flush()
         _report_error(role, e)
         status = 1
+        why = _why(e)
     sys.stdout.flush()
-    net.close(wait=0.0 if status else None)
+    net.close(wait=0.0 if status else None, why=why)
     return status
 
 
@@ -940,9 +1039,16 @@ def launch_tcp(module, entry_class, directory=".", stream=False):
             pumps.append(t)
             procs.append((r, p, err))
         status = 0
+        killed = {}
         for r, p, err in procs:
-            if p.wait() != 0:
+            rc = p.wait()
+            if rc != 0:
                 status = 1
+            if rc < 0:
+                try:
+                    killed[r] = signal.Signals(-rc).name
+                except ValueError:
+                    killed[r] = f"signal {-rc}"
         for t in pumps:
             t.join()
         for r in roles:
@@ -954,6 +1060,8 @@ def launch_tcp(module, entry_class, directory=".", stream=False):
             text = err.read()
             if text:
                 sys.stderr.write(text if text.endswith("\n") else text + "\n")
+            if r in killed:
+                sys.stderr.write(f"[{r}] pychoral: the process of {r} was killed by {killed[r]}\n")
             err.close()
     return status
 

@@ -399,13 +399,83 @@ fn a_failing_role_makes_its_peer_fail_with_peer_closed_threads_and_tcp() {
             err.contains("[A] RuntimeError: A crashed on purpose"),
             "tcp={tcp}: {err}"
         );
-        assert!(err.contains("[B] PeerClosed"), "tcp={tcp}: {err}");
+        // Told how A ended, in the same words with threads and over TCP.
+        assert!(
+            err.contains("[B] PeerClosed: A has failed (RuntimeError: A crashed on purpose)"),
+            "tcp={tcp}: {err}"
+        );
         assert_eq!(
             per_role(&text(&out.stdout))["B"],
             ["B got 0", "B got 1", "B got 2"],
             "tcp={tcp}"
         );
     }
+}
+
+#[test]
+fn module_globals_belong_to_each_role_in_threads_as_over_tcp() {
+    // A appends to a module-level list; B counts it. One process per role (TCP) gives 0, and
+    // threads must too (the shared module gave 1).
+    for tcp in [false, true] {
+        let out = run(
+            &fixtures().join("fault/globals_per_role.py"),
+            "Globals",
+            tcp,
+        );
+        assert!(out.status.success(), "tcp={tcp}: {}", text(&out.stderr));
+        let roles = per_role(&text(&out.stdout));
+        assert_eq!(roles["A"], ["1"], "tcp={tcp}");
+        assert_eq!(roles["B"], ["B sees 0"], "tcp={tcp}");
+    }
+}
+
+#[test]
+fn a_recursive_loop_of_5000_rounds_runs_and_a_low_limit_is_named() {
+    // 5000 rounds of `loop(n - 1, total + n)`: B's total is 5000 * 5001 / 2.
+    for tcp in [false, true] {
+        let out = run(
+            &fixtures().join("fault/recursive_loop.py"),
+            "Countdown",
+            tcp,
+        );
+        assert!(out.status.success(), "tcp={tcp}: {}", text(&out.stderr));
+        assert_eq!(per_role(&text(&out.stdout))["B"], ["B total 12502500"]);
+    }
+    // Negative control: Python's default limit stops it, and the message says what to change.
+    let out = ranklift()
+        .env("PYCHORAL_RECURSION_LIMIT", "1000")
+        .args(["choreo", "run"])
+        .arg(fixtures().join("fault/recursive_loop.py"))
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("RecursionError"), "{err}");
+    assert!(err.contains("raise the limit"), "{err}");
+}
+
+#[test]
+fn a_killed_role_is_named_with_its_signal_and_blame_follows_the_chain() {
+    let out = run(&fixtures().join("fault/killed_role.py"), "Chain", true);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("[C] pychoral: the process of C was killed by SIGKILL"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[B] PeerClosed: C closed the connection"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[A] PeerClosed: B has failed (PeerClosed: C closed the connection)"),
+        "{err}"
+    );
+    assert!(!err.contains("is gone"), "{err}");
+    assert_eq!(
+        per_role(&text(&out.stdout))["A"],
+        ["A round 0", "A round 1"]
+    );
 }
 
 #[test]
