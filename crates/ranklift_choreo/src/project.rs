@@ -540,6 +540,20 @@ impl Px<'_, '_> {
         if let Some(p) = self.method.params.iter().find(|p| fits(&p.loc)) {
             return Some(p.name.clone());
         }
+        // A channel the method opened itself (`ch: Channel[T, A, B] = Channel.open("ab")` in
+        // an `@entry` method), bound by a plain name anywhere in its body.
+        let mut local = None;
+        ruff_python_ast::statement_visitor::walk_body(
+            &mut LocalChannels {
+                f: self.f,
+                fits: &fits,
+                found: &mut local,
+            },
+            &self.method.def.body,
+        );
+        if local.is_some() {
+            return local;
+        }
         if self.method.is_static {
             return None;
         }
@@ -803,4 +817,35 @@ fn string_ranges(s: &Stmt) -> Vec<TextRange> {
     let mut v = Strings(Vec::new());
     v.visit_stmt(s);
     v.0
+}
+
+/// Finds the first name bound to a channel that fits (see `Px::channel_between`).
+struct LocalChannels<'f, 'p> {
+    f: &'f Facts,
+    fits: &'p dyn Fn(&Loc) -> bool,
+    found: &'p mut Option<String>,
+}
+
+impl<'a> ruff_python_ast::statement_visitor::StatementVisitor<'a> for LocalChannels<'_, '_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if self.found.is_some() {
+            return;
+        }
+        let target = match stmt {
+            Stmt::AnnAssign(a) => Some(&*a.target),
+            Stmt::Assign(a) if a.targets.len() == 1 => a.targets.first(),
+            _ => None,
+        };
+        if let Some(Expr::Name(n)) = target
+            && self
+                .f
+                .targets
+                .get(&key(n.range))
+                .is_some_and(|l| (self.fits)(l))
+        {
+            *self.found = Some(n.id.to_string());
+            return;
+        }
+        ruff_python_ast::statement_visitor::walk_stmt(self, stmt);
+    }
 }
