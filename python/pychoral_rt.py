@@ -34,6 +34,7 @@ import hmac
 import importlib
 import io
 import json
+import linecache
 import os
 import queue
 import secrets
@@ -851,8 +852,56 @@ class _RoleStdout(io.TextIOBase):
         self.real.flush()
 
 
+_HERE = os.path.abspath(__file__)
+
+
+def _choreography_line(g, filename, lineno):
+    """The choreography's line for line `lineno` of a projected module (`g`: its globals): a
+    line copied unchanged (`__pychoral_lines__`), or the statement's `# L<n>` mark at or above
+    it in its method. None when it cannot tell."""
+    for first, there, count in g.get("__pychoral_lines__", ()):
+        if first <= lineno < first + count:
+            return there + lineno - first
+    lines = linecache.getlines(filename)
+    for i in range(min(lineno, len(lines)), 0, -1):
+        text = lines[i - 1].rstrip()
+        code, hash_, mark = text.rpartition("# L")
+        if hash_ and mark.isdigit():
+            if code.strip() == "":  # a mark on its own line, before a multi-line statement
+                return int(mark) + (lineno - i - 1)
+            return int(mark)
+        if text.lstrip().startswith(("def ", "class ")):
+            break
+    return None
+
+
+def _mapped_traceback(exc):
+    """`exc`'s traceback with every frame of a projected module pointed at the choreography's
+    file and line (the projection itself is a temporary file the user never wrote)."""
+    frames = []
+    tb = exc.__traceback__
+    for fs, (frame, _) in zip(traceback.extract_tb(tb), traceback.walk_tb(tb)):
+        g = frame.f_globals
+        source = g.get("__pychoral_source__")
+        line = _choreography_line(g, fs.filename, fs.lineno) if source else None
+        if line is not None and os.path.exists(source):
+            fs = traceback.FrameSummary(source, line, fs.name)
+        elif os.path.abspath(fs.filename) == _HERE:
+            continue  # the runtime's own frames (runners, channels): not the user's code
+        frames.append(fs)
+    out = ["Traceback (most recent call last):\n"]
+    out += traceback.StackSummary.from_list(frames).format()
+    out += traceback.format_exception_only(type(exc), exc)
+    return out
+
+
 def _report_error(role, exc):
-    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    try:
+        lines = _mapped_traceback(exc) if exc.__traceback__ is not None else None
+    except Exception:  # noqa: BLE001 - never lose the error over its presentation
+        lines = None
+    if lines is None:
+        lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
     for line in "".join(lines).rstrip("\n").split("\n"):
         sys.stderr.write(f"[{role}] {line}\n")
     if isinstance(exc, RecursionError):

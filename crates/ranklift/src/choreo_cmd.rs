@@ -319,10 +319,19 @@ fn run_projection(p: &Projection, entry: &str, tcp: bool, stream: bool, python: 
         cmd.arg("--stream");
     }
     let status = cmd.status();
-    let _ = std::fs::remove_dir_all(&dir);
+    if status.as_ref().is_ok_and(|s| s.success()) {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     match status {
         Ok(s) if s.success() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::from(1),
+        Ok(_) => {
+            // Tracebacks point into the choreography; the projection stays for a closer look.
+            eprintln!(
+                "ranklift: a role failed; the projection it ran is kept in {}",
+                dir.display()
+            );
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("error: cannot run `{python}`: {e} (set --python or PYCHORAL_PYTHON)");
             ExitCode::from(2)

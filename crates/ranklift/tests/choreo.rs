@@ -399,6 +399,25 @@ fn a_failing_role_makes_its_peer_fail_with_peer_closed_threads_and_tcp() {
             err.contains("[A] RuntimeError: A crashed on purpose"),
             "tcp={tcp}: {err}"
         );
+        // The traceback points at the choreography's own lines, not the projection's; the
+        // projection that ran is kept and named.
+        assert!(
+            err.contains("crash.py\", line 15, in run"),
+            "tcp={tcp}: {err}"
+        );
+        assert!(
+            err.contains("raise RuntimeError(\"A crashed on purpose\" @ A)"),
+            "{err}"
+        );
+        assert!(!err.contains("crash_chor.py"), "tcp={tcp}: {err}");
+        let kept = err
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("ranklift: a role failed; the projection it ran is kept in ")
+            })
+            .expect("the kept projection is named");
+        assert!(Path::new(kept).join("crash_chor.py").is_file(), "{kept}");
+        let _ = std::fs::remove_dir_all(kept);
         // Told how A ended, in the same words with threads and over TCP.
         assert!(
             err.contains("[B] PeerClosed: A has failed (RuntimeError: A crashed on purpose)"),

@@ -230,7 +230,7 @@ pub struct MergeError {
 /// One line of the head of a statement, used to compare simple statements structurally.
 fn head_text(s: &S) -> String {
     let mut out = String::new();
-    emit_stmt(&mut out, s, 0);
+    emit_stmt(&mut out, s, 0, None);
     out
 }
 
@@ -374,71 +374,92 @@ fn line(out: &mut String, level: usize, text: &str) {
     out.push('\n');
 }
 
-pub fn emit_block(out: &mut String, block: &[S], level: usize) {
+/// Where a statement came from: its line in the choreography. Printed statements carry it as a
+/// `# L<n>` comment (after a one-line statement, or on a line of its own before a longer one), so
+/// that pychoral_rt can point a traceback at the choreography's own line.
+pub type Mark<'m> = Option<&'m dyn Fn(TextRange) -> usize>;
+
+pub fn emit_block(out: &mut String, block: &[S], level: usize, mark: Mark) {
     if block.is_empty() {
         line(out, level, "pass");
     }
     for s in block {
-        emit_stmt(out, s, level);
+        emit_stmt(out, s, level, mark);
     }
 }
 
-pub fn emit_stmt(out: &mut String, s: &S, level: usize) {
+/// `line`, with the statement's mark after it.
+fn head(out: &mut String, level: usize, text: &str, s: &S, mark: Mark) {
+    match mark {
+        Some(f) => line(out, level, &format!("{text}  # L{}", f(s.span))),
+        None => line(out, level, text),
+    }
+}
+
+pub fn emit_stmt(out: &mut String, s: &S, level: usize, mark: Mark) {
     match &s.kind {
-        SK::Expr(e) => line(out, level, &e.text()),
-        SK::Assign(t, op, v) => line(out, level, &format!("{t} {op} {}", v.text())),
-        SK::Return(None) => line(out, level, "return"),
-        SK::Return(Some(e)) => line(out, level, &format!("return {}", e.text())),
+        SK::Expr(e) => head(out, level, &e.text(), s, mark),
+        SK::Assign(t, op, v) => head(out, level, &format!("{t} {op} {}", v.text()), s, mark),
+        SK::Return(None) => head(out, level, "return", s, mark),
+        SK::Return(Some(e)) => head(out, level, &format!("return {}", e.text()), s, mark),
         SK::Verbatim { lines, .. } => {
+            let one_line = lines.len() == 1 && !lines[0].raw;
+            if let Some(f) = mark
+                && !one_line
+            {
+                line(out, level, &format!("# L{}", f(s.span)));
+            }
             for l in lines {
                 if l.raw {
                     out.push_str(&l.text);
                     out.push('\n');
                 } else if l.text.trim().is_empty() {
                     out.push('\n');
+                } else if one_line {
+                    head(out, level, &l.text, s, mark);
                 } else {
                     line(out, level, &l.text);
                 }
             }
         }
         SK::If(c, a, b) => {
-            line(out, level, &format!("if {}:", c.text()));
-            emit_block(out, a, level + 1);
+            head(out, level, &format!("if {}:", c.text()), s, mark);
+            emit_block(out, a, level + 1, mark);
             // An `else:` holding just another `if` prints as `elif`.
             let mut rest = b;
             while let [
-                S {
+                inner @ S {
                     kind: SK::If(c2, a2, b2),
                     ..
                 },
             ] = rest.as_slice()
             {
-                line(out, level, &format!("elif {}:", c2.text()));
-                emit_block(out, a2, level + 1);
+                head(out, level, &format!("elif {}:", c2.text()), inner, mark);
+                emit_block(out, a2, level + 1, mark);
                 rest = b2;
             }
             if !rest.is_empty() {
                 line(out, level, "else:");
-                emit_block(out, rest, level + 1);
+                emit_block(out, rest, level + 1, mark);
             }
         }
         SK::While(c, a, b) => {
-            line(out, level, &format!("while {}:", c.text()));
-            emit_block(out, a, level + 1);
+            head(out, level, &format!("while {}:", c.text()), s, mark);
+            emit_block(out, a, level + 1, mark);
             if !b.is_empty() {
                 line(out, level, "else:");
-                emit_block(out, b, level + 1);
+                emit_block(out, b, level + 1, mark);
             }
         }
         SK::For(t, i, b) => {
-            line(out, level, &format!("for {t} in {i}:"));
-            emit_block(out, b, level + 1);
+            head(out, level, &format!("for {t} in {i}:"), s, mark);
+            emit_block(out, b, level + 1, mark);
         }
         SK::Match(c, arms, ctx) => {
-            line(out, level, &format!("match {}:", c.text()));
+            head(out, level, &format!("match {}:", c.text()), s, mark);
             for (l, b) in arms {
                 line(out, level + 1, &format!("case {l}:"));
-                emit_block(out, b, level + 2);
+                emit_block(out, b, level + 2, mark);
             }
             line(out, level + 1, "case _unexpected:");
             line(
@@ -449,11 +470,11 @@ pub fn emit_stmt(out: &mut String, s: &S, level: usize) {
         }
         SK::Loop(b) => {
             line(out, level, "while True:");
-            emit_block(out, b, level + 1);
+            emit_block(out, b, level + 1, mark);
         }
         SK::Again => line(out, level, "continue  # (loop)"),
-        SK::Continue => line(out, level, "continue"),
-        SK::Break => line(out, level, "break"),
+        SK::Continue => head(out, level, "continue", s, mark),
+        SK::Break => head(out, level, "break", s, mark),
     }
 }
 

@@ -381,6 +381,7 @@ fn assemble(
         };
         edits.push(Edit::replace(class.def.range, t));
     }
+    let segments = verbatim_lines(text, &edits);
     let mut out = edit::apply(text, &edits)
         .map_err(|e| format!("internal error while assembling the projection: {e:?}"))?;
     if !out.ends_with('\n') {
@@ -395,10 +396,60 @@ fn assemble(
         })
         .collect();
     out.push_str(&format!("\n\n# The roles of each choreography (read by pychoral_rt's runners).\n__pychoral_roles__ = {{{}}}\n", roles.join(", ")));
+    // Where the projection's lines come from (pychoral_rt maps traceback frames with it): the
+    // choreography's path, and the runs of lines copied from it unchanged as (first line here,
+    // first line there, count); the projected methods carry `# L<n>` marks instead.
+    let source = std::path::absolute(path)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.to_owned());
+    let segs: Vec<String> = segments
+        .iter()
+        .map(|(a, b, n)| format!("({a}, {b}, {n})"))
+        .collect();
+    out.push_str(&format!(
+        "__pychoral_source__ = {source:?}\n__pychoral_lines__ = [{}]\n",
+        segs.join(", ")
+    ));
     ranklift_python::parse::parses(&out).map_err(|e| {
         format!("internal error: the projection does not parse ({e}); please report this")
     })?;
     Ok(out)
+}
+
+/// The whole lines of `text` that `edits` leave as they are, as runs (first line in the edited
+/// text, first line in `text`, count), 1-based.
+fn verbatim_lines(text: &str, edits: &[Edit]) -> Vec<(usize, usize, usize)> {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.range.start(), e.order));
+    let lines = |t: &str| t.matches('\n').count();
+    let mut runs = Vec::new();
+    let (mut at, mut out_line) = (0usize, 1usize);
+    let mut copy = |from: usize, to: usize, out_line: &mut usize| {
+        let seg = &text[from..to];
+        // Only whole lines: skip the rest of a line an edit ended in.
+        let skip = if from == 0 || text.as_bytes()[from - 1] == b'\n' {
+            0
+        } else {
+            seg.find('\n').map_or(seg.len(), |i| i + 1)
+        };
+        let first_out = *out_line + lines(&seg[..skip]);
+        let n = lines(&seg[skip..]);
+        if n > 0 {
+            runs.push((first_out, lines(&text[..from + skip]) + 1, n));
+        }
+        *out_line += lines(seg);
+    };
+    for e in sorted {
+        let start = usize::from(e.range.start());
+        if start < at {
+            continue;
+        }
+        copy(at, start, &mut out_line);
+        out_line += lines(&e.text);
+        at = usize::from(e.range.end());
+    }
+    copy(at, text.len(), &mut out_line);
+    runs
 }
 
 /// The role-erased program: `e @ R` → `e`, `C[R...](...)`/`C[R...].m` → `C(...)`/`C.m`,

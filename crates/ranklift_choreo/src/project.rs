@@ -28,6 +28,7 @@ pub fn project_class(
         "class {}_{x}:\n    \"\"\"Role {x} of `{}` (projected by ranklift choreo).\"\"\"\n",
         class.name, class.name
     );
+    let lines = ruff_source_file::LineIndex::from_source_text(src);
     for m in &class.methods {
         let roles = facts
             .method_roles
@@ -66,7 +67,8 @@ pub fn project_class(
                 }),
         );
         out.push_str(&format!("    def {}({}):\n", m.name, params.join(", ")));
-        ir::emit_block(&mut out, &body, 2);
+        let line_of = |r: TextRange| lines.line_index(r.start()).get();
+        ir::emit_block(&mut out, &body, 2, Some(&line_of));
     }
     out
 }
