@@ -47,6 +47,7 @@ import tempfile
 import threading
 import time
 import traceback
+import types
 import typing
 
 __all__ = [
@@ -278,6 +279,58 @@ def _lookup(ref, want):
     return obj
 
 
+_UNION_TYPES = tuple(t for t in [getattr(types, "UnionType", None)] if t is not None)
+
+
+def _conforms(value, tp):
+    """Does `value` (decoded) fit the declared type `tp`? Unknown or unchecked forms fit."""
+    if tp is typing.Any or tp is object:
+        return True
+    if tp is None or tp is type(None):
+        return value is None
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Union or isinstance(tp, _UNION_TYPES):
+        return any(_conforms(value, a) for a in args)
+    if origin is typing.Literal:
+        return value in args
+    if origin in (list, set, frozenset):
+        return isinstance(value, origin) and (not args or all(_conforms(x, args[0]) for x in value))
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(x, args[0]) for x in value)
+        return not args or (len(args) == len(value) and all(map(_conforms, value, args)))
+    if origin is dict:
+        return isinstance(value, dict) and (not args or all(
+            _conforms(k, args[0]) and _conforms(x, args[1]) for k, x in value.items()))
+    if origin is not None or not isinstance(tp, type):
+        return True  # a generic or form not checked here
+    if tp is float:
+        return type(value) in (int, float)
+    if tp is int:
+        return type(value) is int
+    return isinstance(value, tp)
+
+
+def _check_fields(cls, fields):
+    """A received dataclass must have the field types its class declares (`Point(x: int)` does
+    not arrive with x = "a"): the sender may run other code than the receiver."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - unresolvable annotations are not checked
+        return
+    for name, value in fields.items():
+        tp = hints.get(name)
+        if tp is not None and not _conforms(value, tp):
+            shown = getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+            raise ProtocolError(
+                f"received {cls.__qualname__} with {name} = {value!r:.60} "
+                f"({type(value).__name__}), but {cls.__qualname__}.{name} is declared {shown}"
+            )
+
+
 def decode(x, _depth=0):
     """The value `encode` described; ProtocolError for anything malformed."""
     if _depth > _MAX_DEPTH:
@@ -319,7 +372,9 @@ def decode(x, _depth=0):
             names = {f.name for f in dataclasses.fields(cls) if f.init}
             if set(v) - names:
                 raise ProtocolError(f"{cls.__qualname__} has no fields {sorted(set(v) - names)}")
-            return cls(**{k: decode(val, d) for k, val in v.items()})
+            fields = {k: decode(val, d) for k, val in v.items()}
+            _check_fields(cls, fields)
+            return cls(**fields)
     except ProtocolError:
         raise
     except (TypeError, ValueError, KeyError, UnicodeError) as e:

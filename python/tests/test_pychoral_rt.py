@@ -33,11 +33,36 @@ class NotData:
     pass
 
 
+@dataclasses.dataclass
+class Order:
+    item: str
+    qty: int
+    price: float
+    tags: "list[str]"
+    note: "str | None" = None
+    color: Color = Color.RED
+
+
 def roundtrip(v):
     return rt.decode(json.loads(json.dumps(rt.encode(v), allow_nan=False)))
 
 
 class WireFormat(unittest.TestCase):
+    def test_received_dataclasses_have_their_declared_field_types(self):
+        ok = Order("pen", 2, 1, ["a"], None, Color.BLUE)  # an int where a float is declared
+        self.assertEqual(roundtrip(ok), ok)
+        # What a sender running other code could put on the wire: the fields' values as JSON.
+        def received(**fields):
+            wire = rt.encode(Order("pen", 2, 1.5, ["a"]))
+            wire["v"].update({k: rt.encode(v) for k, v in fields.items()})
+            return rt.decode(wire)
+        for field, bad in [("qty", "2"), ("qty", 2.5), ("item", 3), ("tags", ["a", 1]),
+                           ("note", 7), ("color", "r"), ("price", "x")]:
+            with self.assertRaises(rt.ProtocolError, msg=field) as e:
+                received(**{field: bad})
+            self.assertIn(f"Order.{field} is declared", str(e.exception))
+        self.assertEqual(received(note="n").note, "n")
+
     def test_values_survive_with_their_types(self):
         values = [
             None, True, 0, -7, 2**70, 1.5, "héllo", [1, [2, "x"]], (1, (2, 3)), {"a": 1, 2: (3,)},

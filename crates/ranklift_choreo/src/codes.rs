@@ -70,6 +70,19 @@ pub const E_INFER: &str = "E-INFER";
 /// Fix: use a channel with an end where the value is. Raised in `locate/comm.rs`.
 pub const E_CHAN: &str = "E-CHAN";
 
+/// A value the wire format cannot carry is sent: the type a `com` receives into is a class of
+/// the module that is neither a dataclass nor an enum (a plain class, a `NamedTuple`, an
+/// exception). It would pass the check and fail at run time with `EncodeError`.
+///
+/// ```python
+/// class Job:                                  # a plain class
+///     ...
+/// j: At[Job, B] = ch.com(job)     # E-WIRE
+/// ```
+/// Fix: make `Job` a `@dataclass` (of carried types), or send its fields. Raised in
+/// `locate/stmt.rs`.
+pub const E_WIRE: &str = "E-WIRE";
+
 /// Communication where Python evaluates conditionally or out of order: the right operand of
 /// `and`/`or`, a branch of a conditional expression, a comprehension or lambda, an assignment
 /// target, a `for` header, a `while` condition that involves another role.

@@ -60,12 +60,30 @@ pub struct Decls<'a> {
     pub globals: FastSet<String>,
     /// `from pychoral import ...` statements.
     pub pychoral_imports: Vec<TextRange>,
+    /// Module classes the wire format cannot carry (not a dataclass, not an enum), with what
+    /// they are.
+    pub unsendable: FastMap<String, &'static str>,
 }
 
 impl<'a> Decls<'a> {
     pub fn class(&self, name: &str) -> Option<&ClassDecl<'a>> {
         self.class_index.get(name).map(|&i| &self.classes[i])
     }
+}
+
+/// `@dataclass`, `@dataclass(...)`, `@dataclasses.dataclass(...)` on the class.
+fn is_dataclass(c: &ast::StmtClassDef) -> bool {
+    c.decorator_list.iter().any(|d| {
+        let e = match &d.expression {
+            Expr::Call(call) => &*call.func,
+            e => e,
+        };
+        match e {
+            Expr::Name(n) => n.id.as_str() == "dataclass",
+            Expr::Attribute(a) => a.attr.as_str() == "dataclass",
+            _ => false,
+        }
+    })
 }
 
 fn name_of(e: &Expr) -> Option<&str> {
@@ -221,6 +239,18 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                         fields: Vec::new(),
                     });
                 } else {
+                    if !is_dataclass(c) {
+                        let what = if c
+                            .bases()
+                            .iter()
+                            .any(|b| name_of(b).is_some_and(|n| n.ends_with("NamedTuple")))
+                        {
+                            "a NamedTuple"
+                        } else {
+                            "a plain class"
+                        };
+                        d.unsendable.insert(c.name.to_string(), what);
+                    }
                     d.globals.insert(c.name.to_string());
                 }
             }

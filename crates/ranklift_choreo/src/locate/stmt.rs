@@ -1,7 +1,7 @@
 //! Locating statements: declarations and assignments, `return`, `if`/`while`/`for`, `raise`/
 //! `assert`, and compound statements local to one role (`try`, `match`).
 
-use ruff_python_ast::{Expr, Stmt};
+use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use super::*;
@@ -64,6 +64,7 @@ impl Cx<'_, '_> {
                 if let Some(v) = &a.value {
                     let got = self.expr(v, Some(&want));
                     self.assign_check(v, &want, &got, &a.target);
+                    self.wire_check(v, &a.annotation);
                 }
                 if self.has_special(&a.target) || contains_comm(&a.target) {
                     self.short_target(&a.target);
@@ -506,4 +507,49 @@ impl Cx<'_, '_> {
             _ => None,
         }
     }
+}
+
+impl Cx<'_, '_> {
+    /// `x: At[T, R] = ch.com(...)`: T must be something the wire format carries (E-WIRE).
+    fn wire_check(&mut self, value: &Expr, annotation: &Expr) {
+        let is_com = matches!(value, Expr::Call(c)
+            if matches!(&*c.func, Expr::Attribute(a) if a.attr.as_str() == "com"));
+        let Some((ty, _)) = crate::decls::at_parts(annotation) else {
+            return;
+        };
+        if !is_com {
+            return;
+        }
+        let mut bad = None;
+        let mut names = Vec::new();
+        collect_names(ty, &mut names);
+        for n in names {
+            if let Some(what) = self.d.unsendable.get(n.id.as_str()) {
+                bad = Some((n.range, n.id.to_string(), *what));
+                break;
+            }
+        }
+        if let Some((range, name, what)) = bad {
+            self.err(
+                range,
+                E_WIRE,
+                format!("`{name}` is {what}: the wire format cannot carry it, so this `com` would fail at run time"),
+                format!("make `{name}` a `@dataclass` whose fields are None, bool, int, float, str, bytes, lists, tuples, dicts, sets, enum members or dataclasses; or send its fields"),
+            );
+        }
+    }
+}
+
+fn collect_names<'e>(e: &'e Expr, out: &mut Vec<&'e ast::ExprName>) {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct N<'e, 'o>(&'o mut Vec<&'e ast::ExprName>);
+    impl<'e> Visitor<'e> for N<'e, '_> {
+        fn visit_expr(&mut self, e: &'e Expr) {
+            if let Expr::Name(n) = e {
+                self.0.push(n);
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    N(out).visit_expr(e);
 }
