@@ -680,6 +680,32 @@ pub fn role_args(
 pub fn parse_loc(ann: &Expr, roles: &[String], d: &Decls, out: &mut Vec<Problem>) -> Loc {
     match ann {
         Expr::NoneLiteral(_) => Loc::NoValue,
+        // A quoted (forward) reference, `-> "Mirror[B, A]"`: the annotation it quotes; what is
+        // wrong in it is reported at the string.
+        Expr::StringLiteral(lit) => {
+            let text = lit.value.to_str();
+            match ruff_python_parser::parse_expression(text) {
+                Ok(parsed) => {
+                    let mut inner = Vec::new();
+                    let loc = parse_loc(parsed.expr(), roles, d, &mut inner);
+                    for mut p in inner {
+                        p.range = ann.range();
+                        p.notes.clear();
+                        out.push(p);
+                    }
+                    loc
+                }
+                Err(_) => {
+                    out.push(Problem::new(
+                        ann.range(),
+                        E_LOC,
+                        format!("the quoted annotation `{text}` is not an expression"),
+                        "write the located type in the quotes, e.g. `\"Mirror[B, A]\"`",
+                    ));
+                    Loc::Unknown
+                }
+            }
+        }
         Expr::Subscript(s) => {
             let head = name_of(&s.value).unwrap_or("");
             let elts = slice_elts(&s.slice);

@@ -225,8 +225,8 @@ impl Cx<'_, '_> {
             }
             _ => {
                 let kids = children(e);
-                self.hint
-                    .push(expected.filter(|l| matches!(l, Loc::At(_))).cloned());
+                let hint = self.inherited_hint(expected);
+                self.hint.push(hint);
                 for k in &kids {
                     self.expr(k, None);
                 }
@@ -432,9 +432,19 @@ impl Cx<'_, '_> {
                 }
                 _ => {}
             }
-            // A method call on a local value: the receiver is an operand.
-            self.record(&call.func, base);
-            self.lift(&call.func, &[&a.value]);
+            if let Loc::Obj(c, _) = &base
+                && self
+                    .d
+                    .class(c)
+                    .is_some_and(|k| k.fields.iter().any(|(f, _)| f == attr))
+            {
+                // `self.f(x)`: a field holding a callable, called where the field lives.
+                self.expr(&call.func, None);
+            } else {
+                // A method call on a local value: the receiver is an operand.
+                self.record(&call.func, base);
+                self.lift(&call.func, &[&a.value]);
+            }
         } else if let Some((cname, roles)) = self.instance(&call.func) {
             // C[R...](args): a constructor
             let Some(roles) = roles else {
@@ -456,9 +466,10 @@ impl Cx<'_, '_> {
         } else {
             self.expr(&call.func, None);
         }
-        // A local call; role-free arguments of a call located at R are computed at R.
-        self.hint
-            .push(expected.filter(|l| matches!(l, Loc::At(_))).cloned());
+        // A local call; role-free arguments of a call located at R are computed at R (also when
+        // R comes from an enclosing expression: `r == combine(run(docs), Result({}, 0))`).
+        let hint = self.inherited_hint(expected);
+        self.hint.push(hint);
         let mut kids: Vec<&Expr> = vec![&call.func];
         for a in args.args.iter() {
             self.expr(a, None);
@@ -470,6 +481,15 @@ impl Cx<'_, '_> {
         }
         self.hint.pop();
         self.local_op(e, &kids, expected)
+    }
+
+    /// The role that role-free operands are computed at: the expected one, else the enclosing
+    /// expression's.
+    fn inherited_hint(&self, expected: Option<&Loc>) -> Option<Loc> {
+        expected
+            .filter(|l| matches!(l, Loc::At(_)))
+            .cloned()
+            .or_else(|| self.hint.last().cloned().flatten())
     }
 
     /// `C[R...]` with `C` a role class: its name, and its roles checked against `C`'s arity
