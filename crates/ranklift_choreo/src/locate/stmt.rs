@@ -41,6 +41,8 @@ impl Cx<'_, '_> {
                     }
                 }
             }
+            // `client.file = ...` on a role-class object: where that field lives.
+            Expr::Attribute(_) => self.peek_loc(t),
             _ => None,
         }
     }
