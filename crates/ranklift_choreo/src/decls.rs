@@ -10,6 +10,7 @@ use crate::codes::{E_CHAN, E_LOC, E_ROLE, E_UNSUP};
 use crate::loc::Loc;
 
 /// A parameter of a choreographic method (not `self`).
+#[derive(Clone)]
 pub struct Param {
     pub name: String,
     pub loc: Loc,
@@ -19,6 +20,7 @@ pub struct Param {
 }
 
 /// A method of a role class with its located signature (roles are the class's formal roles).
+#[derive(Clone)]
 pub struct MethodDecl<'a> {
     pub name: String,
     pub def: &'a ast::StmtFunctionDef,
@@ -36,6 +38,10 @@ pub struct ClassDecl<'a> {
     pub methods: Vec<MethodDecl<'a>>,
     /// Fields assigned in `__init__`, in order, with their formal locations.
     pub fields: Vec<(String, Loc)>,
+    /// `class Sub(Base[A, B])`: the role class it extends (with the same roles). Its methods
+    /// and fields are inherited: `methods` holds the inherited ones too (each checked and
+    /// projected as a method of the subclass), `fields` are the base's.
+    pub parent: Option<String>,
 }
 
 impl ClassDecl<'_> {
@@ -69,6 +75,39 @@ impl<'a> Decls<'a> {
     pub fn class(&self, name: &str) -> Option<&ClassDecl<'a>> {
         self.class_index.get(name).map(|&i| &self.classes[i])
     }
+
+    /// Is role class `sub` `base` or one of its subclasses?
+    pub fn is_subclass(&self, sub: &str, base: &str) -> bool {
+        let mut at = Some(sub.to_owned());
+        while let Some(c) = at {
+            if c == base {
+                return true;
+            }
+            at = self.class(&c).and_then(|k| k.parent.clone());
+        }
+        false
+    }
+
+    /// `want.accepts(got)`, and an object of a subclass where its base is expected (same roles).
+    pub fn accepts(&self, want: &Loc, got: &Loc) -> bool {
+        match (want, got) {
+            (Loc::Obj(b, rs), Loc::Obj(s, rs2)) => rs == rs2 && self.is_subclass(s, b),
+            _ => want.accepts(got),
+        }
+    }
+}
+
+/// `class Sub(Base[...])` with `Base` a role class declared before: (the subscript, `Base`).
+fn parent_base<'e>(class: &'e ast::StmtClassDef, d: &Decls) -> Option<(&'e Expr, String)> {
+    class.bases().iter().find_map(|b| match b {
+        Expr::Subscript(s) => {
+            let n = name_of(&s.value)?;
+            d.class_index
+                .contains_key(n)
+                .then(|| (&*s.slice, n.to_owned()))
+        }
+        _ => None,
+    })
 }
 
 /// `@dataclass`, `@dataclass(...)`, `@dataclasses.dataclass(...)` on the class.
@@ -229,7 +268,12 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                     }
                     d.enums.insert(c.name.to_string(), members);
                     d.globals.insert(c.name.to_string());
-                } else if role_base(c).is_some() {
+                } else if role_base(c).is_some() || parent_base(c, &d).is_some() {
+                    let parent = if role_base(c).is_none() {
+                        parent_base(c, &d).map(|(_, p)| p)
+                    } else {
+                        None
+                    };
                     d.class_index.insert(c.name.to_string(), d.classes.len());
                     d.classes.push(ClassDecl {
                         name: c.name.to_string(),
@@ -237,6 +281,7 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                         def: c,
                         methods: Vec::new(),
                         fields: Vec::new(),
+                        parent,
                     });
                 } else {
                     if !is_dataclass(c) {
@@ -283,7 +328,13 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
     }
     // Pass 2: class roles.
     for i in 0..d.classes.len() {
-        let (slice, n) = role_base(d.classes[i].def).expect("role class");
+        let (slice, n) = match role_base(d.classes[i].def) {
+            Some(b) => b,
+            None => match parent_base(d.classes[i].def, &d) {
+                Some((slice, _)) => (slice, None),
+                None => continue,
+            },
+        };
         let mut roles = Vec::new();
         for e in slice_elts(slice) {
             match name_of(e) {
@@ -317,6 +368,22 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                 E_ROLE,
                 format!("`Ch{n}` takes {n} roles, found {}", slice_elts(slice).len()),
                 format!("write `Ch{}[...]`", slice_elts(slice).len()),
+            ));
+        }
+        if let Some(p) = &d.classes[i].parent
+            && let Some(base) = d.class(p)
+            && base.roles != roles
+        {
+            out.push(Problem::new(
+                slice.range(),
+                E_UNSUP,
+                format!(
+                    "`{}` extends `{p}` with roles [{}]; a subclass of a role class keeps its base's roles in order: `{p}[{}]` (renaming or adding roles is not supported)",
+                    d.classes[i].name,
+                    roles.join(", "),
+                    base.roles.join(", ")
+                ),
+                format!("write `class {}({p}[{}])`", d.classes[i].name, base.roles.join(", ")),
             ));
         }
         d.classes[i].roles = roles;
@@ -438,6 +505,11 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
                 ret,
             });
         }
+        if let Some(p) = d.classes[i].parent.clone()
+            && let Some(base) = d.class(&p)
+        {
+            inherit(&d.classes[i], base, &mut methods, &mut fields, out);
+        }
         d.classes[i].methods = methods;
         d.classes[i].fields = fields;
     }
@@ -457,6 +529,52 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
         }
     }
     d
+}
+
+/// A subclass's methods and fields from its base: the base's fields (a subclass defines no
+/// `__init__` of its own), the base's methods it does not override, and each override checked
+/// to keep the base method's located signature.
+fn inherit<'a>(
+    sub: &ClassDecl<'a>,
+    base: &ClassDecl<'a>,
+    methods: &mut Vec<MethodDecl<'a>>,
+    fields: &mut Vec<(String, Loc)>,
+    out: &mut Vec<Problem>,
+) {
+    if let Some(init) = methods.iter().find(|m| m.name == "__init__") {
+        out.push(Problem::new(
+            init.def.name.range,
+            E_UNSUP,
+            format!(
+                "`{}` defines `__init__`: a subclass of a role class inherits its base's fields and constructor (its own `__init__` is not supported yet)",
+                sub.name
+            ),
+            format!("remove it; `{}`'s fields are `{}`'s", sub.name, base.name),
+        ));
+    }
+    fields.clone_from(&base.fields);
+    for m in &base.methods {
+        match methods.iter().find(|o| o.name == m.name) {
+            None => methods.push(m.clone()),
+            Some(o) => {
+                let same = o.is_static == m.is_static
+                    && o.ret == m.ret
+                    && o.params.len() == m.params.len()
+                    && o.params.iter().zip(&m.params).all(|(a, b)| a.loc == b.loc);
+                if !same && m.name != "__init__" {
+                    out.push(Problem::new(
+                        o.def.name.range,
+                        E_LOC,
+                        format!(
+                            "`{}.{}` overrides `{}.{}` with another located signature",
+                            sub.name, o.name, base.name, m.name
+                        ),
+                        "an override keeps its base method's parameters, their locations and its result's location",
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// `@entry` or `@pychoral.entry`.

@@ -535,9 +535,13 @@ fn erase(
         if let Stmt::ClassDef(c) = s
             && decls.class(c.name.as_str()).is_some()
         {
-            // `class C(Ch2[A, B]):` → `class C:` (mypy rejects roles as types).
+            // `class C(Ch2[A, B]):` → `class C:` (mypy rejects roles as types);
+            // `class Sub(Base[A, B]):` → `class Sub(Base):`.
+            let parent = decls.class(c.name.as_str()).and_then(|k| k.parent.clone());
             if let Some(args) = &c.arguments {
-                if args.args.len() == 1 && args.keywords.is_empty() {
+                if let Some(p) = parent {
+                    v.edits.push(Edit::replace(args.range, format!("({p})")));
+                } else if args.args.len() == 1 && args.keywords.is_empty() {
                     v.edits.push(Edit::delete(args.range));
                 } else if let Some(b) = args.args.iter().find(|b| {
                     matches!(b, Expr::Subscript(s) if matches!(&*s.value, Expr::Name(n)

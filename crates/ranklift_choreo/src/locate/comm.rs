@@ -357,7 +357,7 @@ impl Cx<'_, '_> {
             self.hint.push(None);
             let got = self.expr(a, Some(&want));
             self.hint.pop();
-            if !want.accepts(&got) {
+            if !self.d.accepts(&want, &got) {
                 self.err(
                     a.range(),
                     E_LOC,

@@ -125,7 +125,7 @@ impl Cx<'_, '_> {
                                 collect_stores(t, &mut names);
                                 for n in names {
                                     let l = match self.scope.get(&n).cloned() {
-                                        Some(l) if !l.accepts(&got) => {
+                                        Some(l) if !self.d.accepts(&l, &got) => {
                                             self.err(
                                                 a.value.range(),
                                                 E_LOC,
@@ -173,7 +173,7 @@ impl Cx<'_, '_> {
                     }
                     Some(v) => {
                         let got = self.expr(v, Some(&want));
-                        if !want.accepts(&got) {
+                        if !self.d.accepts(&want, &got) {
                             self.err(
                                 v.range(),
                                 E_LOC,
@@ -443,7 +443,7 @@ impl Cx<'_, '_> {
     }
 
     pub(super) fn assign_check(&mut self, v: &Expr, want: &Loc, got: &Loc, target: &Expr) {
-        if !want.accepts(got) {
+        if !self.d.accepts(want, got) {
             self.err(
                 v.range(),
                 E_LOC,
