@@ -520,6 +520,26 @@ fn erase(
                         }
                     }
                 }
+                // A quoted located type (`-> "Mirror[B, A]"`): erased inside the quotes.
+                Expr::StringLiteral(lit) => {
+                    let inner = lit.value.to_str();
+                    if let Ok(parsed) = ruff_python_parser::parse_expression(inner) {
+                        let mut nested = E {
+                            text: inner,
+                            decls: self.decls,
+                            facts: self.facts,
+                            edits: Vec::new(),
+                        };
+                        nested.visit_expr(parsed.expr());
+                        if !nested.edits.is_empty()
+                            && let Ok(erased) = edit::apply(inner, &nested.edits)
+                        {
+                            self.edits
+                                .push(Edit::replace(lit.range, format!("{erased:?}")));
+                        }
+                    }
+                    return;
+                }
                 _ => {}
             }
             visitor::walk_expr(self, e);

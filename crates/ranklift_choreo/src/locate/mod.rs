@@ -189,6 +189,34 @@ pub fn check(decls: &Decls, out: &mut Vec<Problem>) -> Facts {
                 changed |= set.insert(r);
             }
         }
+        // A call on a `Base[...]` object may run any override: a method and its overrides
+        // take part with the same roles (every projection of each has the method).
+        for class in &decls.classes {
+            let Some(parent) = &class.parent else {
+                continue;
+            };
+            for m in &class.methods {
+                let (a, b) = (
+                    (class.name.clone(), m.name.clone()),
+                    (parent.clone(), m.name.clone()),
+                );
+                if !facts.method_roles.contains_key(&b) {
+                    continue;
+                }
+                let union: BTreeSet<String> = [&a, &b]
+                    .iter()
+                    .filter_map(|k| facts.method_roles.get(*k))
+                    .flatten()
+                    .cloned()
+                    .collect();
+                for k in [a, b] {
+                    let set = facts.method_roles.entry(k).or_default();
+                    let before = set.len();
+                    set.extend(union.iter().cloned());
+                    changed |= set.len() != before;
+                }
+            }
+        }
         if !changed {
             break;
         }
