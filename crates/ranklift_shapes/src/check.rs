@@ -268,35 +268,7 @@ fn check_notebook(path: &Path, display: String, opts: &Options) -> (FileResult, 
         }
     };
     let project = Project::load_file_with(path, Some(notebook.python.clone()), &|_| true);
-    let parse_time = started.elapsed();
-    let (mut result, imported) = match project.entry {
-        Some(entry) => {
-            let array_like = Arc::new(project_array_like(&project));
-            let dir = path.parent().unwrap_or(Path::new(""));
-            let display_of = |i: usize| {
-                if i == entry {
-                    display.clone()
-                } else {
-                    dir.join(&project.modules[i].rel_path).display().to_string()
-                }
-            };
-            analyse_entry(&project, &array_like, entry, &display_of, parse_time, opts)
-        }
-        None => (
-            FileResult {
-                path: display.clone(),
-                findings: Vec::new(),
-                fatal: project.errors.into_iter().next().map(|mut d| {
-                    d.path = display.clone();
-                    d
-                }),
-                incomplete: false,
-                parse_time,
-                analysis_time: Default::default(),
-            },
-            Vec::new(),
-        ),
-    };
+    let (mut result, imported) = check_loaded(path, project, started, opts);
     for d in result.findings.iter_mut().chain(result.fatal.as_mut()) {
         if d.path == display {
             notebook.relocate(d);
