@@ -450,8 +450,9 @@ _NET: "contextvars.ContextVar[object]" = contextvars.ContextVar("pychoral_networ
 class ChannelEnd:
     """One role's end of a channel: `com`/`select` send a value, or receive when given nothing."""
 
-    def __init__(self, net, name, me, peer):
+    def __init__(self, net, name, me, peer, carries=None):
         self.net, self.name, self.me, self.peer = net, name, me, peer
+        self.carries = carries  # the declared T of Channel[T, A, B] (None: anything)
 
     def _recv(self, kind):
         got, payload = self.net.inbox(self.me).get(self.peer, self.name, self.me)
@@ -460,7 +461,14 @@ class ChannelEnd:
             raise ProtocolError(
                 f"{self.me} expected {want} from {self.peer} on channel {self.name!r}, got {got!r}"
             )
-        return decode(payload)
+        value = decode(payload)
+        if kind == "com" and self.carries is not None and not _conforms(value, self.carries):
+            shown = getattr(self.carries, "__name__", None) or str(self.carries).replace("typing.", "")
+            raise ProtocolError(
+                f"{self.me} received {value!r:.60} ({type(value).__name__}) from {self.peer} on "
+                f"channel {self.name!r}, which carries {shown}"
+            )
+        return value
 
     def com(self, value=Unit.id):
         if value is Unit.id:
@@ -480,8 +488,9 @@ class ChannelEnd:
         return f"<channel {self.name!r} {self.me}->{self.peer}>"
 
 
-def open_channel(name, me, peer):
-    """This role's end of channel `name` to `peer`, on the network the role runs in."""
+def open_channel(name, me, peer, carries=None):
+    """This role's end of channel `name` to `peer`, on the network the role runs in; `carries`
+    is the declared type of its values (`Channel[T, A, B]`), checked on receive."""
     try:
         net = _NET.get()
     except LookupError:
@@ -489,7 +498,7 @@ def open_channel(name, me, peer):
             "no PyChoral network: run projected code with `ranklift choreo run` or "
             "`python3 pychoral_rt.py run MODULE ENTRY`"
         ) from None
-    return ChannelEnd(net, name, me, peer)
+    return ChannelEnd(net, name, me, peer, carries)
 
 
 class LocalNetwork:

@@ -498,6 +498,22 @@ fn a_killed_role_is_named_with_its_signal_and_blame_follows_the_chain() {
 }
 
 #[test]
+fn a_channel_refuses_values_of_another_type_than_it_carries() {
+    for tcp in [false, true] {
+        let out = run(&fixtures().join("fault/typed_channel.py"), "Typed", tcp);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "tcp={tcp}: {err}");
+        assert_eq!(per_role(&text(&out.stdout))["B"], ["B got 12"], "tcp={tcp}");
+        assert!(
+            err.contains(
+                "ProtocolError: B received 'twelve' (str) from A on channel 'ab', which carries int"
+            ),
+            "tcp={tcp}: {err}"
+        );
+    }
+}
+
+#[test]
 fn a_silent_peer_times_out() {
     let mut c = ranklift();
     c.env("PYCHORAL_TIMEOUT", "1")

@@ -80,6 +80,15 @@ pub(crate) fn short(e: &Expr) -> String {
     })
 }
 
+/// The source text of `r` in the choreography being compiled.
+pub(crate) fn source_of(r: TextRange) -> Option<String> {
+    SHORT_SRC.with(|s| {
+        s.borrow()
+            .get(usize::from(r.start())..usize::from(r.end()))
+            .map(str::to_owned)
+    })
+}
+
 thread_local! {
     static SHORT_SRC: std::cell::RefCell<Arc<str>> = std::cell::RefCell::new(Arc::from(""));
 }

@@ -201,12 +201,14 @@ impl Px<'_, '_> {
                 }
             }
             Special::Select { .. } => PE::Unit,
-            Special::Open { name, a, b } => {
+            Special::Open { name, a, b, ty } => {
                 let name = format!("{name:?}");
+                // The channel checks what it receives against its declared value type.
+                let ty = ty.as_ref().map_or(String::new(), |t| format!(", {t}"));
                 if *a == x {
-                    PE::Text(format!("rt.open_channel({name}, {a:?}, {b:?})"), false)
+                    PE::Text(format!("rt.open_channel({name}, {a:?}, {b:?}{ty})"), false)
                 } else if *b == x {
-                    PE::Text(format!("rt.open_channel({name}, {b:?}, {a:?})"), false)
+                    PE::Text(format!("rt.open_channel({name}, {b:?}, {a:?}{ty})"), false)
                 } else {
                     PE::Unit
                 }

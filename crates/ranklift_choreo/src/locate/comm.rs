@@ -36,12 +36,14 @@ impl Cx<'_, '_> {
         };
         match expected {
             Some(Loc::Chan { a, b, di }) => {
+                let ty = self.chan_type.take();
                 self.special(
                     e,
                     Special::Open {
                         name,
                         a: a.clone(),
                         b: b.clone(),
+                        ty,
                     },
                 );
                 self.direct.insert(a.clone());

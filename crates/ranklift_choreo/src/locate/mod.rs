@@ -63,8 +63,14 @@ pub enum Special {
     },
     /// `C[R...](args)`.
     Ctor { class: String, roles: Vec<String> },
-    /// `Channel.open("name")` with the annotated endpoints.
-    Open { name: String, a: String, b: String },
+    /// `Channel.open("name")` with the annotated endpoints, and the annotated type of its
+    /// values when it is not `object` (`Channel[int, A, B]`: the source text of `int`).
+    Open {
+        name: String,
+        a: String,
+        b: String,
+        ty: Option<String>,
+    },
 }
 
 /// What the checker learned, for projection.
@@ -149,6 +155,7 @@ pub fn check(decls: &Decls, out: &mut Vec<Problem>) -> Facts {
                 calls: Vec::new(),
                 ctx_role: Vec::new(),
                 hint: Vec::new(),
+                chan_type: None,
             };
             for p in &m.params {
                 cx.scope.insert(p.name.clone(), p.loc.clone());
@@ -238,6 +245,9 @@ struct Cx<'a, 'd> {
     /// Where the enclosing expression is expected (innermost last): an impure call with no located
     /// operand inside `x: At[T, R] = f(g())` runs at R.
     hint: Vec<Option<Loc>>,
+    /// The `T` of the `Channel[T, A, B]` annotation whose value is being located (for
+    /// `Channel.open`).
+    chan_type: Option<String>,
 }
 
 fn name_of(e: &Expr) -> Option<&str> {

@@ -64,7 +64,9 @@ impl Cx<'_, '_> {
                 let want =
                     crate::decls::parse_loc(&a.annotation, &self.class.roles, self.d, self.out);
                 if let Some(v) = &a.value {
+                    self.chan_type = channel_value_type(&a.annotation);
                     let got = self.expr(v, Some(&want));
+                    self.chan_type = None;
                     self.assign_check(v, &want, &got, &a.target);
                     self.wire_check(v, &a.annotation);
                 }
@@ -554,4 +556,24 @@ fn collect_names<'e>(e: &'e Expr, out: &mut Vec<&'e ast::ExprName>) {
         }
     }
     N(out).visit_expr(e);
+}
+
+/// `Channel[T, A, B]` / `DiChannel[T, A, B]` → the source text of `T`, unless it is `object` or
+/// `Any` (nothing to check).
+fn channel_value_type(ann: &Expr) -> Option<String> {
+    let Expr::Subscript(s) = ann else {
+        return None;
+    };
+    let Expr::Name(n) = &*s.value else {
+        return None;
+    };
+    if !matches!(n.id.as_str(), "Channel" | "DiChannel") {
+        return None;
+    }
+    let Expr::Tuple(t) = &*s.slice else {
+        return None;
+    };
+    let ty = t.elts.first()?;
+    let text = crate::source_of(ty.range())?;
+    (!matches!(text.as_str(), "object" | "Any" | "typing.Any")).then_some(text)
 }
