@@ -141,5 +141,5 @@ class DistAuthMain_IP:
 
 # The roles of each choreography (read by pychoral_rt's runners).
 __pychoral_roles__ = {"AuthResult": ["A", "B"], "DistAuth": ["Client", "Service", "IP"], "DistAuthMain": ["Client", "Service", "IP"]}
-__pychoral_source__ = "/work/main/crates/ranklift/../../crates/ranklift_choreo/tests/fixtures/shared/ex04_dist_auth.py"
+__pychoral_source__ = "<the choreography's path>"
 __pychoral_lines__ = [(4, 1, 3), (8, 5, 22), (42, 31, 1), (100, 51, 1)]
