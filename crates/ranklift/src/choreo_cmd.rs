@@ -44,6 +44,10 @@ enum Cmd {
         /// runs (to deploy each role without the others' code).
         #[arg(long)]
         split: bool,
+        /// Replace files in OUT that ranklift did not write, and symbolic links (the link itself
+        /// is replaced; nothing is ever written through it).
+        #[arg(long)]
+        force: bool,
     },
     /// Project to a temporary directory and run every role; print each role's lines as `[Role] line`.
     Run {
@@ -114,6 +118,7 @@ pub fn run(args: Args) -> ExitCode {
             out,
             emit_erased,
             split,
+            force,
         } => {
             let p = match compile(
                 &file,
@@ -125,7 +130,7 @@ pub fn run(args: Args) -> ExitCode {
                 Ok(p) => p,
                 Err(code) => return code,
             };
-            match write_projection(&p, &out, emit_erased, split) {
+            match write_projection(&p, &out, emit_erased, split, force) {
                 Ok(written) => {
                     for w in written {
                         eprintln!("wrote {}", w.display());
@@ -251,6 +256,7 @@ fn write_projection(
     out: &Path,
     erased: bool,
     split: bool,
+    force: bool,
 ) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files = vec![
@@ -266,13 +272,50 @@ fn write_projection(
             files.push((out.join(format!("{stem}_{role}.py")), text.clone()));
         }
     }
+    // A projection that a killed run left half-written is rolled back first.
+    match crate::journal::inspect(out) {
+        crate::journal::Found::Ours(entries) => {
+            crate::write::recover(out, entries)?;
+        }
+        crate::journal::Found::Ignored(why) => eprintln!(
+            "warning: {}: ignored, not applied: {why}",
+            out.join(crate::journal::JOURNAL).display()
+        ),
+        crate::journal::Found::None => {}
+    }
     // All files or none: a half-written projection would not run.
     let mut t = Transaction::new(out);
     for (path, text) in &files {
-        t.stage(path, text.as_bytes())?;
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() && !force => {
+                return Err(format!(
+                    "{}: is a symbolic link; ranklift never writes through one (pass --force to replace the link itself, or choose another -o)",
+                    path.display()
+                ));
+            }
+            Ok(m) if m.is_file() && !force && !written_by_ranklift(path) => {
+                return Err(format!(
+                    "{}: exists and was not written by ranklift; pass --force to replace it, or choose another -o",
+                    path.display()
+                ));
+            }
+            _ => {}
+        }
+        t.stage_no_follow(path, text.as_bytes())?;
     }
     t.commit()?;
     Ok(files.into_iter().map(|(p, _)| p).collect())
+}
+
+/// Does the file at `path` carry a mark of a ranklift projection (the projected module's and role
+/// modules' header, the erased program's runner, the runtime's docstring)? At most 16 MiB are read.
+fn written_by_ranklift(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(16 << 20).read_to_end(&mut head));
+    read.is_ok()
+        && (head.starts_with(b"\"\"\"pychoral_rt")
+            || memchr::memmem::find(&head, b"ranklift choreo").is_some())
 }
 
 fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {
@@ -301,7 +344,7 @@ fn run_projection(p: &Projection, entry: &str, tcp: bool, stream: bool, python: 
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let dir = std::env::temp_dir().join(format!("ranklift-choreo-{}-{nanos}", std::process::id()));
-    let res = write_projection(p, &dir, false, false);
+    let res = write_projection(p, &dir, false, false, false);
     if let Err(e) = res {
         eprintln!("error: {e}");
         return ExitCode::from(2);

@@ -171,17 +171,8 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             .filter(|p| !p.as_os_str().is_empty())
             .map_or(PathBuf::from("."), Path::to_path_buf)
     };
-    match crate::write::recover(&root) {
-        Ok(files) if !files.is_empty() => eprintln!(
-            "ranklift: an interrupted earlier write was rolled back; restored: {}",
-            files
-                .iter()
-                .map(|f| f.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Ok(_) => {}
-        Err(e) => return usage_error(&format!("cannot roll back an interrupted write: {e}")),
+    if let Err(code) = handle_journal(&root, &args) {
+        return code;
     }
     let writes_output = !(args.in_place || args.diff || args.check);
     // An explicit -o is known now; the default name depends on the target (`-hvd`, `-ddp`) and is
@@ -242,6 +233,53 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     std::mem::forget(outcome);
     std::mem::forget(project);
     code
+}
+
+/// A journal left in the project root (`crate::journal`): a foreign one is ignored with a warning;
+/// this user's own is rolled back by a writing run, and stops a read-only run (`--check`,
+/// `--diff`), which never changes the project.
+fn handle_journal(root: &Path, args: &Args) -> Result<(), ExitCode> {
+    use crate::journal::Found;
+    let path = root.join(crate::journal::JOURNAL);
+    match crate::journal::inspect(root) {
+        Found::None => Ok(()),
+        Found::Ignored(why) => {
+            eprintln!("warning: {}: ignored, not applied: {why}", path.display());
+            Ok(())
+        }
+        Found::Ours(entries) if args.check || args.diff => {
+            let files: Vec<&str> = entries.iter().map(|e| e.target.as_str()).collect();
+            eprintln!(
+                "error: {}: an earlier ranklift write was interrupted; {} may be half-rewritten ({})\n  \
+                 help: --check and --diff change nothing, so they do not roll it back: a writing run restores them first: `ranklift distribute {}` (its output goes next to the project), then check again",
+                path.display(),
+                if files.len() == 1 {
+                    "this file"
+                } else {
+                    "these files"
+                },
+                files.join(", "),
+                args.path.display(),
+            );
+            Err(ExitCode::from(2))
+        }
+        Found::Ours(entries) => match crate::write::recover(root, entries) {
+            Ok(files) => {
+                eprintln!(
+                    "ranklift: an interrupted earlier write was rolled back; restored: {}",
+                    files
+                        .iter()
+                        .map(|f| f.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                Ok(())
+            }
+            Err(e) => Err(usage_error(&format!(
+                "cannot roll back an interrupted write: {e}"
+            ))),
+        },
+    }
 }
 
 /// `<dir>-hvd/` or `<stem>_hvd.py` next to the input (`-ddp`, `_ddp` for PyTorch).

@@ -5,6 +5,7 @@ mod choreo_cmd;
 mod config_cmd;
 mod copy_tree;
 mod distribute_cmd;
+mod journal;
 mod shapes_cmd;
 mod write;
 

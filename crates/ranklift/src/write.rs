@@ -28,8 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use ranklift_python::project::OUTPUT_MARKER;
 
-/// The journal of an unfinished [`Transaction`], in the directory given to it.
-pub const JOURNAL: &str = ".ranklift-journal";
+pub use crate::journal::JOURNAL;
 
 // ---------------------------------------------------------------------------------------------
 // Fault injection (tests only; inert unless RANKLIFT_TEST_FAULT is set).
@@ -131,21 +130,12 @@ fn create_exclusive(
     Ok(())
 }
 
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Entry {
+/// One file of a transaction, with absolute paths (the journal stores them relative).
+struct Planned {
     target: PathBuf,
-    /// Where the new content is written before the rename.
     staged: PathBuf,
-    /// Where the original is kept (a hard link, or a copy) while the transaction runs.
     backup: Option<PathBuf>,
-    /// Whether the target existed when the transaction started.
     existed: bool,
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Journal {
-    version: u32,
-    entries: Vec<Entry>,
 }
 
 /// Several files replaced or created together, all or nothing. See the module documentation.
@@ -154,8 +144,55 @@ pub struct Transaction {
     files: Vec<(PathBuf, Vec<u8>, Option<std::fs::Permissions>)>,
 }
 
+/// `path` relative to `root`, both canonical; an error when it is not inside.
+fn inside(root: &Path, path: &Path, shown: &Path) -> Result<PathBuf, String> {
+    match path.strip_prefix(root) {
+        Ok(rel) if crate::journal::plain_relative(&rel.to_string_lossy()).is_some() => {
+            Ok(rel.to_path_buf())
+        }
+        _ => Err(err(
+            shown,
+            format!(
+                "resolves to {}, outside {}; ranklift writes only inside it",
+                path.display(),
+                root.display()
+            ),
+        )),
+    }
+}
+
+/// The canonical form of `path`, whose file may not exist yet: its deepest existing ancestor
+/// resolved, the rest appended.
+fn resolve(path: &Path) -> Result<PathBuf, String> {
+    let mut rest = Vec::new();
+    let mut p = path;
+    loop {
+        match p.canonicalize() {
+            Ok(c) => {
+                let mut out = c;
+                for r in rest.iter().rev() {
+                    out.push(r);
+                }
+                return Ok(out);
+            }
+            Err(_) => {
+                let (Some(parent), Some(name)) = (p.parent(), p.file_name()) else {
+                    return Err(err(path, "cannot be resolved"));
+                };
+                rest.push(name.to_os_string());
+                p = if parent.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    parent
+                };
+            }
+        }
+    }
+}
+
 impl Transaction {
     /// A transaction whose journal lives in `dir` (the project root, or the output directory).
+    /// Every target must lie inside `dir`.
     pub fn new(dir: &Path) -> Transaction {
         Transaction {
             dir: dir.to_path_buf(),
@@ -163,21 +200,48 @@ impl Transaction {
         }
     }
 
-    /// Plan `bytes` as the future content of `target`. A target that is a symlink is written
-    /// through: the file it points to is replaced, the link stays. Nothing is written yet.
+    /// Plan `bytes` as the future content of `target`. A target that is a symlink to a file
+    /// inside the transaction's directory is written through (the file it points to is replaced,
+    /// the link stays); one that points outside is refused. Nothing is written yet.
     pub fn stage(&mut self, target: &Path, bytes: &[u8]) -> Result<(), String> {
         let target = match std::fs::symlink_metadata(target) {
             Ok(m) if m.file_type().is_symlink() => {
-                target.canonicalize().map_err(|e| err(target, e))?
+                let real = target.canonicalize().map_err(|e| err(target, e))?;
+                let root = resolve(&self.dir)?;
+                inside(&root, &real, target).map_err(|e| {
+                    format!("{e} (it is a symbolic link; rewrite the file it points to there, or write the output elsewhere with -o)")
+                })?;
+                real
             }
             _ => target.to_path_buf(),
         };
-        let meta = std::fs::metadata(&target).ok();
-        if meta.as_ref().is_some_and(|m| !m.is_file()) {
+        self.plan(target, bytes)
+    }
+
+    /// Plan `bytes` as the future content of `target`, never writing through a symlink: a link
+    /// at `target` is itself replaced by the file (the file it points to is not touched).
+    pub fn stage_no_follow(&mut self, target: &Path, bytes: &[u8]) -> Result<(), String> {
+        self.plan(target.to_path_buf(), bytes)
+    }
+
+    fn plan(&mut self, target: PathBuf, bytes: &[u8]) -> Result<(), String> {
+        let meta = std::fs::symlink_metadata(&target).ok();
+        if meta
+            .as_ref()
+            .is_some_and(|m| !m.is_file() && !m.file_type().is_symlink())
+        {
             return Err(err(&target, "exists and is not a regular file"));
         }
-        self.files
-            .push((target, bytes.to_vec(), meta.map(|m| m.permissions())));
+        let perms = meta
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions())
+            .or_else(|| {
+                // A symlink replaced by a file: it existed; the new file gets the usual mode.
+                std::fs::symlink_metadata(&target)
+                    .ok()
+                    .map(|_| std::os::unix::fs::PermissionsExt::from_mode(0o644))
+            });
+        self.files.push((target, bytes.to_vec(), perms));
         Ok(())
     }
 
@@ -188,29 +252,62 @@ impl Transaction {
             return Ok(());
         }
         std::fs::create_dir_all(&self.dir).map_err(|e| err(&self.dir, e))?;
+        let root = self.dir.canonicalize().map_err(|e| err(&self.dir, e))?;
         // Every name is chosen and journaled before anything is created, so that a process
         // killed at any point leaves nothing the journal does not name.
+        let mut planned = Vec::new();
         let mut entries = Vec::new();
         for (target, _, perms) in &self.files {
-            entries.push(Entry {
-                target: target.clone(),
-                staged: fresh_name(target, ".ranklift")?,
-                backup: match perms {
-                    Some(_) => Some(fresh_name(target, ".ranklift-bak")?),
-                    None => None,
-                },
+            let abs = resolve(target)?;
+            let rel = inside(&root, &abs, target)?;
+            let staged = fresh_name(&abs, ".ranklift")?;
+            let backup = match perms {
+                Some(_) => Some(fresh_name(&abs, ".ranklift-bak")?),
+                None => None,
+            };
+            let rel_of = |p: &Path| -> Result<String, String> {
+                let r = inside(&root, p, target)?;
+                r.to_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| err(target, "the path is not valid UTF-8"))
+            };
+            entries.push(crate::journal::Entry {
+                target: rel
+                    .to_str()
+                    .ok_or_else(|| err(target, "the path is not valid UTF-8"))?
+                    .to_owned(),
+                staged: rel_of(&staged)?,
+                backup: backup.as_deref().map(rel_of).transpose()?,
+                existed: perms.is_some(),
+            });
+            planned.push(Planned {
+                target: abs,
+                staged,
+                backup,
                 existed: perms.is_some(),
             });
         }
         let journal_path = self.dir.join(JOURNAL);
-        write_journal(&journal_path, &entries)?;
+        write_journal(&journal_path, &root, &entries)?;
         let result = (|| -> Result<(), String> {
-            for ((target, bytes, perms), e) in self.files.iter().zip(&entries) {
-                let dir = parent_of(target);
+            for ((target, bytes, perms), e) in self.files.iter().zip(&planned) {
+                let dir = parent_of(&e.target);
                 std::fs::create_dir_all(dir).map_err(|x| err(dir, x))?;
+                // A directory created on the way must not have led outside (a symlinked one).
+                let real = dir.canonicalize().map_err(|x| err(dir, x))?;
+                if !real.starts_with(&root) {
+                    return Err(err(
+                        target,
+                        format!(
+                            "its directory resolves to {}, outside {}",
+                            real.display(),
+                            root.display()
+                        ),
+                    ));
+                }
                 create_exclusive(&e.staged, bytes, perms.clone()).map_err(|x| err(target, x))?;
             }
-            for e in &entries {
+            for e in &planned {
                 replace_one(e)?;
             }
             // The commit point.
@@ -219,7 +316,7 @@ impl Transaction {
                 .map_err(|x| err(&journal_path, x))
         })();
         if let Err(e) = result {
-            let restored = rollback(&entries);
+            let restored = rollback(&planned);
             let _ = std::fs::remove_file(&journal_path);
             return Err(match restored {
                 Ok(()) => format!("{e}; every file was restored, nothing was changed"),
@@ -230,7 +327,7 @@ impl Transaction {
             });
         }
         sync_dir(&self.dir);
-        for e in &entries {
+        for e in &planned {
             if let Some(b) = &e.backup {
                 let _ = std::fs::remove_file(b);
             }
@@ -239,20 +336,12 @@ impl Transaction {
     }
 }
 
-fn write_journal(path: &Path, entries: &[Entry]) -> Result<(), String> {
-    let j = Journal {
-        version: 1,
-        entries: entries
-            .iter()
-            .map(|e| Entry {
-                target: e.target.clone(),
-                staged: e.staged.clone(),
-                backup: e.backup.clone(),
-                existed: e.existed,
-            })
-            .collect(),
-    };
-    let text = serde_json::to_vec_pretty(&j).map_err(|e| err(path, e))?;
+fn write_journal(
+    path: &Path,
+    root: &Path,
+    entries: &[crate::journal::Entry],
+) -> Result<(), String> {
+    let text = crate::journal::seal(root, entries).map_err(|e| err(path, e))?;
     let res = (|| -> std::io::Result<()> {
         step("write journal")?;
         // Exclusive: a journal already there is an unfinished earlier transaction.
@@ -269,7 +358,7 @@ fn write_journal(path: &Path, entries: &[Entry]) -> Result<(), String> {
     res.map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
             format!(
-                "{}: an earlier ranklift write was interrupted; run ranklift again to roll it back",
+                "{}: a journal is in the way: an earlier ranklift write was interrupted (a writing run rolls it back), or the file is not ranklift's (remove it)",
                 path.display()
             )
         } else {
@@ -282,7 +371,7 @@ fn write_journal(path: &Path, entries: &[Entry]) -> Result<(), String> {
 
 /// Keep the original of an existing target under its backup name (a hard link, or an exclusive
 /// copy where the file system has no hard links), then rename the staged file over it.
-fn replace_one(e: &Entry) -> Result<(), String> {
+fn replace_one(e: &Planned) -> Result<(), String> {
     if let Some(backup) = &e.backup {
         step("back up target").map_err(|x| err(&e.target, x))?;
         std::fs::hard_link(&e.target, backup)
@@ -296,21 +385,23 @@ fn replace_one(e: &Entry) -> Result<(), String> {
 }
 
 /// Undo a transaction's renames: every target back from its backup (or removed if it is new),
-/// every staged file removed.
-fn rollback(entries: &[Entry]) -> Result<(), String> {
+/// every staged file removed. Nothing is followed through a symlink: each path is a name in a
+/// directory the caller checked.
+fn rollback(entries: &[Planned]) -> Result<(), String> {
     let mut first_err = None;
+    let exists = |p: &Path| std::fs::symlink_metadata(p).is_ok();
     for e in entries.iter().rev() {
         let r = (|| -> std::io::Result<()> {
             match &e.backup {
-                Some(b) if b.exists() => {
+                Some(b) if exists(b) => {
                     std::fs::rename(b, &e.target)?;
                     // Renaming a hard link onto its twin does nothing: drop the link.
-                    if b.exists() {
+                    if exists(b) {
                         std::fs::remove_file(b)?;
                     }
                 }
                 // A new file whose staged copy is gone was renamed into place: remove it.
-                None if !e.existed && !e.staged.exists() => match std::fs::remove_file(&e.target) {
+                None if !e.existed && !exists(&e.staged) => match std::fs::remove_file(&e.target) {
                     Err(x) if x.kind() != std::io::ErrorKind::NotFound => return Err(x),
                     _ => {}
                 },
@@ -329,31 +420,27 @@ fn rollback(entries: &[Entry]) -> Result<(), String> {
     first_err.map_or(Ok(()), Err)
 }
 
-/// Roll back a transaction that a killed process left in `dir`. Returns the files restored
-/// (none when there was no journal).
-pub fn recover(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    if std::fs::symlink_metadata(dir.join(JOURNAL)).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(err(
-            &dir.join(JOURNAL),
-            "is a symbolic link; not a ranklift journal",
-        ));
-    }
+/// Roll back the transaction whose validated journal entries `entries` lie in `dir` (see
+/// [`crate::journal::inspect`]). Returns the files restored.
+pub fn recover(dir: &Path, entries: Vec<crate::journal::Entry>) -> Result<Vec<PathBuf>, String> {
+    let root = dir.canonicalize().map_err(|e| err(dir, e))?;
+    let planned: Vec<Planned> = entries
+        .iter()
+        .map(|e| Planned {
+            target: root.join(&e.target),
+            staged: root.join(&e.staged),
+            backup: e.backup.as_ref().map(|b| root.join(b)),
+            existed: e.existed,
+        })
+        .collect();
+    rollback(&planned)?;
     let path = dir.join(JOURNAL);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(err(&path, e)),
-    };
-    let j: Journal = serde_json::from_slice(&bytes).map_err(|e| {
-        err(
-            &path,
-            format!("{e}: not a ranklift journal; move it away if it is not ours"),
-        )
-    })?;
-    rollback(&j.entries)?;
     std::fs::remove_file(&path).map_err(|e| err(&path, e))?;
     sync_dir(dir);
-    Ok(j.entries.into_iter().map(|e| e.target).collect())
+    Ok(entries
+        .into_iter()
+        .map(|e| PathBuf::from(e.target))
+        .collect())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,31 +602,26 @@ mod tests {
         std::fs::write(&bak, "old a\n").unwrap();
         let staged_b = d.path().join(".b.py.x.ranklift");
         std::fs::write(&staged_b, "new b\n").unwrap();
-        let j = Journal {
-            version: 1,
-            entries: vec![
-                Entry {
-                    target: a.clone(),
-                    staged: d.path().join(".a.py.y.ranklift"),
-                    backup: Some(bak.clone()),
-                    existed: true,
-                },
-                Entry {
-                    target: b.clone(),
-                    staged: staged_b.clone(),
-                    backup: None,
-                    existed: true,
-                },
-            ],
-        };
-        std::fs::write(d.path().join(JOURNAL), serde_json::to_vec(&j).unwrap()).unwrap();
-        let restored = recover(d.path()).unwrap();
+        let entries = vec![
+            crate::journal::Entry {
+                target: "a.py".into(),
+                staged: ".a.py.y.ranklift".into(),
+                backup: Some(".a.py.x.ranklift-bak".into()),
+                existed: true,
+            },
+            crate::journal::Entry {
+                target: "b.py".into(),
+                staged: ".b.py.x.ranklift".into(),
+                backup: None,
+                existed: true,
+            },
+        ];
+        std::fs::write(d.path().join(JOURNAL), "{}").unwrap();
+        let restored = recover(d.path(), entries).unwrap();
         assert_eq!(restored.len(), 2);
         assert_eq!(std::fs::read(&a).unwrap(), b"old a\n");
         assert_eq!(std::fs::read(&b).unwrap(), b"old b\n");
         assert!(!bak.exists() && !staged_b.exists() && !d.path().join(JOURNAL).exists());
-        // Nothing to do the second time.
-        assert!(recover(d.path()).unwrap().is_empty());
     }
 
     #[test]

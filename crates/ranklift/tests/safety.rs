@@ -57,10 +57,21 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// This test user's state directory (the journal key lives there), apart from the real home.
+fn state_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("safety-state")
+}
+
 fn run(args: &[&str], cwd: &Path, fault: Option<&str>) -> Output {
+    run_as(args, cwd, fault, &state_dir())
+}
+
+/// Run as a user whose ranklift state (journal key) is in `state`.
+fn run_as(args: &[&str], cwd: &Path, fault: Option<&str>, state: &Path) -> Output {
     let mut c = Command::new(bin());
     c.args(args)
         .current_dir(cwd)
+        .env("XDG_STATE_HOME", state)
         .env_remove("RANKLIFT_TEST_FAULT");
     if let Some(f) = fault {
         c.env("RANKLIFT_TEST_FAULT", f);
@@ -147,8 +158,25 @@ fn a_kill_at_every_write_step_is_rolled_back_by_the_next_run() {
             o.status.code().is_none(),
             "step {n}: the process must have aborted"
         );
-        // Any next run rolls an interrupted write back first.
-        let o = run(&["distribute", "--diff", "."], &p, None);
+        let journal = p.join(".ranklift-journal").exists();
+        let killed = snapshot(&p);
+        // A read-only run never rolls back: with a journal it says so and stops (exit 2).
+        for ro in ["--diff", "--check"] {
+            let o = run(&["distribute", ro, "."], &p, None);
+            let err = String::from_utf8_lossy(&o.stderr);
+            if journal {
+                assert_eq!(o.status.code(), Some(2), "step {n} {ro}: {err}");
+                assert!(err.contains("interrupted"), "step {n} {ro}: {err}");
+            }
+            assert_eq!(snapshot(&p), killed, "step {n}: {ro} changed the project");
+        }
+        // A writing run rolls an interrupted write back first, from any working directory.
+        let out = p.parent().unwrap().join("out");
+        let o = run(
+            &["distribute", "proj", "-o", out.to_str().unwrap()],
+            p.parent().unwrap(),
+            None,
+        );
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success(), "step {n}: {err}");
         let now = snapshot(&p);
@@ -158,6 +186,127 @@ fn a_kill_at_every_write_step_is_rolled_back_by_the_next_run() {
         );
     }
     panic!("the write never completed");
+}
+
+/// A project whose in-place rewrite was killed after the first rename: its journal is real.
+fn interrupted_project() -> (tempfile::TempDir, PathBuf) {
+    for n in 4..40 {
+        let (d, p) = tape_project();
+        let o = run(
+            &["distribute", "--in-place", "."],
+            &p,
+            Some(&format!("kill:{n}")),
+        );
+        if o.status.code().is_none()
+            && p.join(".ranklift-journal").exists()
+            && snapshot(&p).keys().any(|k| k.ends_with(".ranklift-bak"))
+        {
+            return (d, p);
+        }
+    }
+    panic!("no kill point left a journal with a backup");
+}
+
+#[test]
+fn a_journal_that_came_with_the_project_is_never_applied() {
+    let (d, p) = tape_project();
+    let victim = d.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::fs::write(p.join(".payload.ranklift-bak"), "owned\n").unwrap();
+    let escape = format!("{}", victim.display());
+    // Journals as an attacker writes them: the old format with absolute and `..` paths, and the
+    // new one with a made-up MAC.
+    let forged = [
+        format!(r#"{{"version":1,"entries":[{{"target":"{escape}","staged":"x","backup":"{}","existed":true}}]}}"#, p.join(".payload.ranklift-bak").display()),
+        r#"{"format":"ranklift-journal","version":2,"root":"/","entries":[{"target":"../victim.txt","staged":"../.victim.txt.a.ranklift","backup":".payload.ranklift-bak","existed":true}],"mac":"00"}"#.to_string(),
+    ];
+    for j in &forged {
+        std::fs::write(p.join(".ranklift-journal"), j).unwrap();
+        for args in [
+            vec!["distribute", "--check", "."],
+            vec!["distribute", "--diff", "."],
+            vec!["distribute", ".", "-o", "../out", "--force"],
+        ] {
+            let o = run(&args, &p, None);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("ignored, not applied"), "{args:?}: {err}");
+            assert_eq!(std::fs::read(&victim).unwrap(), b"precious\n", "{args:?}");
+            assert!(p.join(".payload.ranklift-bak").exists(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_journal_is_applied_only_by_its_own_user_in_its_own_place() {
+    let (_d0, p0) = tape_project();
+    let before = snapshot(&p0);
+    // Another user (another key) finds this user's journal: ignored.
+    let (_d, p) = interrupted_project();
+    let killed = snapshot(&p);
+    let other = tempfile::tempdir().unwrap();
+    let o = run_as(&["distribute", ".", "-o", "../out"], &p, None, other.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("ignored, not applied"), "{err}");
+    assert_eq!(snapshot(&p), killed, "another user's run restored nothing");
+    // The same journal copied into another directory (a clone): ignored.
+    let (d2, _) = tape_project();
+    let clone = d2.path().join("clone");
+    copy_dir(&p, &clone);
+    let o = run(&["distribute", ".", "-o", "../out2"], &clone, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("written in"), "{err}");
+    // Control: the user who wrote it, in its place, from another directory: restored.
+    let o = run(
+        &["distribute", "proj", "-o", "out3"],
+        p.parent().unwrap(),
+        None,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains("rolled back"), "{err}");
+    assert_eq!(snapshot(&p), before);
+}
+
+#[test]
+fn a_journal_is_not_applied_through_a_symlink_or_when_git_tracks_it() {
+    // A directory the journal names is replaced by a link to elsewhere: not followed.
+    let (d, p) = interrupted_project();
+    let outside = d.path().join("elsewhere");
+    std::fs::rename(p.join("models"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, p.join("models")).unwrap();
+    let there = snapshot(&outside);
+    let o = run(&["distribute", ".", "-o", "../out"], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("outside the project through a symbolic link"),
+        "{err}"
+    );
+    assert_eq!(snapshot(&outside), there);
+    // A journal git tracks: ignored (git itself is not run by ranklift).
+    let (_d, p) = interrupted_project();
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args(args)
+            .current_dir(&p)
+            .output()
+            .unwrap();
+        assert!(
+            ok.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    git(&["add", ".ranklift-journal"]);
+    let killed = snapshot(&p);
+    let o = run(&["distribute", ".", "-o", "../out"], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("git tracks it"), "{err}");
+    assert_eq!(snapshot(&p), killed);
+    // Control: untracked again, it is applied.
+    git(&["rm", "-q", "--cached", ".ranklift-journal"]);
+    let o = run(&["distribute", ".", "-o", "../out", "--force"], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("rolled back"), "{err}");
 }
 
 #[test]
@@ -187,14 +336,29 @@ fn a_planted_symlink_at_a_temp_name_is_never_followed() {
 }
 
 #[test]
-fn in_place_keeps_permissions_and_writes_through_a_symlinked_module() {
+fn in_place_keeps_permissions_and_writes_only_inside_the_project() {
     use std::os::unix::fs::PermissionsExt;
     let (d, p) = tape_project();
     std::fs::set_permissions(p.join("train.py"), std::fs::Permissions::from_mode(0o750)).unwrap();
-    // models/base.py lives elsewhere and is linked into the project.
+    // models/base.py lives elsewhere and is linked into the project: not written through.
     let elsewhere = d.path().join("shared_base.py");
     std::fs::rename(p.join("models/base.py"), &elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, p.join("models/base.py")).unwrap();
+    let original = std::fs::read(&elsewhere).unwrap();
+    let before = snapshot(&p);
+    let o = run(&["distribute", "--in-place", "."], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("outside") && err.contains("symbolic link"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&elsewhere).unwrap(), original);
+    assert_eq!(snapshot(&p), before, "all or nothing");
+    // A link to a file inside the project is written through, and permissions are kept.
+    std::fs::remove_file(p.join("models/base.py")).unwrap();
+    std::fs::rename(&elsewhere, p.join("models/real_base.py")).unwrap();
+    std::os::unix::fs::symlink("real_base.py", p.join("models/base.py")).unwrap();
     let o = run(&["distribute", "--in-place", "."], &p, None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mode = std::fs::metadata(p.join("train.py"))
@@ -208,7 +372,7 @@ fn in_place_keeps_permissions_and_writes_through_a_symlinked_module() {
             .file_type()
             .is_symlink()
     );
-    let text = std::fs::read_to_string(&elsewhere).unwrap();
+    let text = std::fs::read_to_string(p.join("models/real_base.py")).unwrap();
     assert!(
         text.contains("hvd"),
         "the linked module was rewritten through the link"
