@@ -527,6 +527,14 @@ fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String
                 .join(", ")
         ));
     }
+    // Never written through: a link at `dest` is refused, or with --force replaced itself.
+    let is_link = std::fs::symlink_metadata(dest).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && !force {
+        return Err(format!(
+            "{}: is a symbolic link; ranklift never writes through one (pass --force to replace the link itself, or choose another -o)",
+            dest.display()
+        ));
+    }
     // An existing file is replaced only when it is an earlier output (a Horovod program).
     if !force
         && let Ok(old) = std::fs::read(dest)
@@ -544,7 +552,7 @@ fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         let mut t = Transaction::new(dir);
-        t.stage(dest, &c.bytes)?;
+        t.stage_no_follow(dest, &c.bytes)?;
         t.commit()?;
     }
     Ok(format!(" to {}", dest.display()))

@@ -258,7 +258,11 @@ impl Transaction {
         let mut planned = Vec::new();
         let mut entries = Vec::new();
         for (target, _, perms) in &self.files {
-            let abs = resolve(target)?;
+            // The directory resolved, the name itself not (a link there is replaced, not followed).
+            let name = target
+                .file_name()
+                .ok_or_else(|| err(target, "not a file name"))?;
+            let abs = resolve(parent_of(target))?.join(name);
             let rel = inside(&root, &abs, target)?;
             let staged = fresh_name(&abs, ".ranklift")?;
             let backup = match perms {

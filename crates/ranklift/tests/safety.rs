@@ -630,3 +630,82 @@ fn choreo_check_with_stderr_closed_early_does_not_panic() {
         "{status:?}"
     );
 }
+
+#[test]
+fn outputs_are_never_written_through_a_symlink_nor_over_a_foreign_file() {
+    let d = tempfile::tempdir().unwrap();
+    let chor = repo().join("examples/choreo/countdown_while.py");
+    let out = d.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let victim = d.path().join("victim.py");
+    std::fs::write(&victim, "precious = 1\n").unwrap();
+    // A link planted where the runtime goes, and a file of the user's where the module goes.
+    std::os::unix::fs::symlink(&victim, out.join("pychoral_rt.py")).unwrap();
+    let project = |force: bool| {
+        let mut args = vec!["choreo", "project", chor.to_str().unwrap(), "-o", "out"];
+        if force {
+            args.push("--force");
+        }
+        run(&args, d.path(), None)
+    };
+    let o = project(false);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("symbolic link") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious = 1\n");
+    // --force replaces the link itself; the file it pointed to is untouched.
+    let o = project(true);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious = 1\n");
+    assert!(
+        std::fs::symlink_metadata(out.join("pychoral_rt.py"))
+            .unwrap()
+            .is_file()
+    );
+    // Writing again over its own files needs no --force.
+    let o = project(false);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A file ranklift did not write is not replaced silently.
+    let module = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("_chor.py"))
+        .unwrap();
+    std::fs::write(&module, "my own work\n").unwrap();
+    let o = project(false);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("not written by ranklift"), "{err}");
+    assert_eq!(std::fs::read(&module).unwrap(), b"my own work\n");
+
+    // distribute -o FILE.py: a link at FILE is refused, and with --force replaced, not followed.
+    let p = d.path().join("p");
+    std::fs::create_dir(&p).unwrap();
+    std::fs::copy(
+        repo().join("examples/distribute/tape_mlp.py"),
+        p.join("train.py"),
+    )
+    .unwrap();
+    let target = d.path().join("earlier_hvd.py");
+    std::fs::write(&target, "import horovod  # someone else's file\n").unwrap();
+    std::os::unix::fs::symlink(&target, p.join("train_hvd.py")).unwrap();
+    let o = run(&["distribute", "train.py", "-o", "train_hvd.py"], &p, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    let o = run(
+        &["distribute", "train.py", "-o", "train_hvd.py", "--force"],
+        &p,
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        b"import horovod  # someone else's file\n"
+    );
+    let meta = std::fs::symlink_metadata(p.join("train_hvd.py")).unwrap();
+    assert!(meta.is_file(), "the link was replaced by the output");
+}
