@@ -9,6 +9,7 @@ transport (TcpNetwork: two processes, one connection). Prints one line per trans
 """
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -66,6 +67,8 @@ def free_ports(n):
 
 
 def tcp(rounds):
+    # As every real deployment runs: authenticated, each frame with its HMAC.
+    os.environ.setdefault("PYCHORAL_SECRET", secrets.token_hex(32))
     port_a, port_b = free_ports(2)
     peer = subprocess.Popen([sys.executable, __file__, "--tcp-role", "B", str(port_a), str(port_b), str(rounds)])
     elapsed = tcp_role("A", port_a, port_b, rounds)

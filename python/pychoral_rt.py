@@ -14,17 +14,21 @@ refused at the sender with `EncodeError`. A frame that is malformed or larger th
 
 Environment: `PYCHORAL_TIMEOUT` (seconds a receive waits, default 30), `PYCHORAL_TRACE=1` (log
 every message to stderr as `A -> B [chan] kind value`), `PYCHORAL_MAX_FRAME` (bytes, default 16 MiB),
-`PYCHORAL_MAX_INBOX` (TCP: bytes received from one peer and not yet read, default 64 MiB; beyond
-it the connection fails with `ProtocolError` on both sides),
-`PYCHORAL_SECRET` (TCP: a shared secret; every connection then proves, both ways, that its peer
-knows it — HMAC-SHA256 challenge and response bound to both role names. The loopback launcher
-sets a fresh one per run. It authenticates peers; it does not encrypt or sign later frames).
+`PYCHORAL_MAX_INBOX` (TCP: memory that messages received from one peer and not yet read may take,
+estimated from their decoded form before decoding, default 64 MiB; beyond it the connection fails
+with `ProtocolError` on both sides),
+`PYCHORAL_SECRET` (TCP: a shared secret, required unless `--insecure`; every connection proves,
+both ways, that its peer knows it — HMAC-SHA256 challenge and response bound to both role names —
+and every later frame carries an HMAC-SHA256 under a key derived from both challenges, with a
+sequence number, so frames cannot be forged, replayed or moved to another connection. The loopback
+launcher sets a fresh one per run. Frames are authenticated, not encrypted).
 
 Command line (what `ranklift choreo run` calls):
     python3 pychoral_rt.py run MODULE ENTRY [--tcp]
-    python3 pychoral_rt.py tcp-role MODULE ENTRY ROLE --peers A=host:port,B=host:port
+    python3 pychoral_rt.py tcp-role MODULE ENTRY ROLE --peers A=host:port,B=host:port [--insecure]
 """
 
+import array
 import base64
 import contextvars
 import dataclasses
@@ -33,10 +37,12 @@ import hashlib
 import hmac
 import importlib
 import io
+import itertools
 import json
 import linecache
 import os
 import queue
+import re
 import secrets
 import signal
 import socket
@@ -414,6 +420,11 @@ class _Inbox:
         self._q(peer, chan).put((kind, payload, size))
         return waiting
 
+    def waiting(self, peer):
+        """Bytes (estimated) received from `peer` and not yet read."""
+        with self._lock:
+            return self._bytes.get(peer, 0)
+
     def close(self, peer, exc):
         with self._lock:
             if peer in self._closed:
@@ -523,15 +534,64 @@ class LocalNetwork:
                 box.close(role, PeerClosed(f"{role} has {why}; no more messages will come from it"))
 
 
+# JSON nesting a frame may have: a VALUE nests at most 64 levels (`_MAX_DEPTH`), each taking at
+# most three JSON levels (a dict is {"$": "dict", "v": [[k, v], ...]}), plus the envelope.
+_MAX_JSON_DEPTH = 3 * (_MAX_DEPTH + 1) + 2
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(b"[]{},:")))
+_STEPS = bytes.maketrans(b"[]", bytes([1, 255]))
+
+
+def _scan_json(body):
+    """Nesting depth and an estimate of the memory its decoded form takes, of the JSON text
+    `body`, without decoding it (and without recursion: a frame of 200,000 brackets would
+    overflow the C stack of `json.loads` whatever the recursion limit). The estimate is an upper
+    bound for common values: the text, plus 64 bytes per container and 40 per element or key."""
+    structure = _JSON_STRING.sub(b"", body).translate(_BRACKETS, _NOT_STRUCTURE)
+    elements = structure.count(b",") + structure.count(b":")
+    brackets = structure.translate(None, b",:")
+    opens = brackets.count(b"[")
+    cost = len(body) + 64 * opens + 40 * elements
+    depth = opens
+    if opens > _MAX_JSON_DEPTH:
+        # The deepest point of the running sum of +1 per "[" and -1 per "]" (as signed bytes),
+        # in C: about 25 ns a bracket.
+        depth = max(itertools.accumulate(array.array("b", brackets.translate(_STEPS))))
+    if depth > _MAX_JSON_DEPTH:
+        raise ProtocolError(
+            f"malformed frame: JSON nested too deeply (more than {_MAX_JSON_DEPTH} levels)")
+    return depth, cost
+
+
 def _parse_json(body):
-    """JSON from bytes; anything that is not JSON, or nests too deep for the parser (a frame of
-    100,000 brackets), is a ProtocolError, never a RecursionError that kills a thread."""
+    """JSON from bytes; anything that is not JSON, or nests deeper than any frame of ours (a frame
+    of 200,000 brackets), is a ProtocolError — checked before decoding, in every thread, whatever
+    the recursion limit."""
+    return _decode_frame(body)[0]
+
+
+def _decode_frame(body, room=None):
+    """(JSON value, estimated memory it takes) of a frame body, checked as `_parse_json` says.
+    With `room`, a frame whose decoded form would take more memory is refused (`_TooBig`)
+    before it is decoded."""
+    _, cost = _scan_json(body)
+    if room is not None and cost > room:
+        raise _TooBig(cost)
     try:
-        return json.loads(body.decode("utf-8"))
+        return json.loads(body.decode("utf-8")), cost
     except (UnicodeDecodeError, ValueError) as e:
         raise ProtocolError(f"malformed frame: {e}") from None
     except RecursionError:
         raise ProtocolError("malformed frame: JSON nested too deeply") from None
+
+
+class _TooBig(Exception):
+    """A frame whose decoded form would not fit in the inbox (`cost` bytes, estimated)."""
+
+    def __init__(self, cost):
+        super().__init__(cost)
+        self.cost = cost
 
 
 def _read_frame(stream, limit=None):
@@ -562,6 +622,27 @@ def _read_frame_bytes(stream, limit=None):
 def _frame(obj):
     body = json.dumps(obj, allow_nan=False, separators=(",", ":")).encode("utf-8")
     return struct.pack(">I", len(body)) + body
+
+
+_TAG = 32  # bytes of HMAC-SHA256 after each frame of an authenticated connection
+
+
+def _frame_tag(key, sender, receiver, seq, body):
+    """The HMAC that follows frame number `seq` (from 0, per direction) from `sender` to
+    `receiver` on an authenticated connection: a frame cannot be forged, replayed, reordered, or
+    moved to another connection or direction."""
+    head = f"pychoral-frame-v1|{sender}|{receiver}|".encode("utf-8") + seq.to_bytes(8, "big")
+    return hmac.new(key, head + body, hashlib.sha256).digest()
+
+
+def _session_key(secret, accept_nonce, connect_nonce, connector, acceptor):
+    """The per-connection key both ends derive after the handshake (each chose one nonce)."""
+    msg = f"pychoral-session-v1|{accept_nonce}|{connect_nonce}|{connector}|{acceptor}"
+    return hmac.new(secret, msg.encode("utf-8"), hashlib.sha256).digest()
+
+
+_MAX_NONCE = 128
+_MAX_HANDSHAKES = 8  # handshakes a listening role runs at once; more connections are closed
 
 
 class _Exact:
@@ -614,12 +695,18 @@ class TcpNetwork:
     """One role of a multi-process deployment: `peers` maps every role (this one too) to
     (host, port). The lexicographically smaller role of each pair connects, the larger accepts."""
 
-    def __init__(self, me, peers, secret=None):
-        """`secret` (bytes) defaults to PYCHORAL_SECRET; unset or empty, peers are not
-        authenticated."""
+    def __init__(self, me, peers, secret=None, insecure=False):
+        """`secret` (bytes) defaults to PYCHORAL_SECRET. Without one, the network refuses to
+        start unless `insecure` is true: then peers are not authenticated, and any process that
+        reaches a role's port first can take a role."""
         self.me = me
         self.peers = dict(peers)
         self._secret = (secret if secret is not None else _secret()) or None
+        if self._secret is None and not insecure:
+            raise ProtocolError(
+                f"{me}: PYCHORAL_SECRET is not set, so any process that can reach "
+                f"{peers.get(me, ('?', 0))[0]} could join as a role; give every role the same "
+                "secret (or pass insecure=True / --insecure on a network you trust)")
         self._inbox = _Inbox()
         self._socks = {}
         self._send_locks = {}
@@ -629,6 +716,9 @@ class TcpNetwork:
         self._rejected = []
         self._peer_errors = {}  # peer -> ProtocolError it sent before closing
         self._bye = {}  # peer -> how its role ended, as it said before closing
+        self._keys = {}  # peer -> session key (None: an --insecure connection)
+        self._send_seq = {}  # peer -> number of the next frame sent to it
+        self._handshakes = threading.BoundedSemaphore(_MAX_HANDSHAKES)
 
     def inbox(self, me):
         return self._inbox
@@ -672,12 +762,12 @@ class TcpNetwork:
                 s.settimeout(max(1.0, deadline - time.monotonic()))
                 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 s.sendall(_frame({"hello": self.me}))
-                self._prove_to(s, r)
+                key = self._prove_to(s, r)
                 s.settimeout(None)
             except BaseException:
                 s.close()
                 raise
-            self._register(r, s)
+            self._register(r, s, key)
             return
 
     def _prove_to(self, s, r):
@@ -706,7 +796,9 @@ class TcpNetwork:
         if challenge is not None and secret is None:
             raise ProtocolError(f"{r} requires PYCHORAL_SECRET, which is not set here")
         if secret is None:
-            return
+            return None
+        if not isinstance(challenge, str) or len(challenge) > _MAX_NONCE:
+            raise ProtocolError(f"{r} sent a malformed challenge")
         mine = secrets.token_hex(16)
         s.sendall(_frame({"proof": _proof(secret, str(challenge), self.me, r), "challenge": mine}))
         try:
@@ -719,6 +811,7 @@ class TcpNetwork:
             raise ProtocolError(f"{r} did not answer this role's challenge") from None
         if not _check_proof(secret, mine, r, self.me, answer["proof"]):
             raise ProtocolError(f"{r} failed authentication: PYCHORAL_SECRET differs between {self.me} and {r}")
+        return _session_key(secret, challenge, mine, self.me, r)
 
     def _accept_loop(self, deadline):
         while time.monotonic() < deadline:
@@ -731,7 +824,13 @@ class TcpNetwork:
                 continue
             except OSError:
                 return
-            # One thread per handshake: a slow or hostile client cannot hold up the others.
+            # One thread per handshake, at most _MAX_HANDSHAKES at once: a slow or hostile
+            # client cannot hold up the others, and a flood of them cannot exhaust threads.
+            if not self._handshakes.acquire(blocking=False):
+                with self._lock:
+                    self._rejected.append(f"more than {_MAX_HANDSHAKES} handshakes at once")
+                s.close()
+                continue
             threading.Thread(target=self._welcome, args=(s,), daemon=True).start()
 
     def _welcome(self, s):
@@ -744,25 +843,34 @@ class TcpNetwork:
             secret = self._secret
             nonce = secrets.token_hex(16) if secret else None
             s.sendall(_frame({"challenge": nonce}))
+            key = None
             if secret is not None:
                 reply = _handshake_frame(s, "proof", "challenge")
                 if not _check_proof(secret, nonce, peer, self.me, reply["proof"]):
                     raise ProtocolError(f"a client claiming to be {peer} failed authentication (PYCHORAL_SECRET)")
-                s.sendall(_frame({"proof": _proof(secret, str(reply["challenge"]), self.me, peer)}))
+                theirs = reply["challenge"]
+                if not isinstance(theirs, str) or len(theirs) > _MAX_NONCE:
+                    raise ProtocolError(f"{peer} sent a malformed challenge")
+                s.sendall(_frame({"proof": _proof(secret, theirs, self.me, peer)}))
+                key = _session_key(secret, nonce, theirs, peer, self.me)
             s.settimeout(None)
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if not self._register(peer, s):
+            if not self._register(peer, s, key):
                 raise ProtocolError(f"{peer} is already connected")
         except (ProtocolError, PeerClosed, ChoreographyTimeout, OSError) as e:
             with self._lock:
                 self._rejected.append(f"{type(e).__name__}: {e}")
             s.close()
+        finally:
+            self._handshakes.release()
 
-    def _register(self, peer, s):
+    def _register(self, peer, s, key=None):
         with self._ready:
             if peer in self._socks:
                 return False
             self._socks[peer] = s
+            self._keys[peer] = key
+            self._send_seq[peer] = 0
             self._send_locks[peer] = threading.Lock()
             self._eof[peer] = threading.Event()
             self._ready.notify_all()
@@ -773,13 +881,28 @@ class TcpNetwork:
         """Demultiplex frames from `peer` into per-channel queues; never dies on bad input."""
         stream = s.makefile("rb")
         limit = _max_inbox()
+        key = self._keys.get(peer)
+        seq = 0
         try:
             while True:
                 body = _read_frame_bytes(stream)
                 if body is None:
                     self._inbox.close(peer, PeerClosed(f"{peer} closed the connection"))
                     return
-                msg = _parse_json(body)
+                if key is not None:
+                    tag = stream.read(_TAG)
+                    if len(tag) < _TAG:
+                        raise ProtocolError("connection closed in the middle of a frame")
+                    want = _frame_tag(key, peer, self.me, seq, body)
+                    if not hmac.compare_digest(tag, want):
+                        raise ProtocolError(
+                            f"a frame from {peer} failed authentication (forged, replayed or "
+                            "altered on the way)")
+                    seq += 1
+                try:
+                    msg, cost = _decode_frame(body, room=max(0, limit - self._inbox.waiting(peer)))
+                except _TooBig as e:
+                    self._refuse(peer, s, self._inbox.waiting(peer) + e.cost, limit)
                 if isinstance(msg, dict) and set(msg) == {"bye"} and isinstance(msg["bye"], str):
                     # How the peer's role ended: later receives from it fail with this.
                     why = msg["bye"][:300]
@@ -795,16 +918,7 @@ class TcpNetwork:
                 if (not isinstance(msg, dict) or not isinstance(msg.get("c"), str)
                         or msg.get("k") not in ("com", "select") or "v" not in msg):
                     raise ProtocolError(f"malformed message from {peer}: {str(msg)[:80]}")
-                waiting = self._inbox.put(peer, msg["c"], msg["k"], msg["v"], size=len(body))
-                if waiting > limit:
-                    why = (f"{waiting} bytes from {peer} are waiting unread on channels "
-                           f"{self.me} has not received from (PYCHORAL_MAX_INBOX={limit})")
-                    try:
-                        with self._send_locks[peer]:
-                            s.sendall(_frame({"error": why}))
-                    except OSError:
-                        pass
-                    raise ProtocolError(why)
+                self._inbox.put(peer, msg["c"], msg["k"], msg["v"], size=cost)
         except ProtocolError as e:
             self._inbox.close(peer, e)
             try:
@@ -822,8 +936,29 @@ class TcpNetwork:
         finally:
             self._eof[peer].set()
 
+    def _refuse(self, peer, s, waiting, limit):
+        """The inbox for `peer` is full: tell it why, then fail the connection."""
+        why = (f"messages from {peer} waiting unread on channels {self.me} has not received from "
+               f"would take about {waiting} bytes (PYCHORAL_MAX_INBOX={limit})")
+        try:
+            self._send_frame(peer, {"error": why})
+        except OSError:
+            pass
+        raise ProtocolError(why)
+
+    def _send_frame(self, peer, obj):
+        """Send one frame to `peer` (with its tag on an authenticated connection)."""
+        data = _frame(obj)
+        with self._send_locks[peer]:
+            key = self._keys.get(peer)
+            if key is not None:
+                seq = self._send_seq[peer]
+                self._send_seq[peer] = seq + 1
+                data += _frame_tag(key, self.me, peer, seq, data[4:])
+            self._socks[peer].sendall(data)
+
     def send(self, src, dst, chan, kind, value):
-        data = _frame({"c": chan, "k": kind, "v": encode(value)})
+        obj = {"c": chan, "k": kind, "v": encode(value)}
         _trace(src, dst, chan, kind, value)
         s = self._socks.get(dst)
         if s is None:
@@ -831,8 +966,7 @@ class TcpNetwork:
         if dst in self._peer_errors:
             raise self._peer_errors[dst]
         try:
-            with self._send_locks[dst]:
-                s.sendall(data)
+            self._send_frame(dst, obj)
         except OSError as e:
             if dst in self._peer_errors:
                 raise self._peer_errors[dst] from None
@@ -843,10 +977,9 @@ class TcpNetwork:
     def close(self, wait=None, why="finished"):
         """Tell every peer how this role ended (`why`), half-close every connection and wait (up
         to `wait` s) until every peer has too, so no message in flight is lost."""
-        for peer, s in self._socks.items():
+        for peer in list(self._socks):
             try:
-                with self._send_locks[peer]:
-                    s.sendall(_frame({"bye": why}))
+                self._send_frame(peer, {"bye": why})
             except OSError:
                 pass
         for s in self._socks.values():
@@ -1082,11 +1215,11 @@ def run_threads(module, entry_class, stream=False):
     return 1 if errors else 0
 
 
-def run_tcp_role(module, entry_class, role, peers, listener=None):
+def run_tcp_role(module, entry_class, role, peers, listener=None, insecure=False):
     """Run one role of `entry_class` in this process over TCP; its prints go to stdout. Its peers
     are told how it ended (finished, or failed and why) before the connections close."""
     global _choreography
-    net = TcpNetwork(role, peers)
+    net = TcpNetwork(role, peers, insecure=insecure)
     status = 0
     why = "finished"
     sys.setrecursionlimit(max(sys.getrecursionlimit(), _recursion_limit()))
@@ -1213,6 +1346,9 @@ def _main(argv):
     one.add_argument("role")
     one.add_argument("--peers", required=True, help="A=host:port,B=host:port,...")
     one.add_argument("--listen-fd", type=int, help="an inherited socket already listening on ROLE's address")
+    one.add_argument("--insecure", action="store_true",
+                     help="run without PYCHORAL_SECRET: anyone who reaches the port can take a role "
+                          "(only on a network you trust)")
     a = ap.parse_args(argv)
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
@@ -1226,11 +1362,25 @@ def _main(argv):
         peers = parse_peers(a.peers)
     except ValueError as e:
         ap.error(str(e))
+    if a.role not in peers:
+        ap.error(f"--peers does not list role {a.role}")
+    if not _secret():
+        if not a.insecure:
+            sys.stderr.write(
+                "pychoral: PYCHORAL_SECRET is not set: without it, the first process to connect to "
+                f"{peers[a.role][0]}:{peers[a.role][1]} could take a role and see or forge its messages.\n"
+                "  Give every role the same secret, for example one made now:\n"
+                f"    export PYCHORAL_SECRET={secrets.token_hex(32)}\n"
+                "  (share it as you would a password), or pass --insecure on a network you trust.\n")
+            return 2
+        sys.stderr.write(
+            "pychoral: WARNING: --insecure: peers are not authenticated and frames are not "
+            f"protected; anyone who reaches {peers[a.role][0]}:{peers[a.role][1]} can take a role.\n")
     listener = None
     if a.listen_fd is not None:
         listener = socket.socket(fileno=a.listen_fd)
     sys.path.insert(0, os.getcwd())
-    return run_tcp_role(a.module, a.entry, a.role, peers, listener)
+    return run_tcp_role(a.module, a.entry, a.role, peers, listener, insecure=a.insecure)
 
 
 if __name__ == "__main__":

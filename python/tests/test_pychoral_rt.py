@@ -254,7 +254,7 @@ def _raw_pair():
     B's socket is bound here, as the loopback launcher does. The caller closes both."""
     listener = socket.create_server(("127.0.0.1", 0))
     peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
-    net = rt.TcpNetwork("B", peers, secret=b"")
+    net = rt.TcpNetwork("B", peers, secret=b"", insecure=True)
     t = threading.Thread(target=net.start, kwargs={"connect_timeout": 5, "listener": listener})
     t.start()
     raw = socket.create_connection(peers["B"], timeout=2)
@@ -264,12 +264,16 @@ def _raw_pair():
     return net, raw
 
 
+_last_net = [None]  # the network the last _lone_listener made
+
+
 def _lone_listener(test, secret):
     """Role "B" starting alone with `secret`, waiting for "A"; a raw client connected to it.
     Returns (raw socket, thread running B's start, list that receives start's error)."""
     listener = socket.create_server(("127.0.0.1", 0))
     peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
-    net = rt.TcpNetwork("B", peers, secret=secret)
+    net = rt.TcpNetwork("B", peers, secret=secret, insecure=not secret)
+    _last_net[:] = [net]
     test.addCleanup(lambda: net.close(wait=0))
     errs = []
     t = threading.Thread(target=lambda: errs.append(_start_all([net], [listener], timeout=2)[0]))
@@ -300,7 +304,7 @@ class HandshakeStories(unittest.TestCase):
         th.start()
         self.addCleanup(stop.set)
         peers = {"A": ("127.0.0.1", 0), "B": server.getsockname()}
-        net = rt.TcpNetwork("A", peers, secret=b"")
+        net = rt.TcpNetwork("A", peers, secret=b"", insecure=True)
         self.addCleanup(lambda: net.close(wait=0))
         with self.assertRaises(Exception) as cm:
             net._connect("B", time.monotonic() + 1.5)
@@ -346,7 +350,8 @@ class TcpAuth(unittest.TestCase):
     def pair(self, secret_a, secret_b):
         ls = [socket.create_server(("127.0.0.1", 0)) for _ in range(2)]
         peers = {"A": ls[0].getsockname(), "B": ls[1].getsockname()}
-        nets = [rt.TcpNetwork("A", peers, secret=secret_a), rt.TcpNetwork("B", peers, secret=secret_b)]
+        nets = [rt.TcpNetwork("A", peers, secret=secret_a, insecure=not secret_a),
+                rt.TcpNetwork("B", peers, secret=secret_b, insecure=not secret_b)]
         self.addCleanup(lambda: [n.close(wait=0) for n in nets])
         return nets, ls
 
@@ -386,6 +391,155 @@ class TcpAuth(unittest.TestCase):
         self.assertIn("failed authentication", str(errs[0]))
 
 
+def _authenticated_raw_pair(test, secret=b"k3y"):
+    """Role "B" with `secret`, and a raw socket that completes the handshake as "A" and returns
+    the session key, to send frames as a peer (or an attacker who knows the secret) would."""
+    raw, t, errs = _lone_listener(test, secret)
+    raw.sendall(rt._frame({"hello": "A"}))
+    challenge = rt._handshake_frame(raw, "challenge")["challenge"]
+    mine = "c0ffee"
+    raw.sendall(rt._frame({"proof": rt._proof(secret, challenge, "A", "B"), "challenge": mine}))
+    rt._handshake_frame(raw, "proof")
+    t.join()
+    test.assertEqual(errs, [None])
+    key = rt._session_key(secret, challenge, mine, "A", "B")
+    return raw, key
+
+
+def _tagged(key, seq, obj):
+    data = rt._frame(obj)
+    return data + rt._frame_tag(key, "A", "B", seq, data[4:])
+
+
+class FrameAuth(unittest.TestCase):
+    """After the handshake every frame carries an HMAC under the session key, with its number."""
+
+    def setUp(self):
+        os.environ["PYCHORAL_TIMEOUT"] = "5"
+        self.addCleanup(os.environ.pop, "PYCHORAL_TIMEOUT")
+
+    def test_tagged_frames_arrive_and_forged_or_replayed_ones_fail(self):
+        for attack in ("none", "forged", "replayed", "untagged"):
+            with self.subTest(attack=attack):
+                raw, key = _authenticated_raw_pair(self)
+                net = _last_net[0]
+                good = _tagged(key, 0, {"c": "ab", "k": "com", "v": 1})
+                raw.sendall(good)
+                self.assertEqual(rt.ChannelEnd(net, "ab", "B", "A").com(), 1)
+                if attack == "none":
+                    raw.sendall(_tagged(key, 1, {"c": "ab", "k": "com", "v": 2}))
+                    self.assertEqual(rt.ChannelEnd(net, "ab", "B", "A").com(), 2)
+                    continue
+                if attack == "forged":
+                    raw.sendall(_tagged(b"x" * 32, 1, {"c": "ab", "k": "com", "v": 2}))
+                elif attack == "replayed":
+                    raw.sendall(good)
+                else:
+                    raw.sendall(rt._frame({"c": "ab", "k": "com", "v": 2}) + b"\0" * 32)
+                with self.assertRaises(rt.ProtocolError) as cm:
+                    rt.ChannelEnd(net, "ab", "B", "A").com()
+                self.assertIn("failed authentication", str(cm.exception))
+
+    def test_deep_frame_from_an_authenticated_peer_is_a_protocol_error(self):
+        raw, key = _authenticated_raw_pair(self)
+        net = _last_net[0]
+        body = b"[" * 200_000 + b"]" * 200_000
+        raw.sendall(struct.pack(">I", len(body)) + body + rt._frame_tag(key, "A", "B", 0, body))
+        with self.assertRaises(rt.ProtocolError) as cm:
+            rt.ChannelEnd(net, "ab", "B", "A").com()
+        self.assertIn("nested too deeply", str(cm.exception))
+
+
+class Hostile(unittest.TestCase):
+    """Inputs that used to kill or bloat a receiving role, each run in a fresh interpreter with the
+    recursion limit a role really runs with (a crash there is a signal, not a test error)."""
+
+    def run_child(self, code):
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    PRELUDE = """
+import os, resource, socket, struct, sys, threading, time
+import pychoral_rt as rt
+sys.setrecursionlimit(rt._recursion_limit())  # 200,000, as run_tcp_role sets it
+os.environ["PYCHORAL_TIMEOUT"] = "10"
+listener = socket.create_server(("127.0.0.1", 0))
+peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
+net = rt.TcpNetwork("B", peers, insecure=True)
+t = threading.Thread(target=net.start, kwargs={"connect_timeout": 5, "listener": listener})
+t.start()
+raw = socket.create_connection(peers["B"], timeout=5)
+raw.sendall(rt._frame({"hello": "A"}))
+rt._handshake_frame(raw, "challenge")
+t.join()
+"""
+
+    def test_a_200000_deep_frame_is_a_protocol_error_not_a_crash(self):
+        r = self.run_child(self.PRELUDE + """
+body = b"[" * 200_000 + b"]" * 200_000
+raw.sendall(struct.pack(">I", len(body)) + body)
+try:
+    rt.ChannelEnd(net, "ab", "B", "A").com()
+except rt.ProtocolError as e:
+    print("ProtocolError:", e)
+""")
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        self.assertIn("ProtocolError: malformed frame: JSON nested too deeply", r.stdout)
+
+    def test_the_inbox_bounds_memory_not_frame_bytes(self):
+        # 7.5 MiB of [[],[],...] frames on a channel nobody reads: about 190 MB once decoded.
+        r = self.run_child(self.PRELUDE + """
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+body = rt._frame({"c": "unread", "k": "com", "v": [[]] * 250_000})
+try:
+    for _ in range(10):
+        raw.sendall(body)
+except OSError:
+    pass
+raw.settimeout(10)
+reply = rt._read_frame(raw.makefile("rb"))
+print("reply:", reply)
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print("grown_kb:", grown)
+""")
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        self.assertIn("PYCHORAL_MAX_INBOX", r.stdout)
+        grown = int(r.stdout.split("grown_kb:")[1])
+        self.assertLess(grown, 100_000, "the receiver must refuse before decoding 190 MB")
+
+    def test_handshakes_at_once_are_capped(self):
+        r = self.run_child("""
+import socket, threading, time
+import pychoral_rt as rt
+listener = socket.create_server(("127.0.0.1", 0))
+peers = {"A": ("127.0.0.1", 9), "B": listener.getsockname()}
+net = rt.TcpNetwork("B", peers, secret=b"k")
+threading.Thread(target=lambda: net.start(connect_timeout=3, listener=listener), daemon=True).start()
+silent = [socket.create_connection(peers["B"]) for _ in range(40)]
+time.sleep(1.0)
+print("threads:", threading.active_count())
+""")
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        self.assertLessEqual(int(r.stdout.split("threads:")[1]), 2 + 1 + rt._MAX_HANDSHAKES)
+
+    def test_tcp_role_without_a_secret_refuses_unless_insecure(self):
+        env = {k: v for k, v in os.environ.items() if k != "PYCHORAL_SECRET"}
+        rt_path = rt.__file__
+        r = subprocess.run([sys.executable, rt_path, "tcp-role", "no_such_module", "E", "A",
+                            "--peers", "A=127.0.0.1:0"], env=env, capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("export PYCHORAL_SECRET=", r.stderr)
+        r = subprocess.run([sys.executable, rt_path, "tcp-role", "no_such_module", "E", "A",
+                            "--peers", "A=127.0.0.1:0", "--insecure"], env=env,
+                           capture_output=True, text=True, timeout=60)
+        self.assertIn("WARNING: --insecure", r.stderr)
+        self.assertIn("no_such_module", r.stderr, "it went on to run the role")
+        with self.assertRaises(rt.ProtocolError):
+            rt.TcpNetwork("A", {"A": ("127.0.0.1", 0)}, secret=b"")
+
+
 class Peers(unittest.TestCase):
     def test_ipv6_roles_talk(self):
         try:
@@ -394,7 +548,7 @@ class Peers(unittest.TestCase):
             self.skipTest("no IPv6 loopback here")
         # A binds its own IPv6 socket (port 0: it only connects); B listens on `probe`.
         peers = {"A": ("::1", 0), "B": ("::1", probe.getsockname()[1])}
-        nets = [rt.TcpNetwork("A", peers, secret=b""), rt.TcpNetwork("B", peers, secret=b"")]
+        nets = [rt.TcpNetwork("A", peers, secret=b"", insecure=True), rt.TcpNetwork("B", peers, secret=b"", insecure=True)]
         self.addCleanup(lambda: [n.close(wait=0) for n in nets])
         errors = [None, None]
 

@@ -31,7 +31,9 @@ impl ConfigArgs {
             }
             Config::load(path).map(Some)
         } else {
-            Config::discover(input)
+            Config::discover_reporting(input, &mut |path, why| {
+                eprintln!("warning: {}: {why}", path.display());
+            })
         };
         found.map_err(|d| {
             eprint!("{}", d.render_text());

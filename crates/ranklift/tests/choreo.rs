@@ -555,6 +555,7 @@ fn killing_a_role_process_mid_protocol_fails_the_other_with_peer_closed() {
             ])
             .current_dir(&dir)
             .env("PYCHORAL_TIMEOUT", "120")
+            .env("PYCHORAL_SECRET", "both roles know this")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

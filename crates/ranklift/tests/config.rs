@@ -188,3 +188,73 @@ fn distribute_reads_its_section() {
     );
     assert!(!d.path().join("train_ddp.py").exists());
 }
+
+/// Hand `path` to another user (uid 65534, `nobody`); only root may, so the test says when it
+/// cannot (CI runs as root).
+fn give_away(path: &Path) -> bool {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    unsafe { libc::chown(c.as_ptr(), 65534, 65534) == 0 }
+}
+
+#[test]
+fn a_configuration_another_user_owns_is_not_applied_silently() {
+    // A directory another user owns (as /tmp is shared) holds a ranklift.toml that would silence
+    // everything; the user's project below it is checked without it, with a warning.
+    let d = project(&[
+        ("shared/ranklift.toml", "[shapes]\nnumpy-version = 1\n"),
+        ("shared/mine/v.py", PROGRAM),
+    ]);
+    let shared = d.path().join("shared");
+    if !give_away(&shared.join("ranklift.toml")) || !give_away(&shared) {
+        eprintln!("skipped: only root can give a file to another user");
+        return;
+    }
+    let (code, out, err) = run(&shared.join("mine"), &["shapes", "v.py"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("owned by another user") && err.contains("ranklift.toml"),
+        "{err}"
+    );
+    // NumPy 2, the default: np.product is E011, as without any configuration.
+    assert!(codes(&out).contains(&"E011".to_owned()), "{out}");
+    // Named with --config it is the user's choice, and applies.
+    let (_, out, err) = run(
+        &shared.join("mine"),
+        &["--config", "../ranklift.toml", "shapes", "v.py"],
+    );
+    assert_eq!(codes(&out), ["W504"], "{out}{err}");
+    // Control: the same layout owned by the user applies without a word.
+    let d = project(&[
+        ("shared/ranklift.toml", "[shapes]\nnumpy-version = 1\n"),
+        ("shared/mine/v.py", PROGRAM),
+    ]);
+    let (_, out, err) = run(&d.path().join("shared/mine"), &["shapes", "v.py"]);
+    assert_eq!(codes(&out), ["W504"], "{out}");
+    assert!(!err.contains("owned by another user"), "{err}");
+}
+
+#[test]
+fn a_pathological_glob_is_an_error_at_its_key_not_a_panic() {
+    let deep = format!("{}a{}", "{".repeat(200), "}".repeat(200));
+    let alt = format!("{}b{}", "{a,".repeat(200), "}".repeat(200));
+    for pattern in [deep, alt] {
+        let toml = format!("[shapes]\nper-file-ignores = {{ \"{pattern}\" = [\"W5\"] }}\n");
+        let d = project(&[("ranklift.toml", &toml), ("v.py", PROGRAM)]);
+        let (code, _, err) = run(d.path(), &["shapes", "v.py"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("ranklift.toml:2:22: RL010"), "{err}");
+        assert!(err.contains("nested 200 deep"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // Control: a glob with braces at a sane depth works.
+    let d = project(&[
+        (
+            "ranklift.toml",
+            "[shapes]\nper-file-ignores = { \"{v,w}.py\" = [\"W5\", \"E0\"] }\n",
+        ),
+        ("v.py", PROGRAM),
+    ]);
+    let (code, out, err) = run(d.path(), &["shapes", "v.py"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -73,7 +73,7 @@ pub struct Shapes {
     pub numpy_version: Option<Spanned<StrOrInt>>,
     pub possible: Option<bool>,
     pub ignore: Option<Vec<Spanned<String>>>,
-    pub per_file_ignores: Option<BTreeMap<String, Vec<Spanned<String>>>>,
+    pub per_file_ignores: Option<BTreeMap<Spanned<String>, Vec<Spanned<String>>>>,
     pub fuel: Option<Spanned<u64>>,
     pub python_version: Option<Spanned<String>>,
     pub columns: Option<Spanned<u8>>,
@@ -120,6 +120,17 @@ impl Config {
     /// Find the configuration that applies to `input` (a file or directory): see the module
     /// documentation. `Ok(None)` when there is none.
     pub fn discover(input: &Path) -> Result<Option<Config>, Box<Diagnostic>> {
+        Config::discover_reporting(input, &mut |_, _| {})
+    }
+
+    /// [`Config::discover`], telling `skipped` about every file passed over because another user
+    /// owns it or its directory (git's `safe.directory` rule, CVE-2022-24765: a `ranklift.toml`
+    /// planted in a shared directory such as `/tmp` must not configure this user's run). Such a
+    /// file is still used when named with `--config`.
+    pub fn discover_reporting(
+        input: &Path,
+        skipped: &mut dyn FnMut(&Path, String),
+    ) -> Result<Option<Config>, Box<Diagnostic>> {
         let abs = std::path::absolute(input).unwrap_or_else(|_| input.to_path_buf());
         let start = if abs.is_dir() {
             abs.as_path()
@@ -130,6 +141,15 @@ impl Config {
             for name in FILE_NAMES {
                 let path = dir.join(name);
                 if !path.is_file() {
+                    continue;
+                }
+                if let Some(owner) = foreign_owner(&path) {
+                    skipped(
+                        &path,
+                        format!(
+                            "owned by another user ({owner}); not applied (name it with --config to use it)"
+                        ),
+                    );
                     continue;
                 }
                 if let Some(config) = Config::load_inner(&path, name != "pyproject.toml")? {
@@ -255,6 +275,59 @@ fn located(
     }
 }
 
+/// The owner of `path` or of its directory when that is not the user running ranklift (root
+/// running under sudo counts as the user who ran sudo, as git counts it); None when both are ours.
+fn foreign_owner(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let sudo = (me == 0)
+        .then(|| std::env::var("SUDO_UID").ok()?.parse::<u32>().ok())
+        .flatten();
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    [path, dir].into_iter().find_map(|p| {
+        let uid = std::fs::metadata(p).ok()?.uid();
+        (uid != me && Some(uid) != sudo).then_some(uid)
+    })
+}
+
+/// Brace nesting a `per-file-ignores` glob may have: globset turns each level into a regex
+/// group, and a pattern of ~200 nested braces made it panic.
+const MAX_GLOB_NESTING: usize = 8;
+/// Length of a `per-file-ignores` glob.
+const MAX_GLOB_LEN: usize = 4096;
+
+fn check_glob(pattern: &str) -> Result<globset::GlobMatcher, String> {
+    if pattern.len() > MAX_GLOB_LEN {
+        return Err(format!("longer than {MAX_GLOB_LEN} characters"));
+    }
+    let (mut depth, mut deepest, mut escaped) = (0usize, 0usize, false);
+    for c in pattern.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_GLOB_NESTING {
+        return Err(format!(
+            "braces nested {deepest} deep (at most {MAX_GLOB_NESTING})"
+        ));
+    }
+    let glob = globset::Glob::new(pattern).map_err(|e| e.to_string())?;
+    // `compile_matcher` panics when the regex it builds is too large; a set reports it.
+    globset::GlobSetBuilder::new()
+        .add(glob.clone())
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(glob.compile_matcher())
+}
+
 /// Which codes are ignored where: `ignore` everywhere, `per-file-ignores` for files whose path
 /// (relative to the configuration's directory) or file name matches a glob.
 #[derive(Debug, Clone, Default)]
@@ -287,12 +360,13 @@ impl Ignores {
             out.everywhere.push(check_code(c)?);
         }
         for (pattern, codes) in config.shapes.per_file_ignores.iter().flatten() {
-            let glob = globset::Glob::new(pattern).map_err(|e| {
+            let matcher = check_glob(pattern.get_ref()).map_err(|e| {
+                let shown: String = pattern.get_ref().chars().take(60).collect();
                 Box::new(
                     config
                         .error_at(
-                            0..0,
-                            format!("per-file-ignores: bad pattern `{pattern}`: {e}"),
+                            pattern.span(),
+                            format!("per-file-ignores: bad pattern `{shown}`: {e}"),
                         )
                         .with_hint("patterns are globs relative to the configuration file"),
                 )
@@ -302,7 +376,7 @@ impl Ignores {
                 .map(check_code)
                 .collect::<Result<Vec<_>, _>>()?;
             out.per_file
-                .push((glob.compile_matcher(), !pattern.contains('/'), codes));
+                .push((matcher, !pattern.get_ref().contains('/'), codes));
         }
         Ok(out)
     }

@@ -230,7 +230,7 @@ fn analyse(path: Option<&Path>, text: &Arc<str>) -> Vec<Diagnostic> {
             Err(ds) => ds,
         };
     }
-    let (opts, ignores) = match settings(path) {
+    let (opts, ignores, skipped) = match settings(path) {
         Ok(s) => s,
         Err(d) => return vec![*d],
     };
@@ -239,15 +239,32 @@ fn analyse(path: Option<&Path>, text: &Arc<str>) -> Vec<Diagnostic> {
         .into_iter()
         .chain(r.findings)
         .filter(|d| d.path == display && !ignores.ignored(path, d.code))
+        .chain(skipped)
         .collect()
 }
 
 /// `shapes` settings from the configuration that applies to `path`. An invalid configuration
 /// is one diagnostic, shown on the document (the message names the file and line).
-fn settings(path: &Path) -> Result<(Options, Ignores), Box<Diagnostic>> {
+fn settings(path: &Path) -> Result<(Options, Ignores, Vec<Diagnostic>), Box<Diagnostic>> {
     let mut opts = Options::default();
-    let Some(config) = Config::discover(path).map_err(|d| Box::new(on_document(path, *d)))? else {
-        return Ok((opts, Ignores::default()));
+    // A configuration another user owns is passed over; the document says so.
+    let mut skipped = Vec::new();
+    let found = Config::discover_reporting(path, &mut |file, why| {
+        skipped.push(
+            Diagnostic::file_level(
+                &path.display().to_string(),
+                ranklift_python::config::CONFIG_ERROR,
+                Severity::Warning,
+                format!("{}: {why}", file.display()),
+            )
+            .with_hint(
+                "a configuration file in a directory another user owns is never applied silently",
+            ),
+        )
+    })
+    .map_err(|d| Box::new(on_document(path, *d)))?;
+    let Some(config) = found else {
+        return Ok((opts, Ignores::default(), skipped));
     };
     let s = &config.shapes;
     opts.possible = s.possible.unwrap_or(false);
@@ -259,7 +276,7 @@ fn settings(path: &Path) -> Result<(Options, Ignores), Box<Diagnostic>> {
             .map_err(|e| Box::new(on_document(path, config.error_at(v.span(), e))))?;
     }
     let ignores = Ignores::new(&config).map_err(|d| Box::new(on_document(path, *d)))?;
-    Ok((opts, ignores))
+    Ok((opts, ignores, skipped))
 }
 
 /// A configuration error shown at the top of the document it stops.
