@@ -184,7 +184,8 @@ fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
             .map(|e| e.into_path())
             .filter(|f| {
                 f.extension().is_some_and(|x| x == "py")
-                    && std::fs::read(f).is_ok_and(|b| b.windows(8).any(|w| w == b"pychoral"))
+                    && ranklift_python::source::read_regular(f)
+                        .is_ok_and(|b| memchr::memmem::find(&b, b"pychoral").is_some())
             })
             .collect();
         found.sort();
@@ -308,14 +309,12 @@ fn write_projection(
 }
 
 /// Does the file at `path` carry a mark of a ranklift projection (the projected module's and role
-/// modules' header, the erased program's runner, the runtime's docstring)? At most 16 MiB are read.
+/// modules' header, the erased program's runner, the runtime's docstring)? Read with the one bounded reader.
 fn written_by_ranklift(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(16 << 20).read_to_end(&mut head));
-    read.is_ok()
-        && (head.starts_with(b"\"\"\"pychoral_rt")
-            || memchr::memmem::find(&head, b"ranklift choreo").is_some())
+    ranklift_python::source::read_regular(path).is_ok_and(|head| {
+        head.starts_with(b"\"\"\"pychoral_rt")
+            || memchr::memmem::find(&head, b"ranklift choreo").is_some()
+    })
 }
 
 fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {

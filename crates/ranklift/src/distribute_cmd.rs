@@ -487,7 +487,9 @@ fn write_in_place(project: &Project, outcome: &Outcome) -> Result<String, String
 /// `--check -o OUT`: the files of OUT that differ from what would be written there (the
 /// rewritten files, and the project's Python modules copied unchanged); none when in sync.
 fn out_of_sync(project: &Project, outcome: &Outcome, dest: &Dest) -> Vec<String> {
-    let differs = |path: &Path, want: &[u8]| std::fs::read(path).map_or(true, |have| have != want);
+    let differs = |path: &Path, want: &[u8]| {
+        ranklift_python::source::read_regular(path).map_or(true, |have| have != want)
+    };
     match dest {
         Dest::File(f) => {
             let main = outcome.main.as_deref().unwrap_or("");
@@ -502,7 +504,8 @@ fn out_of_sync(project: &Project, outcome: &Outcome, dest: &Dest) -> Vec<String>
                 let out = d.join(&m.rel_path);
                 let want: Vec<u8> = match outcome.changes.iter().find(|c| c.path == m.rel_path) {
                     Some(c) => c.bytes.clone(),
-                    None => std::fs::read(project.root.join(&m.rel_path)).unwrap_or_default(),
+                    None => ranklift_python::source::read_regular(&project.root.join(&m.rel_path))
+                        .unwrap_or_default(),
                 };
                 if differs(&out, &want) {
                     stale.push(out.display().to_string());
@@ -537,7 +540,7 @@ fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String
     }
     // An existing file is replaced only when it is an earlier output (a Horovod program).
     if !force
-        && let Ok(old) = std::fs::read(dest)
+        && let Ok(old) = ranklift_python::source::read_regular(dest)
         && !old.windows(7).any(|w| w == b"horovod")
         && !old.windows(17).any(|w| w == b"torch.distributed")
     {

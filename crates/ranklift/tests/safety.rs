@@ -470,7 +470,13 @@ fn non_regular_inputs_are_refused_in_every_command() {
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     std::os::unix::fs::symlink("/dev/zero", d.path().join("z.py")).unwrap();
+    let nb = std::ffi::CString::new(d.path().join("f.ipynb").to_str().unwrap()).unwrap();
+    // SAFETY: a valid path.
+    assert_eq!(unsafe { libc::mkfifo(nb.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink("/dev/zero", d.path().join("z.ipynb")).unwrap();
     for args in [
+        vec!["shapes", "f.ipynb"],
+        vec!["shapes", "z.ipynb"],
         vec!["shapes", "f.py"],
         vec!["distribute", "f.py", "--diff"],
         vec!["choreo", "check", "f.py"],
@@ -708,4 +714,82 @@ fn outputs_are_never_written_through_a_symlink_nor_over_a_foreign_file() {
     );
     let meta = std::fs::symlink_metadata(p.join("train_hvd.py")).unwrap();
     assert!(meta.is_file(), "the link was replaced by the output");
+}
+
+/// Spawn ranklift and wait at most 20 s; its exit code and output.
+fn run_bounded(args: &[&str], cwd: &Path) -> (Option<i32>, String) {
+    let mut child = Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .env("XDG_STATE_HOME", state_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("{args:?} blocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+#[test]
+fn directory_walks_pass_special_files_without_blocking() {
+    let d = tempfile::tempdir().unwrap();
+    for name in ["a.py", "b.ipynb"] {
+        let c = std::ffi::CString::new(d.path().join(name).to_str().unwrap()).unwrap();
+        // SAFETY: a valid path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+    std::os::unix::fs::symlink("/dev/zero", d.path().join("c.ipynb")).unwrap();
+    std::fs::copy(
+        repo().join("examples/choreo/countdown_while.py"),
+        d.path().join("chor.py"),
+    )
+    .unwrap();
+    let (code, out) = run_bounded(&["choreo", "check", "."], d.path());
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("chor.py: ok"), "{out}");
+    let (code, out) = run_bounded(&["shapes", "."], d.path());
+    assert!(code.is_some(), "{out}");
+    assert!(!out.contains("panicked"), "{out}");
+}
+
+#[test]
+fn a_nul_byte_in_a_notebook_cell_is_a_syntax_error_at_the_cell() {
+    let d = tempfile::tempdir().unwrap();
+    let nb = |cell: &str| {
+        serde_json::json!({
+            "nbformat": 4, "nbformat_minor": 5,
+            "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+            "cells": [
+                {"cell_type": "code", "source": "import numpy as np\n", "metadata": {}, "outputs": [], "execution_count": null},
+                {"cell_type": "code", "source": cell, "metadata": {}, "outputs": [], "execution_count": null},
+            ]
+        })
+        .to_string()
+    };
+    std::fs::write(d.path().join("n.ipynb"), nb("x = 1\u{0}\n")).unwrap();
+    let (code, out) = run_bounded(&["shapes", "n.ipynb"], d.path());
+    assert!(
+        out.contains("n.ipynb:cell 2:1:") && out.contains("RL001"),
+        "{out}"
+    );
+    assert_ne!(code, Some(0), "{out}");
+    // Control: without the NUL the notebook is clean.
+    std::fs::write(d.path().join("n.ipynb"), nb("x = 1\n")).unwrap();
+    let (code, out) = run_bounded(&["shapes", "n.ipynb"], d.path());
+    assert_eq!(code, Some(0), "{out}");
 }

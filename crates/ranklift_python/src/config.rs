@@ -178,7 +178,10 @@ impl Config {
     /// `Ok(None)`: a `pyproject.toml` without `[tool.ranklift]`.
     fn load_inner(path: &Path, standalone: bool) -> Result<Option<Config>, Box<Diagnostic>> {
         let display = path.display().to_string();
-        let text: Arc<str> = match std::fs::read_to_string(path) {
+        let read = crate::source::read_regular(path)
+            .map_err(|e| e.reason())
+            .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_owned()));
+        let text: Arc<str> = match read {
             Ok(t) => t.into(),
             Err(e) => {
                 return Err(Box::new(

@@ -180,9 +180,15 @@ fn syntax_error(path: &Path, bytes: &[u8], offset: usize, message: String) -> Lo
     }
 }
 
-/// Read a regular file. The type is checked on the opened file itself (no race with a swap), and
-/// the file is opened non-blocking so that a FIFO cannot block the open.
-fn read_regular(path: &Path) -> Result<Vec<u8>, LoadError> {
+/// Files ranklift reads (sources, notebooks, configurations) are at most this large: a larger
+/// one is refused rather than read until memory runs out.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Read a regular file of at most [`MAX_FILE_BYTES`]: the one reader every command uses for what
+/// it analyses. The type is checked on the opened file itself (no race with a swap), and the file
+/// is opened non-blocking so that a FIFO cannot block the open; a FIFO, socket, device or
+/// directory (also behind a symlink) is [`LoadError::NotAFile`].
+pub fn read_regular(path: &Path) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
     let io = |e| LoadError::Io(path.to_path_buf(), e);
     let mut opts = std::fs::OpenOptions::new();
@@ -217,8 +223,26 @@ fn read_regular(path: &Path) -> Result<Vec<u8>, LoadError> {
         };
         return Err(LoadError::NotAFile(path.to_path_buf(), what));
     }
+    let too_big = || {
+        LoadError::Io(
+            path.to_path_buf(),
+            std::io::Error::other(format!(
+                "larger than {} MiB; ranklift does not read it",
+                MAX_FILE_BYTES >> 20
+            )),
+        )
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    f.read_to_end(&mut bytes).map_err(io)?;
+    // The size is checked again while reading: a file may grow after the check.
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
     Ok(bytes)
 }
 

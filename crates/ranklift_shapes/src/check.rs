@@ -240,8 +240,8 @@ fn check_loaded(
 /// pointed back at its cell.
 fn check_notebook(path: &Path, display: String, opts: &Options) -> (FileResult, Vec<Diagnostic>) {
     let started = std::time::Instant::now();
-    let notebook = std::fs::read(path)
-        .map_err(|e| e.to_string())
+    let notebook = ranklift_python::source::read_regular(path)
+        .map_err(|e| e.reason())
         .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 JSON".to_owned()))
         .and_then(|json| Notebook::parse(&json, &display));
     let notebook = match notebook {
