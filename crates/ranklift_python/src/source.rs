@@ -198,7 +198,7 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, LoadError> {
         use std::os::unix::fs::OpenOptionsExt;
         opts.custom_flags(libc::O_NONBLOCK);
     }
-    let mut f = opts.open(path).map_err(io)?;
+    let f = opts.open(path).map_err(io)?;
     let meta = f.metadata().map_err(io)?;
     let ft = meta.file_type();
     if !ft.is_file() {
