@@ -62,7 +62,9 @@ fn main() -> ExitCode {
         Command::Shapes(args) => shapes_cmd::run(args, &cli.config),
         Command::Choreo(args) => choreo_cmd::run(args),
         Command::Server => match ranklift_server::run_stdio() {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(true) => ExitCode::SUCCESS,
+            // `exit` without `shutdown`, or the input ended: 1, as the protocol asks.
+            Ok(false) => ExitCode::from(1),
             Err(e) => {
                 eprintln!("error: ranklift server: {e}");
                 ExitCode::from(2)

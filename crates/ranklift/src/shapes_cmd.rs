@@ -73,6 +73,7 @@ impl Settings {
             fuel: args.fuel.unwrap_or(Options::default().fuel),
             python_version: args.python_version,
             numpy: args.numpy_version.unwrap_or_default(),
+            stop: None,
         };
         let mut columns = args.columns.unwrap_or(0);
         let mut ignores = Ignores::default();

@@ -23,8 +23,13 @@ struct Client {
 
 impl Client {
     fn start(dir: &std::path::Path) -> Client {
+        Client::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &std::path::Path, env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ranklift"))
             .arg("server")
+            .envs(env.iter().copied())
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -316,4 +321,236 @@ fn utf8_positions_when_the_client_offers_them() {
         c.notify("exit", json!(null));
         let _ = c.child.wait();
     }
+}
+
+/// Write raw bytes to the server (frames ranklift's client would never send).
+fn raw(c: &mut Client, bytes: &[u8]) {
+    use std::io::Write;
+    c.stdin.write_all(bytes).unwrap();
+    c.stdin.flush().unwrap();
+}
+
+/// One message as plain JSON (lsp-server's reader cannot hold a response with `id: null`).
+fn read_value(r: &mut impl std::io::BufRead) -> Value {
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            length = v.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    std::io::Read::read_exact(r, &mut body).unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
+fn frame(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// Wait for the server to end; its exit code (None: a signal, e.g. an abort).
+fn exit_code(c: &mut Client) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = c.child.try_wait().unwrap() {
+            return status.code();
+        }
+        assert!(Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn initialized(dir: &std::path::Path) -> Client {
+    let mut c = Client::start(dir);
+    let mut seen = Vec::new();
+    c.request("initialize", json!({ "capabilities": {} }), &mut seen);
+    c.notify("initialized", json!({}));
+    c
+}
+
+#[test]
+fn shutdown_is_answered_at_once_while_a_big_document_is_analysed() {
+    // 360 KB with a finding in each of 6,000 functions and a non-ASCII comment on every line
+    // (UTF-16 positions): converting findings to positions used to rescan the text for each
+    // (4 s here, minutes on a larger file), on the loop that answers requests.
+    let mut text = String::from("import numpy as np\n");
+    for i in 0..6000 {
+        text.push_str(&format!(
+            "def f{i}():\n    return np.ones((2, 3)) @ np.ones((2, 3))  # é\n"
+        ));
+    }
+    assert!(text.len() > 350_000);
+    let dir = tempfile::tempdir().unwrap();
+    let u = uri(&dir.path().join("big.py"));
+    let open = |c: &mut Client| {
+        c.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": u, "languageId": "python", "version": 1, "text": text } }),
+        )
+    };
+    // All 6,000 findings arrive, each at its own line.
+    let mut c = initialized(dir.path());
+    open(&mut c);
+    let ds = c.diagnostics(&u);
+    assert_eq!(ds.len(), 6000);
+    assert_eq!(ds[5999]["range"]["start"]["line"], 2 + 2 * 5999);
+    drop(c);
+    // While an analysis runs (held for 30 s by the tests' knob), shutdown is answered at once
+    // and exit ends the process: the loop that answers never analyses.
+    let mut c = Client::start_with(dir.path(), &[("RANKLIFT_TEST_ANALYSIS_DELAY_MS", "30000")]);
+    let mut seen = Vec::new();
+    c.request("initialize", json!({ "capabilities": {} }), &mut seen);
+    open(&mut c);
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    assert_eq!(c.request("shutdown", json!(null), &mut seen), Value::Null);
+    let took = sent.elapsed();
+    assert!(took < Duration::from_secs(1), "shutdown took {took:?}");
+    c.notify("exit", json!(null));
+    assert_eq!(exit_code(&mut c), Some(0));
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "exit waited for the analysis"
+    );
+}
+
+#[test]
+fn absurd_frames_are_refused_without_allocating_and_bad_json_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    // Invalid JSON: a parse error (id null), and the server goes on.
+    let mut c = initialized(dir.path());
+    raw(&mut c, &frame("{not json"));
+    let m = read_value(&mut c.stdout);
+    assert_eq!(m["error"]["code"], -32700, "{m}");
+    assert_eq!(m["id"], Value::Null, "{m}");
+    let mut seen = Vec::new();
+    let stats = c.request("ranklift/stats", json!(null), &mut seen);
+    assert!(
+        stats["analyses"].is_number(),
+        "the server still answers: {stats}"
+    );
+    // Absurd lengths: the server neither aborts nor panics; the input ends inside the frame,
+    // which is the end of the session (exit 1: no shutdown).
+    for n in ["99999999999999", "18446744073709551615", "1500000000"] {
+        let mut c = initialized(dir.path());
+        raw(
+            &mut c,
+            format!("Content-Length: {n}\r\n\r\n{{}}").as_bytes(),
+        );
+        drop(std::mem::replace(
+            &mut c.stdin,
+            Command::new("true")
+                .stdin(Stdio::piped())
+                .spawn()
+                .unwrap()
+                .stdin
+                .take()
+                .unwrap(),
+        ));
+        assert_eq!(exit_code(&mut c), Some(1), "Content-Length {n}");
+    }
+}
+
+#[test]
+fn exit_without_shutdown_is_1_and_other_languages_and_cancelled_requests_are_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = initialized(dir.path());
+    // A Markdown document with Python-looking text is not analysed; the Python one is.
+    let bad = "import numpy as np\nx = np.zeros((2, 3)) @ np.ones((4, 2))\n";
+    let md = uri(&dir.path().join("notes.md"));
+    let py = uri(&dir.path().join("m.py"));
+    for (u, lang) in [(&md, "markdown"), (&py, "python")] {
+        c.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": u, "languageId": lang, "version": 1, "text": bad } }),
+        );
+    }
+    let first = loop {
+        match Message::read(&mut c.stdout).unwrap().unwrap() {
+            Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => break n,
+            _ => {}
+        }
+    };
+    assert_eq!(first.params["uri"], py.as_str(), "{first:?}");
+    // A request cancelled before the server reads it is answered as cancelled (-32800).
+    c.notify("$/cancelRequest", json!({ "id": 77 }));
+    c.send(Message::Request(Request::new(
+        RequestId::from(77),
+        "ranklift/stats".into(),
+        json!(null),
+    )));
+    let r = loop {
+        match Message::read(&mut c.stdout).unwrap().unwrap() {
+            Message::Response(r) if r.id == RequestId::from(77) => break r,
+            _ => {}
+        }
+    };
+    assert_eq!(r.error.map(|e| e.code), Some(-32800));
+    let mut seen = Vec::new();
+    let stats = c.request("ranklift/stats", json!(null), &mut seen);
+    assert_eq!(stats["analyses"], 1, "only the Python document: {stats}");
+    // `exit` without `shutdown`: exit code 1.
+    c.notify("exit", json!(null));
+    assert_eq!(exit_code(&mut c), Some(1));
+}
+
+#[test]
+fn an_analysis_over_its_time_budget_is_stopped_and_published() {
+    // The analysis is held for 30 s (the tests' knob); the budget is 300 ms: the server stops it
+    // and publishes what it has, instead of keeping the document's diagnostics stale.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::start_with(
+        dir.path(),
+        &[
+            ("RANKLIFT_TEST_ANALYSIS_DELAY_MS", "30000"),
+            ("RANKLIFT_SERVER_BUDGET_MS", "300"),
+        ],
+    );
+    let mut seen = Vec::new();
+    c.request("initialize", json!({ "capabilities": {} }), &mut seen);
+    let u = uri(&dir.path().join("m.py"));
+    let started = Instant::now();
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": u, "languageId": "python", "version": 1, "text": "x = 1\n" } }),
+    );
+    let _ = c.diagnostics(&u);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_pathological_glob_in_the_configuration_is_shown_on_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = format!("{}a{}", "{".repeat(200), "}".repeat(200));
+    std::fs::write(
+        dir.path().join("ranklift.toml"),
+        format!("[shapes]\nper-file-ignores = {{ \"{pattern}\" = [\"W5\"] }}\n"),
+    )
+    .unwrap();
+    let mut c = initialized(dir.path());
+    let u = uri(&dir.path().join("m.py"));
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": u, "languageId": "python", "version": 1, "text": "x = 1\n" } }),
+    );
+    let ds = c.diagnostics(&u);
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(ds[0]["code"], "RL010", "{ds:?}");
+    assert!(
+        ds[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nested 200 deep"),
+        "{ds:?}"
+    );
+    let mut seen = Vec::new();
+    assert_eq!(c.request("shutdown", json!(null), &mut seen), Value::Null);
 }

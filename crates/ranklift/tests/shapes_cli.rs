@@ -212,3 +212,41 @@ fn notebook_that_is_not_one() {
         "{out}"
     );
 }
+
+/// `a and b and c`: CPython evaluates `a` first; if it raises, nothing after it runs. Here `a` is
+/// the int 1, so `a.x0` raises `AttributeError: 'int' object has no attribute 'x0'` (as
+/// `python3 -c "(1).x0 and (1).x1"` shows) and the other 59,999 operands never run. A chain of
+/// 60,000 operands also finishes inside the default analysis budget, whatever its operands.
+#[test]
+fn an_and_chain_raises_at_its_first_raising_operand_and_long_chains_finish() {
+    let n = 60_000;
+    let chain = |f: &dyn Fn(usize) -> String, op: &str| {
+        (0..n).map(f).collect::<Vec<_>>().join(&format!(" {op} "))
+    };
+    let raising = format!(
+        "def f(a):\n    return {}\n\n\nf(1)\n",
+        chain(&|i| format!("a.x{}", i % 50), "and")
+    );
+    let undecided = format!(
+        "import numpy as np\nimport foo\n\nb = np.ones(3)\nx = {}\n",
+        chain(&|i| format!("(foo.k{} > b.sum())", i % 50), "or")
+    );
+    let d = tmp(
+        "chain",
+        &[("raising.py", &raising), ("undecided.py", &undecided)],
+    );
+    let (code, out, err) = run(&["shapes", d.join("raising.py").to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("E011")).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].contains(":2:") && lines[0].contains("'x0'"),
+        "{out}"
+    );
+    // The budget is steps of the interpreter, not seconds: a chain costs a few per operand.
+    let fuel = (20 * n).to_string();
+    for file in ["raising.py", "undecided.py"] {
+        let (_, out, err) = run(&["shapes", "--fuel", &fuel, d.join(file).to_str().unwrap()]);
+        assert!(!out.contains("budget exhausted"), "{file}: {out}{err}");
+    }
+}

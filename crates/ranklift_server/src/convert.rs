@@ -8,58 +8,93 @@ use lsp_types::{
     Position, Range, Uri,
 };
 use ranklift_python::{Diagnostic, Severity};
-use ruff_text_size::TextRange;
+use ruff_source_file::{LineIndex, PositionEncoding};
+use ruff_text_size::{TextRange, TextSize};
 
-/// The byte offset of `pos` in `text` (clamped to the text: a position past the end of a line
-/// is its end, past the last line the end of the text, as the protocol asks).
-pub fn offset(text: &str, pos: Position, utf8: bool) -> usize {
-    let mut start = 0;
-    for _ in 0..pos.line {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return text.len(),
+/// A document's lines, indexed once (`ruff_source_file::LineIndex`), to convert between byte
+/// offsets and `Position`s in O(log lines + line length) each: converting the findings of a
+/// document is O(size + findings), not O(size × findings). Lines end at `\n`, `\r\n` or `\r`,
+/// as the protocol says.
+pub struct Lines<'a> {
+    text: &'a str,
+    index: LineIndex,
+    utf8: bool,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str, utf8: bool) -> Lines<'a> {
+        Lines {
+            text,
+            index: LineIndex::from_source_text(text),
+            utf8,
         }
     }
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    let line = &text[start..line_end];
-    let mut units = 0u32;
-    for (i, c) in line.char_indices() {
-        if units >= pos.character {
-            return start + i;
-        }
-        units += if utf8 {
-            c.len_utf8() as u32
+
+    /// The `Position` of byte offset `at` (clamped to the text and to a character boundary).
+    pub fn position(&self, at: usize) -> Position {
+        let at = at.min(self.text.len());
+        let at = (0..=at)
+            .rev()
+            .find(|&i| self.text.is_char_boundary(i))
+            .unwrap_or(0);
+        let encoding = if self.utf8 {
+            PositionEncoding::Utf8
         } else {
-            c.len_utf16() as u32
+            PositionEncoding::Utf16
         };
+        let loc = self
+            .index
+            .source_location(TextSize::new(at as u32), self.text, encoding);
+        Position {
+            line: loc.line.to_zero_indexed() as u32,
+            character: loc.character_offset.to_zero_indexed() as u32,
+        }
     }
-    line_end
+
+    pub fn range(&self, r: TextRange) -> Range {
+        Range {
+            start: self.position(usize::from(r.start())),
+            end: self.position(usize::from(r.end())),
+        }
+    }
+
+    /// The byte offset of `pos` (clamped to the text: a position past the end of a line is its
+    /// end, past the last line the end of the text, as the protocol asks).
+    pub fn offset(&self, pos: Position) -> usize {
+        let starts = self.index.line_starts();
+        let line = pos.line as usize;
+        if line >= starts.len() {
+            return self.text.len();
+        }
+        let start = usize::from(starts[line]);
+        let mut end = starts
+            .get(line + 1)
+            .map_or(self.text.len(), |s| usize::from(*s));
+        let bytes = self.text.as_bytes();
+        if end > start && bytes[end - 1] == b'\n' {
+            end -= 1;
+        }
+        if end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let mut units = 0u32;
+        for (i, c) in self.text[start..end].char_indices() {
+            if units >= pos.character {
+                return start + i;
+            }
+            units += if self.utf8 {
+                c.len_utf8() as u32
+            } else {
+                c.len_utf16() as u32
+            };
+        }
+        end
+    }
 }
 
-/// The `Position` of byte offset `at` of `text`.
-pub fn position(text: &str, at: usize, utf8: bool) -> Position {
-    let at = at.min(text.len());
-    let at = (0..=at)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    let before = &text[..at];
-    let line = before.matches('\n').count() as u32;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = &text[line_start..at];
-    let character = if utf8 {
-        col.len() as u32
-    } else {
-        col.encode_utf16().count() as u32
-    };
-    Position { line, character }
-}
-
-pub fn range(text: &str, r: TextRange, utf8: bool) -> Range {
-    Range {
-        start: position(text, usize::from(r.start()), utf8),
-        end: position(text, usize::from(r.end()), utf8),
-    }
+/// The byte offset of `pos` in `text` (see [`Lines::offset`]).
+pub fn offset(text: &str, pos: Position, utf8: bool) -> usize {
+    Lines::new(text, utf8).offset(pos)
 }
 
 /// The path of a `file://` URI (percent-decoded); `None` for other schemes.
@@ -91,15 +126,14 @@ pub fn path_of(uri: &Uri) -> Option<PathBuf> {
 /// quick fix in the document's list, when it has one.
 pub fn diagnostic(
     uri: &Uri,
-    text: &str,
+    lines: &Lines,
     d: &Diagnostic,
-    utf8: bool,
     fix: Option<usize>,
 ) -> lsp_types::Diagnostic {
     // The byte range when the diagnostic was made on this text, else its line and column.
-    let own_text = d.source.as_deref() == Some(text);
+    let own_text = d.source.as_deref() == Some(lines.text);
     let r = if own_text {
-        range(text, d.range, utf8)
+        lines.range(d.range)
     } else {
         let at = |line: usize, col: usize| Position {
             line: line.saturating_sub(1) as u32,
@@ -125,7 +159,7 @@ pub fn diagnostic(
             related.push(DiagnosticRelatedInformation {
                 location: Location {
                     uri: uri.clone(),
-                    range: range(text, n.range, utf8),
+                    range: lines.range(n.range),
                 },
                 message: n.message.clone(),
             });
@@ -164,15 +198,22 @@ mod tests {
         let text = "a = 1\nπ = '𝄞x'\n";
         // `x` is after `π = '` and the 𝄞 (two UTF-16 units, four UTF-8 bytes).
         let x = text.find('x').unwrap();
-        let p16 = position(text, x, false);
+        let p16 = Lines::new(text, false).position(x);
         assert_eq!((p16.line, p16.character), (1, 7));
-        let p8 = position(text, x, true);
+        let p8 = Lines::new(text, true).position(x);
         assert_eq!((p8.line, p8.character), (1, 10));
         assert_eq!(offset(text, p16, false), x);
         assert_eq!(offset(text, p8, true), x);
         // Past the end of a line: its end; past the last line: the end.
         assert_eq!(offset(text, Position::new(0, 99), false), 5);
         assert_eq!(offset(text, Position::new(9, 0), false), text.len());
+        // `\r\n` and a lone `\r` end lines too.
+        let crlf = "a\r\nbc\rd";
+        let l = Lines::new(crlf, false);
+        assert_eq!((l.position(3).line, l.position(3).character), (1, 0));
+        assert_eq!((l.position(6).line, l.position(6).character), (2, 0));
+        assert_eq!(l.offset(Position::new(0, 9)), 1);
+        assert_eq!(l.offset(Position::new(1, 9)), 5);
     }
 
     #[test]

@@ -16,10 +16,14 @@
 
 mod convert;
 mod state;
+mod transport;
 
 use std::error::Error;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use crossbeam_channel::{Receiver, Sender, select};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
@@ -32,22 +36,83 @@ use lsp_types::{
 };
 
 pub use state::Server;
+use transport::{Incoming, Outgoing};
 
 type Result<T> = std::result::Result<T, Box<dyn Error + Send + Sync>>;
 
-/// Serve on stdin/stdout until the client shuts the server down.
-pub fn run_stdio() -> Result<()> {
-    let (connection, io_threads) = Connection::stdio();
-    serve(&connection)?;
-    drop(connection);
-    io_threads.join()?;
-    Ok(())
+/// How long one document's analysis may run before it is stopped and what it found so far is
+/// published (with the "budget exhausted" note). `RANKLIFT_SERVER_BUDGET_MS` overrides it.
+const ANALYSIS_BUDGET: Duration = Duration::from_secs(10);
+
+/// Serve on stdin/stdout until the client says `exit`. `Ok(true)` after `shutdown` then `exit`;
+/// `Ok(false)` when the client exits without `shutdown` or the input ends (exit code 1, as the
+/// protocol asks).
+pub fn run_stdio() -> Result<bool> {
+    serve(std::io::stdin(), std::io::stdout())
 }
 
-/// The whole session on `connection`: initialize, the main loop, shutdown.
-pub fn serve(connection: &Connection) -> Result<()> {
-    let (id, params) = connection.initialize_start()?;
-    let params: InitializeParams = serde_json::from_value(params)?;
+/// The whole session over `input` and `output`: a reader thread (bounded frames, see
+/// `transport`), a writer thread, an analysis thread, and the main loop, which never analyses:
+/// it answers every request at once, also while a document is being analysed.
+pub fn serve(
+    input: impl std::io::Read + Send + 'static,
+    output: impl std::io::Write + Send + 'static,
+) -> Result<bool> {
+    let (in_tx, in_rx) = crossbeam_channel::unbounded::<Incoming>();
+    let (out_tx, out_rx) = crossbeam_channel::unbounded::<Outgoing>();
+    let writer = std::thread::spawn(move || transport::write_loop(output, out_rx));
+    {
+        let out_tx = out_tx.clone();
+        std::thread::spawn(move || transport::read_loop(input, in_tx, out_tx));
+    }
+    let clean = session(&in_rx, &out_tx);
+    let _ = out_tx.send(Outgoing::End);
+    // Everything answered so far reaches the client before the process ends.
+    let _ = writer.join();
+    clean
+}
+
+fn send(out: &Sender<Outgoing>, m: Message) -> Result<()> {
+    out.send(Outgoing::Message(m))
+        .map_err(|_| "the client's output is closed".into())
+}
+
+fn session(input: &Receiver<Incoming>, out: &Sender<Outgoing>) -> Result<bool> {
+    // `initialize` first: other requests are refused until it comes, notifications dropped.
+    let (id, params) = loop {
+        match input.recv() {
+            Ok(Incoming::Message(Message::Request(r))) if r.method == "initialize" => {
+                break (r.id, r.params);
+            }
+            Ok(Incoming::Message(Message::Request(r))) => send(
+                out,
+                Message::Response(Response::new_err(
+                    r.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized".to_owned(),
+                )),
+            )?,
+            Ok(Incoming::Message(Message::Notification(n))) if n.method == "exit" => {
+                return Ok(false);
+            }
+            Ok(Incoming::Message(_)) => {}
+            Ok(Incoming::Closed) | Err(_) => return Ok(false),
+        }
+    };
+    let params: InitializeParams = match serde_json::from_value(params) {
+        Ok(p) => p,
+        Err(e) => {
+            send(
+                out,
+                Message::Response(Response::new_err(
+                    id,
+                    ErrorCode::InvalidParams as i32,
+                    format!("initialize: {e}"),
+                )),
+            )?;
+            return Ok(false);
+        }
+    };
     let utf8 = params
         .capabilities
         .general
@@ -83,74 +148,169 @@ pub fn serve(connection: &Connection) -> Result<()> {
             version: Some(env!("CARGO_PKG_VERSION").into()),
         },
     });
-    connection.initialize_finish(id, result)?;
+    send(out, Message::Response(Response::new_ok(id, result)))?;
     let mut server = Server::new(utf8);
-    main_loop(connection, &mut server)
+    main_loop(input, out, &mut server)
 }
 
-fn main_loop(connection: &Connection, server: &mut Server) -> Result<()> {
-    let mut shutting_down = false;
-    while let Ok(first) = connection.receiver.recv() {
-        // A burst of messages (keystrokes) is taken whole, then analysed once.
-        let mut batch = vec![first];
-        while let Ok(more) = connection.receiver.try_recv() {
-            batch.push(more);
-        }
-        for msg in batch {
-            match msg {
-                Message::Request(req) => {
-                    // `shutdown`: answer, then wait for `exit` (perhaps already in this batch).
-                    if req.method == "shutdown" {
-                        let resp = Response::new_ok(req.id, ());
-                        connection.sender.send(Message::Response(resp))?;
-                        shutting_down = true;
-                        continue;
-                    }
-                    let resp = request(server, req);
-                    connection.sender.send(Message::Response(resp))?;
+/// The job the analysis thread is on: its document, version, stop flag and deadline.
+struct Running {
+    key: String,
+    version: i32,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    deadline: Instant,
+}
+
+fn budget() -> Duration {
+    std::env::var("RANKLIFT_SERVER_BUDGET_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(ANALYSIS_BUDGET, Duration::from_millis)
+}
+
+fn main_loop(
+    input: &Receiver<Incoming>,
+    out: &Sender<Outgoing>,
+    server: &mut Server,
+) -> Result<bool> {
+    let (job_tx, job_rx) = crossbeam_channel::unbounded::<state::Job>();
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<state::JobResult>();
+    std::thread::Builder::new()
+        .name("analysis".into())
+        .stack_size(64 << 20)
+        .spawn(move || {
+            for job in job_rx {
+                if done_tx.send(state::run_job(job)).is_err() {
+                    return;
                 }
-                Message::Notification(n) if n.method == "exit" => return Ok(()),
-                Message::Notification(n) => notification(server, n),
-                Message::Response(_) => {}
+            }
+        })?;
+    let budget = budget();
+    let mut running: Option<Running> = None;
+    let mut cancelled = std::collections::VecDeque::new();
+    let mut shutting_down = false;
+    loop {
+        if running.is_none()
+            && !shutting_down
+            && let Some(job) = server.next_job()
+        {
+            running = Some(Running {
+                key: job.key().to_owned(),
+                version: job.version(),
+                stop: job.stop.clone(),
+                deadline: Instant::now() + budget,
+            });
+            job_tx.send(job)?;
+        }
+        let wait = running.as_ref().map_or(Duration::from_secs(3600), |r| {
+            r.deadline.saturating_duration_since(Instant::now())
+        });
+        select! {
+            recv(input) -> m => {
+                // A burst of messages (keystrokes) is taken whole, then analysed once.
+                let mut batch = vec![m.unwrap_or(Incoming::Closed)];
+                while let Ok(more) = input.try_recv() {
+                    batch.push(more);
+                }
+                if let Some(clean) =
+                    handle_batch(batch, out, server, &mut shutting_down, &mut cancelled)?
+                {
+                    return Ok(clean);
+                }
+                if let Some(r) = &running
+                    && (shutting_down || server.superseded(&r.key, r.version))
+                {
+                    // Out of date: stop it; the newer text is analysed next.
+                    r.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            recv(done_rx) -> r => {
+                running = None;
+                if let Ok(r) = r
+                    && let Some((uri, diagnostics, version)) = server.finish(r)
+                {
+                    let params = lsp_types::PublishDiagnosticsParams { uri, diagnostics, version };
+                    send(out, Message::Notification(Notification::new(
+                        PublishDiagnostics::METHOD.to_owned(),
+                        params,
+                    )))?;
+                }
+            }
+            default(wait) => {
+                if let Some(r) = &running {
+                    // Over its budget: stop it and publish what it found.
+                    r.stop.store(true, Ordering::Relaxed);
+                }
             }
         }
-        if shutting_down {
-            return wait_for_exit(connection);
-        }
-        for (uri, diagnostics, version) in server.analyse_dirty() {
-            let params = lsp_types::PublishDiagnosticsParams {
-                uri,
-                diagnostics,
-                version,
-            };
-            connection
-                .sender
-                .send(Message::Notification(Notification::new(
-                    PublishDiagnostics::METHOD.to_owned(),
-                    params,
-                )))?;
-        }
     }
-    Ok(())
 }
 
-/// After `shutdown`: every request is an error until `exit` (the reader thread stops there).
-fn wait_for_exit(connection: &Connection) -> Result<()> {
-    while let Ok(msg) = connection.receiver.recv() {
-        match msg {
-            Message::Notification(n) if n.method == "exit" => return Ok(()),
-            Message::Request(req) => {
-                let resp = Response::new_err(
-                    req.id,
-                    lsp_server::ErrorCode::InvalidRequest as i32,
-                    "the server is shutting down".to_owned(),
-                );
-                connection.sender.send(Message::Response(resp))?;
+/// Handle a batch of messages. `Some(clean)` when the session ends (`exit`, or the input ended).
+/// Ids of cancelled requests that have not arrived yet, at most this many (the oldest go).
+const MAX_CANCELLED: usize = 256;
+
+fn handle_batch(
+    batch: Vec<Incoming>,
+    out: &Sender<Outgoing>,
+    server: &mut Server,
+    shutting_down: &mut bool,
+    cancelled: &mut std::collections::VecDeque<lsp_server::RequestId>,
+) -> Result<Option<bool>> {
+    // Requests the client cancelled before they were handled are answered as cancelled (every
+    // other request is answered as soon as it is read, so a later cancel finds nothing to do).
+    for m in &batch {
+        if let Incoming::Message(Message::Notification(n)) = m
+            && n.method == "$/cancelRequest"
+            && let Ok(p) = serde_json::from_value::<lsp_types::CancelParams>(n.params.clone())
+        {
+            if cancelled.len() == MAX_CANCELLED {
+                cancelled.pop_front();
             }
-            _ => {}
+            cancelled.push_back(match p.id {
+                lsp_types::NumberOrString::Number(i) => i.into(),
+                lsp_types::NumberOrString::String(s) => s.into(),
+            });
         }
     }
-    Ok(())
+    for m in batch {
+        let msg = match m {
+            Incoming::Message(msg) => msg,
+            Incoming::Closed => return Ok(Some(false)),
+        };
+        match msg {
+            Message::Request(req) if cancelled.contains(&req.id) => {
+                cancelled.retain(|c| *c != req.id);
+                send(
+                    out,
+                    Message::Response(Response::new_err(
+                        req.id,
+                        ErrorCode::RequestCanceled as i32,
+                        "cancelled by the client".to_owned(),
+                    )),
+                )?
+            }
+            Message::Request(req) if *shutting_down => send(
+                out,
+                Message::Response(Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down".to_owned(),
+                )),
+            )?,
+            Message::Request(req) if req.method == "shutdown" => {
+                send(out, Message::Response(Response::new_ok(req.id, ())))?;
+                *shutting_down = true;
+            }
+            Message::Request(req) => send(out, Message::Response(request(server, req)))?,
+            // `exit` without `shutdown` first is an error exit (code 1), as the protocol says.
+            Message::Notification(n) if n.method == "exit" => return Ok(Some(*shutting_down)),
+            Message::Notification(_) if *shutting_down => {}
+            Message::Notification(n) => notification(server, n),
+            Message::Response(_) => {}
+        }
+    }
+    Ok(None)
 }
 
 fn request(server: &Server, req: Request) -> Response {
@@ -182,7 +342,9 @@ fn notification(server: &mut Server, n: Notification) {
     match n.method.as_str() {
         DidOpenTextDocument::METHOD => {
             if let Ok(p) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                && p.text_document.language_id.eq_ignore_ascii_case("python")
             {
+                // Documents in other languages (Markdown, TOML, ...) are not ranklift's.
                 server.open(
                     p.text_document.uri,
                     p.text_document.text,

@@ -3,6 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
@@ -119,44 +120,50 @@ impl Server {
         self.dirty.remove(uri.as_str());
     }
 
-    /// Analyse every document that changed: (uri, diagnostics, version) to publish.
-    pub fn analyse_dirty(&mut self) -> Vec<(Uri, Vec<lsp_types::Diagnostic>, Option<i32>)> {
-        let dirty = std::mem::take(&mut self.dirty);
-        let mut out = Vec::new();
-        for key in dirty {
+    /// The next document to analyse, taken off the dirty set, as a job for the analysis thread.
+    pub fn next_job(&mut self) -> Option<Job> {
+        while let Some(key) = self.dirty.pop_first() {
             let Some(doc) = self.docs.get_mut(&key) else {
                 continue;
             };
-            let text: Arc<str> = doc.text.as_str().into();
-            let tokens = code_tokens(&text);
-            let steering = steering_comments(&text);
-            let reusable = doc.last.as_ref().and_then(|last| {
-                (tokens.is_some()
-                    && !steering
-                    && !last.steering_comments
-                    && same_code(last, &tokens, &text))
-                .then(|| moved(last, tokens.as_deref().unwrap_or_default(), &text))
+            return Some(Job {
+                key,
+                uri: doc.uri.clone(),
+                path: doc.path.clone(),
+                text: doc.text.as_str().into(),
+                version: doc.version,
+                last: doc.last.take(),
+                utf8: self.utf8,
+                stop: Arc::new(AtomicBool::new(false)),
             });
-            let diagnostics = match reusable {
-                Some(d) => {
-                    self.reused += 1;
-                    d
-                }
-                None => {
-                    self.analyses += 1;
-                    analyse(doc.path.as_deref(), &text)
-                }
-            };
-            let published = publishable(&doc.uri, &text, &diagnostics, self.utf8);
-            doc.last = Some(Analysis {
-                text,
-                tokens,
-                steering_comments: steering,
-                diagnostics,
-            });
-            out.push((doc.uri.clone(), published, Some(doc.version)));
         }
-        out
+        None
+    }
+
+    /// Whether the document of `key` has changed since `version` (its analysis is out of date).
+    pub fn superseded(&self, key: &str, version: i32) -> bool {
+        self.docs
+            .get(key)
+            .is_none_or(|d| d.version != version || self.dirty.contains(key))
+    }
+
+    /// Take a finished job's result: what to publish, unless the document changed meanwhile
+    /// (then a newer job follows) or was closed.
+    pub fn finish(
+        &mut self,
+        r: JobResult,
+    ) -> Option<(Uri, Vec<lsp_types::Diagnostic>, Option<i32>)> {
+        if self.superseded(&r.key, r.version) {
+            return None;
+        }
+        let doc = self.docs.get_mut(&r.key)?;
+        if r.reused {
+            self.reused += 1;
+        } else {
+            self.analyses += 1;
+        }
+        doc.last = (!r.stopped).then_some(r.analysis);
+        Some((doc.uri.clone(), r.published, Some(doc.version)))
     }
 
     /// The quick fixes of the diagnostics in the request's range.
@@ -172,9 +179,10 @@ impl Server {
             return Vec::new();
         }
         let mut out = Vec::new();
+        let lines = convert::Lines::new(&last.text, self.utf8);
         for (i, d) in last.diagnostics.iter().enumerate() {
             let Some(fix) = &d.fix else { continue };
-            let r = convert::range(&last.text, d.range, self.utf8);
+            let r = lines.range(d.range);
             let overlaps = r.start <= p.range.end && p.range.start <= r.end;
             if !overlaps {
                 continue;
@@ -183,11 +191,11 @@ impl Server {
                 .edits
                 .iter()
                 .map(|(range, text)| TextEdit {
-                    range: convert::range(&last.text, *range, self.utf8),
+                    range: lines.range(*range),
                     new_text: text.clone(),
                 })
                 .collect();
-            let diagnostic = convert::diagnostic(&doc.uri, &last.text, d, self.utf8, Some(i));
+            let diagnostic = convert::diagnostic(&doc.uri, &lines, d, Some(i));
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: fix.title.clone(),
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -210,16 +218,101 @@ fn publishable(
     diagnostics: &[Diagnostic],
     utf8: bool,
 ) -> Vec<lsp_types::Diagnostic> {
+    let lines = convert::Lines::new(text, utf8);
     diagnostics
         .iter()
         .enumerate()
-        .map(|(i, d)| convert::diagnostic(uri, text, d, utf8, d.fix.as_ref().map(|_| i)))
+        .map(|(i, d)| convert::diagnostic(uri, &lines, d, d.fix.as_ref().map(|_| i)))
         .collect()
+}
+
+/// Tests only (inert unless `RANKLIFT_TEST_ANALYSIS_DELAY_MS` is set): an analysis that takes
+/// that long, so that a test can send requests while one runs. It ends early when stopped.
+fn test_delay(stop: &AtomicBool) {
+    let Some(ms) = std::env::var("RANKLIFT_TEST_ANALYSIS_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+    while std::time::Instant::now() < until && !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// One document to analyse, as the main loop hands it to the analysis thread.
+pub struct Job {
+    key: String,
+    uri: Uri,
+    path: Option<PathBuf>,
+    text: Arc<str>,
+    version: i32,
+    last: Option<Analysis>,
+    utf8: bool,
+    /// Set by the main loop when the job is out of date or over its time budget.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Job {
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    pub fn version(&self) -> i32 {
+        self.version
+    }
+}
+
+/// What the analysis thread found.
+pub struct JobResult {
+    key: String,
+    version: i32,
+    analysis: Analysis,
+    published: Vec<lsp_types::Diagnostic>,
+    reused: bool,
+    /// Stopped before its end (out of date, over budget): not a base for reuse.
+    stopped: bool,
+}
+
+/// Analyse one document (on the analysis thread): reuse the last findings when no code token
+/// changed, else run the analysis, which stops early when `job.stop` is set.
+pub fn run_job(job: Job) -> JobResult {
+    test_delay(&job.stop);
+    let text = job.text;
+    let tokens = code_tokens(&text);
+    let steering = steering_comments(&text);
+    let reusable = job.last.as_ref().and_then(|last| {
+        (tokens.is_some()
+            && !steering
+            && !last.steering_comments
+            && same_code(last, &tokens, &text))
+        .then(|| moved(last, tokens.as_deref().unwrap_or_default(), &text))
+    });
+    let reused = reusable.is_some();
+    let diagnostics = match reusable {
+        Some(d) => d,
+        None => analyse(job.path.as_deref(), &text, &job.stop),
+    };
+    let published = publishable(&job.uri, &text, &diagnostics, job.utf8);
+    JobResult {
+        key: job.key,
+        version: job.version,
+        stopped: job.stop.load(Ordering::Relaxed),
+        analysis: Analysis {
+            text,
+            tokens,
+            steering_comments: steering,
+            diagnostics,
+        },
+        published,
+        reused,
+    }
 }
 
 /// Run the analysis that fits the document: `choreo check` for a PyChoral choreography,
 /// `shapes` for any other Python file. Findings in other files are left out.
-fn analyse(path: Option<&Path>, text: &Arc<str>) -> Vec<Diagnostic> {
+fn analyse(path: Option<&Path>, text: &Arc<str>, stop: &Arc<AtomicBool>) -> Vec<Diagnostic> {
     let fallback = PathBuf::from("untitled.py");
     let path = path.unwrap_or(&fallback);
     let display = path.display().to_string();
@@ -230,10 +323,11 @@ fn analyse(path: Option<&Path>, text: &Arc<str>) -> Vec<Diagnostic> {
             Err(ds) => ds,
         };
     }
-    let (opts, ignores, skipped) = match settings(path) {
+    let (mut opts, ignores, skipped) = match settings(path) {
         Ok(s) => s,
         Err(d) => return vec![*d],
     };
+    opts.stop = Some(stop.clone());
     let r = ranklift_shapes::check::check_text(path, text.to_string(), &opts);
     r.fatal
         .into_iter()

@@ -27,6 +27,9 @@ pub struct Options {
     pub python_version: Option<(u8, u8)>,
     /// The NumPy the code runs with (names, messages).
     pub numpy: crate::numpy::NumpyVersion,
+    /// Stops the analysis when set (the language server's time budget and cancellation); what
+    /// was found so far is reported with the "budget exhausted" note.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Options {
@@ -36,6 +39,7 @@ impl Default for Options {
             fuel: Config::default().fuel,
             python_version: None,
             numpy: crate::numpy::NumpyVersion::default(),
+            stop: None,
         }
     }
 }
@@ -481,6 +485,7 @@ fn analyse_entry(
         fuel: opts.fuel,
         numpy: opts.numpy,
         array_like: array_like.clone(),
+        stop: opts.stop.clone(),
     };
     let started = std::time::Instant::now();
     let (findings, out_of_fuel) = Interp::new(modules, &config).run(0);

@@ -79,7 +79,15 @@ impl<'a> Interp<'a> {
                 let mut guards = 0;
                 let mut out = None;
                 for (i, x) in b.values.iter().enumerate() {
+                    let raises_before = self.certain_raises;
                     let v = self.eval(x, st);
+                    // An operand that raised for certain ends the chain: Python never evaluates
+                    // the operands after it (and a chain of 60,000 stops at once).
+                    if self.certain_raises != raises_before || (self.raised && self.cond_expr == 0)
+                    {
+                        out = Some(Value::Top);
+                        break;
+                    }
                     let last = i + 1 == b.values.len();
                     match v.truth() {
                         // `a and b`: a falsy `a` is the result; `a or b`: a truthy one.

@@ -45,6 +45,9 @@ pub struct Config {
     pub numpy: crate::numpy::NumpyVersion,
     /// Attribute names of the project's ndarray subclasses ([`array_like::attrs`]).
     pub array_like: Arc<FxSet<Arc<str>>>,
+    /// Set from outside (a newer edit, a time budget, a shutdown): the analysis stops as if out
+    /// of fuel at its next check.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Config {
@@ -53,6 +56,7 @@ impl Default for Config {
             fuel: 300_000,
             numpy: crate::numpy::NumpyVersion::default(),
             array_like: Arc::default(),
+            stop: None,
         }
     }
 }
@@ -227,6 +231,10 @@ pub struct Interp<'a> {
     /// Certain errors raised inside a `try` and caught by its handlers (the body's normal end,
     /// and its `else:`, may then never run).
     pub(crate) caught_certain: u32,
+    /// Certain errors raised so far (reported or caught), under any condition: an expression
+    /// that raised for certain whenever it runs stops the evaluation of what follows it (the rest
+    /// of an `and`/`or` chain).
+    pub(crate) certain_raises: u32,
     /// The statement being executed raised for certain (a certain finding, reported or caught):
     /// Python stops there, and so does this path.
     pub(crate) raised: bool,
@@ -288,6 +296,7 @@ impl<'a> Interp<'a> {
             undecided: 0,
             after_guard: 0,
             caught_certain: 0,
+            certain_raises: 0,
             raised: false,
             cond_expr: 0,
             frame_base: 0,
@@ -389,6 +398,18 @@ impl<'a> Interp<'a> {
             return false;
         }
         self.fuel -= 1;
+        // Every 256 steps, whether someone asked the analysis to stop.
+        if self.fuel.is_multiple_of(256)
+            && self
+                .config
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            self.fuel = 0;
+            self.out_of_fuel = true;
+            return false;
+        }
         true
     }
 
@@ -419,6 +440,7 @@ impl<'a> Interp<'a> {
         }) {
             if certainty == Certainty::Certain {
                 self.caught_certain += 1;
+                self.certain_raises += 1;
                 self.raised |= self.cond_expr == 0;
             }
             return;
@@ -439,8 +461,9 @@ impl<'a> Interp<'a> {
         } else {
             certainty
         };
-        if certainty == Certainty::Certain && exc != Exc::Hint && self.cond_expr == 0 {
-            self.raised = true;
+        if certainty == Certainty::Certain && exc != Exc::Hint {
+            self.certain_raises += 1;
+            self.raised |= self.cond_expr == 0;
         }
         let key = (self.cur_module, u32::from(range.start()), code);
         let finding = Finding {
