@@ -208,3 +208,157 @@ fn mutants_never_panic_hang_or_give_unlocated_errors() {
     assert!(runs >= 30, "only {runs} mutants ran within the budget");
     eprintln!("{runs} mutants in {:.1} s", start.elapsed().as_secs_f64());
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// Mutated journals (issue 24): a real journal of a killed in-place rewrite, mutated, in a
+/// project next to a file that must never change. Every run ends (0-2, no panic) and the file
+/// outside the project is untouched, whatever the journal says.
+#[test]
+fn mutated_journals_never_panic_or_reach_outside_the_project() {
+    let state = tempfile::tempdir().unwrap();
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/distribute/project_tape");
+    let make = |kill: usize| -> (tempfile::TempDir, Option<Vec<u8>>) {
+        let d = tempfile::tempdir().unwrap();
+        copy_dir(&example, &d.path().join("proj"));
+        std::fs::write(d.path().join("victim.txt"), "precious\n").unwrap();
+        let o = Command::new(bin())
+            .args(["distribute", "--in-place", "."])
+            .current_dir(d.path().join("proj"))
+            .env("XDG_STATE_HOME", state.path())
+            .env("RANKLIFT_TEST_FAULT", format!("kill:{kill}"))
+            .output()
+            .unwrap();
+        assert!(o.status.code().is_none(), "killed");
+        let j = std::fs::read(d.path().join("proj/.ranklift-journal")).ok();
+        (d, j)
+    };
+    let (_d, journal) = make(6);
+    let journal = journal.expect("a journal");
+    let mut rng = Rng(0x5EED_1234_ABCD_0024);
+    for case in 0..40 {
+        let (d, _) = make(6);
+        let proj = d.path().join("proj");
+        let mut m = mutate(&journal, &mut rng);
+        if case % 4 == 0 {
+            // Paths pointing out of the project, in place of the real ones.
+            m = String::from_utf8_lossy(&m)
+                .replace("\"train.py\"", "\"../victim.txt\"")
+                .into_bytes();
+        }
+        std::fs::write(proj.join(".ranklift-journal"), &m).unwrap();
+        for args in [
+            ["distribute", "--check", "."],
+            ["distribute", "-o", "../out"],
+        ] {
+            let mut c = Command::new(bin());
+            c.args(args)
+                .current_dir(&proj)
+                .env("XDG_STATE_HOME", state.path())
+                .env_remove("RANKLIFT_TEST_FAULT");
+            let o = c.output().unwrap();
+            let out = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                matches!(o.status.code(), Some(0..=2)),
+                "case {case} {args:?}: {out}"
+            );
+            assert!(!out.contains("panicked"), "case {case}: {out}");
+            assert_eq!(
+                std::fs::read(d.path().join("victim.txt")).unwrap(),
+                b"precious\n",
+                "case {case} {args:?}: {out}"
+            );
+        }
+    }
+}
+
+/// Mutated configuration files: every run ends with 0-2, never a panic, and a configuration
+/// error names the file with a line and a column.
+#[test]
+fn mutated_configurations_never_panic() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("m.py"),
+        "import numpy as np\nx = np.zeros((2, 3)) @ np.ones((4, 2))\n",
+    )
+    .unwrap();
+    let base = "[shapes]\nnumpy-version = 1\npossible = true\nfuel = 1000\nignore = [\"W5\"]\n\
+                per-file-ignores = { \"{a,b}/**/*.py\" = [\"E0\"], \"m.py\" = [\"W504\"] }\n\
+                [distribute]\nmain = \"m.py\"\ntarget-tf = \"2.13\"\n";
+    let mut rng = Rng(0x5EED_1234_ABCD_0025);
+    for case in 0..60 {
+        let m = mutate(base.as_bytes(), &mut rng);
+        std::fs::write(d.path().join("ranklift.toml"), &m).unwrap();
+        let (code, out) = run_limited(&["shapes", "m.py"], d.path(), Duration::from_secs(30));
+        assert!(matches!(code, Some(0..=2)), "case {case}: {out}");
+        assert!(!out.contains("panicked"), "case {case}: {out}");
+        if code == Some(2) {
+            assert!(out.contains("ranklift.toml:"), "case {case}: {out}");
+        }
+    }
+}
+
+/// Mutated language-server sessions: a real session's bytes (framing, JSON, positions)
+/// mutated; the server answers or ends, never panics or aborts.
+#[test]
+fn mutated_server_sessions_never_panic() {
+    let frame = |v: serde_json::Value| {
+        let body = v.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let uri = "file:///tmp/ranklift-fuzz/m.py";
+    let session = [
+        frame(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": "import numpy as np\nx = np.zeros((2, 3)) @ np.ones((4, 2))\n"}}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": {"start": {"line": 1, "character": 30}, "end": {"line": 1, "character": 36}}, "text": "(3, 2)"}]}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeAction", "params": {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}, "context": {"diagnostics": []}}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "exit"})),
+    ]
+    .join("");
+    let mut rng = Rng(0x5EED_1234_ABCD_0026);
+    for case in 0..40 {
+        let m = mutate(session.as_bytes(), &mut rng);
+        let mut child = Command::new(bin())
+            .arg("server")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            let _ = stdin.write_all(&m);
+        }
+        let t0 = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if t0.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("case {case}: the server did not end after its input did");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "case {case}: {:?} {err}",
+            o.status
+        );
+        assert!(!err.contains("panicked"), "case {case}: {err}");
+    }
+}
