@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Create (or reuse, when it already works) the Python environment in which the PyTorch
 # end-to-end checks run the original and the distributed programs for real: torch (the PyPI
-# wheel, which is the CUDA build and runs on CPU with gloo) + numpy + tqdm.
+# wheel, which is the CUDA build and runs on CPU with gloo) + torchvision (real programs import
+# its datasets, transforms and utils) + numpy + tqdm.
 #
 # Why these pins (measured here, issue 15):
 #   - torch==2.15.0 from PyPI imports only with its nvidia-* packages installed (without them:
 #     "libcudart.so.13: cannot open shared object file"), so they are not skipped; the venv is
 #     about 5.4 GB, built once and cached under ~/.cache/ranklift;
-#   - torchrun comes with the wheel; on CPU the programs use the gloo backend.
+#   - torchrun comes with the wheel; on CPU the programs use the gloo backend;
+#   - torchvision==0.29.2 is the release built against torch 2.15.0 (installed together, pip
+#     resolves them to each other; measured for issue 31).
 #
 # Prints the venv path on the last line of stdout. Exit 0 only if torch imports, gloo is
 # available and torchrun is on the venv's PATH.
@@ -15,15 +18,17 @@ set -euo pipefail
 
 VENV="${RANKLIFT_TORCH_VENV:-$HOME/.cache/ranklift/torch-venv}"
 TORCH="${RANKLIFT_TORCH_VERSION:-2.15.0}"
+TORCHVISION="${RANKLIFT_TORCHVISION_VERSION:-0.29.2}"
 PY="${RANKLIFT_PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 
 check() {
   [ -x "$VENV/bin/torchrun" ] || return 1
-  "$VENV/bin/python" - "$TORCH" <<'PYEOF' 2>/dev/null
+  "$VENV/bin/python" - "$TORCH" "$TORCHVISION" <<'PYEOF' 2>/dev/null
 import sys
-import torch, torch.distributed as dist, numpy, tqdm  # noqa: F401
+import torch, torch.distributed as dist, numpy, tqdm, torchvision  # noqa: F401
 assert torch.__version__.split("+")[0] == sys.argv[1], torch.__version__
+assert torchvision.__version__.split("+")[0] == sys.argv[2], torchvision.__version__
 assert dist.is_available() and dist.is_gloo_available()
 PYEOF
 }
@@ -34,12 +39,13 @@ if check; then
   exit 0
 fi
 
-echo "torch-env: building $VENV (torch $TORCH from PyPI with its nvidia packages, ~5 GB)" >&2
+echo "torch-env: building $VENV (torch $TORCH + torchvision $TORCHVISION from PyPI with the nvidia packages, ~5 GB)" >&2
 rm -rf "$VENV"
 mkdir -p "$(dirname "$VENV")"
 "$PY" -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --upgrade "pip<25" >&2
-"$VENV/bin/pip" install --quiet --no-cache-dir "torch==$TORCH" "numpy==2.2.6" "tqdm==4.67.1" >&2
+"$VENV/bin/pip" install --quiet --no-cache-dir "torch==$TORCH" "torchvision==$TORCHVISION" \
+  "numpy==2.2.6" "tqdm==4.67.1" >&2
 
 if ! check; then
   echo "torch-env: torch $TORCH does not import with gloo in $VENV" >&2

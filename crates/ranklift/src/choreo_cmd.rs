@@ -339,10 +339,20 @@ fn pick_entry(p: &Projection, want: Option<&str>) -> Result<String, String> {
 }
 
 fn run_projection(p: &Projection, entry: &str, tcp: bool, stream: bool, python: &str) -> ExitCode {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir().join(format!("ranklift-choreo-{}-{nanos}", std::process::id()));
+    // A fresh private directory (mkdtemp, mode 0700): another local user cannot have prepared
+    // it, so the runtime it holds is the one that runs (a predictable name in a shared /tmp
+    // could be created first, with code of theirs in it).
+    let dir = match tempfile::Builder::new()
+        .prefix("ranklift-choreo-")
+        .rand_bytes(10)
+        .tempdir()
+    {
+        Ok(d) => d.keep(),
+        Err(e) => {
+            eprintln!("error: cannot make a temporary directory: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let res = write_projection(p, &dir, false, false, false);
     if let Err(e) = res {
         eprintln!("error: {e}");

@@ -801,7 +801,9 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
     });
 }
 
-/// Follow `e` (in `scope`) to the `DataLoader(...)` calls it may be.
+/// Follow `e` (in `scope`) to the `DataLoader(...)` calls it may be: through names, parameters,
+/// attributes, project functions that return loaders, wrappers (`tqdm`, `enumerate`, ...) and
+/// every branch of a conditional expression or `or`.
 pub fn resolve_loader(
     idx: &Index,
     plan: &Plan,
@@ -906,6 +908,18 @@ pub fn resolve_loader(
                 }
             }
         }
+        // `tqdm(loader) if show else loader`, `wrapped or loader`, `(it := loader)`: the loader
+        // of every branch (the same one, seen through a progress bar or not).
+        Expr::If(i) => {
+            resolve_loader(idx, plan, scope, &i.body, depth + 1, out);
+            resolve_loader(idx, plan, scope, &i.orelse, depth + 1, out);
+        }
+        Expr::BoolOp(b) => {
+            for v in &b.values {
+                resolve_loader(idx, plan, scope, v, depth + 1, out);
+            }
+        }
+        Expr::Named(n) => resolve_loader(idx, plan, scope, &n.value, depth + 1, out),
         _ => {}
     }
 }

@@ -95,15 +95,9 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
     let idx = tx.idx;
     let m = scope.module;
     let body = top_level(idx, scope);
-    // The first statement of the scope that binds the name (or, for a parameter, the start).
-    let first_binding = body.iter().position(|&s| binds(idx.stmts[s].stmt, name));
-    let start = first_binding.unwrap_or(0);
-    let Some(&t) = body[start..]
-        .iter()
-        .find(|&&s| tx.plan.training_stmts.contains(&s))
-    else {
+    let Some(t) = wrap_point(tx, scope, name) else {
         let anchor = body
-            .get(start)
+            .first()
             .map(|&s| idx.stmts[s].stmt.range())
             .unwrap_or_default();
         tx.ed.diag(m, anchor, "DST406", Severity::Error,
@@ -384,6 +378,68 @@ fn is_compound(s: &Stmt) -> bool {
             | Stmt::ClassDef(_)
             | Stmt::Match(_)
     )
+}
+
+/// The statement the wrap of `name` goes before: the first statement that reaches the training
+/// step after the name is bound, in the innermost block that holds both — so a model bound and
+/// trained inside `if __name__ == "__main__":` (or a `with`, `try`, ...) is wrapped inside that
+/// block, where it exists, and one bound in both branches of an `if` is wrapped after the `if`.
+/// A name bound nowhere in the scope (a parameter) is wrapped before the scope's first
+/// training statement.
+fn wrap_point(tx: &Tx, scope: Scope, name: &str) -> Option<StmtId> {
+    let idx = tx.idx;
+    let m = scope.module;
+    let def_stmt = scope.func.map(|f| idx.funcs[f].stmt);
+    let training = |s: StmtId| tx.plan.training_stmts.contains(&s);
+    // The first binding in source order, in the scope's own code (not a class body).
+    let binding = idx.modules[m]
+        .stmts
+        .clone()
+        .filter(|&s| {
+            idx.stmts[s].scope == scope
+                && binds(idx.stmts[s].stmt, name)
+                && !in_class_body(idx, s, def_stmt)
+        })
+        .min_by_key(|&s| idx.stmts[s].stmt.start());
+    let Some(b) = binding else {
+        return top_level(idx, scope).into_iter().find(|&s| training(s));
+    };
+    // From the binding's block outwards: the first training statement after it (or after the
+    // compound statement that holds it) in the same block.
+    let mut cur = b;
+    loop {
+        let info = &idx.stmts[cur];
+        let found = idx.modules[m]
+            .stmts
+            .clone()
+            .filter(|&s| {
+                let si = &idx.stmts[s];
+                si.body == info.body && si.index_in_body > info.index_in_body && training(s)
+            })
+            .min_by_key(|&s| idx.stmts[s].index_in_body);
+        if found.is_some() {
+            return found;
+        }
+        match info.parent {
+            Some(p) if Some(p) != def_stmt => cur = p,
+            _ => return None,
+        }
+    }
+}
+
+/// Whether statement `s` lies in a class body (below the scope's own `def`, if any).
+fn in_class_body(idx: &crate::index::Index, s: StmtId, def_stmt: Option<StmtId>) -> bool {
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        if Some(p) == def_stmt {
+            return false;
+        }
+        if matches!(idx.stmts[p].stmt, Stmt::ClassDef(_) | Stmt::FunctionDef(_)) {
+            return true;
+        }
+        cur = idx.stmts[p].parent;
+    }
+    false
 }
 
 fn binds(s: &Stmt, name: &str) -> bool {

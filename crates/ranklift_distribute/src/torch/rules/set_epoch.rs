@@ -107,17 +107,35 @@ fn counter(tx: &mut Tx, s: StmtId, loader: &str, done: &mut Vec<StmtId>) {
         "no epoch loop in sight: the sampler's epoch advances before every new pass over the loader");
 }
 
-/// `bar` after `bar = tqdm(loader, ...)` in the same scope: `loader`.
+/// `bar` after `bar = tqdm(loader, ...)` (or `tqdm(loader) if show else loader`, or
+/// `tqdm(loader) or loader`) in the same scope: `loader` — the sampler belongs to the loader, not
+/// to the progress bar around it.
 fn through_wrapper<'a>(idx: &crate::index::Index<'a>, scope: Scope, e: &'a Expr) -> &'a Expr {
     let Expr::Name(n) = e else { return e };
     let (s, vals) = idx.assignments(scope, n.id.as_str());
     match vals.as_slice() {
-        [v] if s == scope => {
-            let inner = loop_source(v);
-            if std::ptr::eq(inner, *v) { e } else { inner }
-        }
+        [v] if s == scope => match unwrapped(v) {
+            Some(inner) if !std::ptr::eq(inner, *v) => inner,
+            _ => e,
+        },
         _ => e,
     }
+}
+
+/// The one name every branch of `e` iterates, seen through wrappers (`tqdm`, `enumerate`, ...).
+fn unwrapped(e: &Expr) -> Option<&Expr> {
+    let branches: Vec<&Expr> = match e {
+        Expr::If(i) => vec![&i.body, &i.orelse],
+        Expr::BoolOp(b) => b.values.iter().collect(),
+        _ => return Some(loop_source(e)),
+    };
+    let inner: Vec<&Expr> = branches.into_iter().map(unwrapped).collect::<Option<_>>()?;
+    let first = inner.first()?;
+    let Expr::Name(n) = first else { return None };
+    inner
+        .iter()
+        .all(|x| matches!(x, Expr::Name(m) if m.id == n.id))
+        .then_some(*first)
 }
 
 fn insert(tx: &mut Tx, before: StmtId, line: &str, done: &mut Vec<StmtId>) {
