@@ -68,12 +68,26 @@ NP1_REL = 0.30
 NP1_ABS = 0.02
 LOSS_SKIP = {"gan.py": "a GAN's losses are adversarial and need not fall"}
 NOT_RUN = {"refusals", "already_ddp"}
+def _wrap_before_main_block(text):
+    lines = text.split("\n")
+    wrap = next(l for l in lines if "= DDP(" in l)
+    lines.remove(wrap)
+    at = max(i for i, l in enumerate(lines) if l.startswith("if __name__ ==") and i < len(lines) - 5)
+    lines.insert(at, wrap.strip())
+    return "\n".join(lines)
+
+
 CONTROLS = [
     ("plain_loop.py", "no DDP wrap", lambda t: "\n".join(l for l in t.split("\n") if "= DDP(" not in l).replace("model.module.", "model."), "agree"),
     ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
     ("plain_loop.py", "saving on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # DDP waits for gradients of the backbone that never come: the run itself must fail.
     ("finetune_head.py", "no find_unused_parameters", lambda t: t.replace(", find_unused_parameters=True", ""), "runs"),
+    # The wrap where ranklift used to put it: at column 0 before the `if __name__` block, where
+    # `model` is not bound yet (NameError on every rank).
+    ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),
+    # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
+    ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]
 
 
@@ -339,8 +353,8 @@ def main():
         r = check_example(ex, Path(args.bin).resolve(), base / ex.name)
         print(f"{r['result']:4} {r['example']:<28} {r['steps']:<14} np1 {r['np1']:<12} {r['t1']:5.1f}s {r['t2']:5.1f}s {r['why']}", flush=True)
         rows.append(r)
-    if not args.names:
-        for name, what, edit, check in CONTROLS:
+    for name, what, edit, check in CONTROLS:
+        if not args.names or name in args.names:
             r = check_control(name, what, edit, check, Path(args.bin).resolve(), base / "control")
             print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
             rows.append(r)
