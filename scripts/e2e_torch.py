@@ -86,6 +86,8 @@ CONTROLS = [
     # The wrap where ranklift used to put it: at column 0 before the `if __name__` block, where
     # `model` is not bound yet (NameError on every rank).
     ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),
+    # save_image and a sys.stdout.write progress line on every rank: rank 1 prints and writes.
+    ("samples_and_progress.py", "samples and progress on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

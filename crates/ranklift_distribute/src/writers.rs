@@ -1,6 +1,6 @@
-//! Calls outside TensorFlow that write files — NumPy arrays, figures, images — which N processes
-//! would all write (racing on the same paths). Framework-neutral knowledge, used by
-//! `rules::rank0_only`.
+//! Calls outside TensorFlow that write files — NumPy arrays, figures, images, model exports — or
+//! write to the console, which N processes would all do (racing on the same paths, interleaving
+//! their lines). Framework-neutral knowledge, used by the `rank0_only` rules of every target.
 
 /// Qualified names of functions that write a file.
 pub fn is_file_writer(qual: &str) -> bool {
@@ -21,12 +21,30 @@ pub fn is_file_writer(qual: &str) -> bool {
             | "tensorflow.keras.utils.save_img"
             | "tensorflow.keras.preprocessing.image.save_img"
             | "keras.utils.save_img"
+            | "torchvision.utils.save_image"
+            | "torch.jit.save"
+            | "torch.onnx.export"
+            | "json.dump"
+            | "pickle.dump"
+            | "joblib.dump"
+    )
+}
+
+/// Calls that write to the console outside `print` and logging: a hand-made progress bar
+/// (`sys.stdout.write(f"\r{i}/{n}")`), which N processes would interleave.
+pub fn is_console_output(qual: &str) -> bool {
+    matches!(
+        qual,
+        "sys.stdout.write" | "sys.stdout.flush" | "sys.stdout.writelines" | "pprint.pprint"
     )
 }
 
 /// Methods that write a file whatever their receiver (`fig.savefig(...)`).
 pub fn is_file_writing_method(name: &str) -> bool {
-    matches!(name, "savefig" | "imsave" | "to_csv" | "to_parquet")
+    matches!(
+        name,
+        "savefig" | "imsave" | "to_csv" | "to_parquet" | "to_json" | "save_pretrained"
+    )
 }
 
 /// Calls that create a PIL image (`Image.fromarray(a).save(path)` writes a file).

@@ -3,7 +3,8 @@
 //! **Trigger:** in the modules the main script reaches, statements that print or write:
 //! `print(...)`, `logging.info(...)` and calls on loggers from `logging.getLogger`,
 //! `torch.save(...)`, files written through other libraries (`crate::writers`: `np.save`,
-//! `plt.savefig`, ...), `with open(path, "w")` blocks, a TensorBoard `SummaryWriter` and every
+//! `plt.savefig`, `torchvision.utils.save_image`, `json.dump`, exports, ...), console output
+//! outside `print` (`sys.stdout.write` progress lines), `with open(path, "w")` blocks, a TensorBoard `SummaryWriter` and every
 //! call on it. A file whose path names the rank is per process already and is left alone. Also
 //! each `tqdm(...)` progress bar.
 //!
@@ -110,7 +111,10 @@ fn rank0_stmt(idx: &Index, scope: Scope, s: &Stmt, loggers: &[String], writers: 
         return true;
     }
     if let Some(q) = idx.canonical(m, &call.func) {
-        if names::is_logging_call(&q) || names::is_summary_writer(&q) {
+        if names::is_logging_call(&q)
+            || names::is_summary_writer(&q)
+            || crate::writers::is_console_output(&q)
+        {
             return true;
         }
         if &*q == "torch.save" || crate::writers::is_file_writer(&q) {
