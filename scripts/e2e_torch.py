@@ -236,7 +236,15 @@ def check_example(ex, bin_path, work):
             raise Failure(f"ranklift exited {rc}: {so[-2000:]} {se[-1000:]}")
         report = json.loads(so)
         main_rel = report["main"]
-        orig_main = ex if ex.is_file() else ex / main_rel
+        # The original runs from a copy, so that what it writes (relative paths) stays out of
+        # the repository, as the rewrite's output does.
+        src = work / "src" / ex.name
+        if ex.is_file():
+            src.parent.mkdir(parents=True)
+            shutil.copy2(ex, src)
+        else:
+            shutil.copytree(ex, src)
+        orig_main = src if ex.is_file() else src / main_rel
         new_main = out if ex.is_file() else out / main_rel
         # Original, one process.
         d_orig, t_orig = work / "orig", work / "tmp-orig"
