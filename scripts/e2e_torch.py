@@ -45,6 +45,10 @@ Negative controls (each must make its check fail, or the check could not see the
 - no find_unused_parameters (finetune_head.py, whose optimizer trains the head only): the run
   must fail (DDP waits for the frozen backbone's gradients).
 
+Launch as printed: the command ranklift prints after writing main_block.py is run exactly as
+printed (through a shell, from where ranklift was run), and its 2-machine form as two torchrun
+invocations on 127.0.0.1 with HOST filled in; every process must end with the same parameters.
+
 Prints a table and `N passed, M failed`; exit status 0 only if all passed.
 """
 import argparse
@@ -350,6 +354,63 @@ def check_control(name, what, edit, check, bin_path, work):
     return {"example": f"control: {name} ({what})", "result": "FAIL", "why": f"check '{check}' passed on a broken program"}
 
 
+LAUNCH_EXAMPLE = "main_block.py"
+
+
+def check_launch_as_printed(bin_path, work):
+    """The command `ranklift distribute` prints is run exactly as printed, from where the user
+    stood (a shell, `cd` and all): on this machine, and in its 2-machine form as two torchrun
+    invocations on 127.0.0.1 (c10d rendezvous; HOST, the one blank, is the first machine's
+    address). Every process trains and all end with the same parameters."""
+    row = {"example": f"launch as printed ({LAUNCH_EXAMPLE})", "result": "FAIL", "why": ""}
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "proj").mkdir(parents=True)
+    shutil.copy2(EXAMPLES / LAUNCH_EXAMPLE, work / "proj" / LAUNCH_EXAMPLE)
+    try:
+        rc, so, se, _ = run([str(bin_path), "distribute", f"proj/{LAUNCH_EXAMPLE}"], cwd=work)
+        if rc != 0:
+            raise Failure(f"ranklift exited {rc}: {se[-1500:]}")
+        lines = se.splitlines()
+        single = next(l[len("launch: "):] for l in lines if l.startswith("launch: "))
+        nodes = next(l.split("): ", 1)[1] for l in lines if "on 2 machines" in l)
+        # Negative control: the same command on the undistributed original (ranks seeded apart)
+        # must fail the agreement check.
+        control = single.replace("_ddp.py", ".py")
+        forms = (("single", [single], True), ("2 machines", [nodes.replace("HOST", "127.0.0.1")] * 2, True),
+                 ("control: the original under the same command", [control], False))
+        for form, commands, must_agree in forms:
+            out, tmp = work / f"rec-{form}", work / f"tmp-{form}"
+            for d in (out, tmp):
+                shutil.rmtree(d, ignore_errors=True)
+                d.mkdir()
+            env = dict(os.environ, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(tmp), RANKLIFT_E2E_DESYNC="1",
+                       PYTHONPATH=str(SITE), PYTHONHASHSEED="0")
+            procs = [subprocess.Popen(["bash", "-c", c], cwd=work, env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True) for c in commands]
+            results = [p.communicate(timeout=900) for p in procs]
+            for p, (o, e) in zip(procs, results):
+                if p.returncode != 0:
+                    raise Failure(f"{form}: `{commands[0]}` exited {p.returncode}: {e[-2000:]}")
+            recs = [torch.load(f, weights_only=False) for f in sorted(out.glob("rank*.pt"))]
+            if len(recs) < 2 * len(commands):
+                raise Failure(f"{form}: {len(recs)} processes recorded, expected at least {2 * len(commands)}")
+            try:
+                for r in recs[1:]:
+                    check_agree([recs[0], r])
+            except Failure as e:
+                if must_agree:
+                    raise
+                row["why"] += f"{form}: fails as it must ({e}); "
+                continue
+            if not must_agree:
+                raise Failure(f"{form}: the agreement check passed on an undistributed run")
+            row["why"] += f"{form}: {len(recs)} processes agree; "
+        row["result"] = "PASS"
+    except (Failure, StopIteration, subprocess.TimeoutExpired) as e:
+        row["why"] = f"{type(e).__name__}: {e}"
+    return row
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -368,6 +429,10 @@ def main():
             r = check_control(name, what, edit, check, Path(args.bin).resolve(), base / "control")
             print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
             rows.append(r)
+    if not args.names or "launch" in args.names:
+        r = check_launch_as_printed(Path(args.bin).resolve(), base / "launch")
+        print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
+        rows.append(r)
     passed = sum(r["result"] == "PASS" for r in rows)
     if RETRIED:
         print(f"retried once after a C++ abort with no Python traceback: {', '.join(RETRIED)}")

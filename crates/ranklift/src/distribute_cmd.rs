@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use ranklift_distribute::{Framework, Options, Outcome, Status};
 
 use crate::config_cmd::parse_value;
+use crate::launch;
 use crate::write::{Transaction, write_tree};
 use ranklift_python::config::Config;
 use ranklift_python::{Project, Severity};
@@ -310,6 +311,23 @@ fn report_and_write(
     outcome: &Outcome,
     dest: Option<Dest>,
 ) -> ExitCode {
+    // The main script as it will be launched: the output written (or, for --diff and --check,
+    // the one `ranklift distribute PATH` would write), or the input itself with --in-place.
+    let main_rel = outcome.main.clone().unwrap_or_default();
+    let script = match &dest {
+        Some(Dest::File(f)) => f.clone(),
+        Some(Dest::Dir(d)) => d.join(&main_rel),
+        None if args.in_place && project.entry.is_some() => args.path.clone(),
+        None if args.in_place => args.path.join(&main_rel),
+        None => match default_dest(&args.path, args.path.is_dir(), outcome.framework) {
+            Dest::File(f) => f,
+            Dest::Dir(d) => d.join(&main_rel),
+        },
+    };
+    let commands = outcome
+        .launch
+        .as_ref()
+        .map(|l| launch::commands(l, &script));
     // Report.
     let json = args.format != Format::Text;
     let mut stdout = std::io::stdout().lock();
@@ -321,7 +339,7 @@ fn report_and_write(
             serde_json::to_string_pretty(&v).unwrap_or_default()
         );
     } else if json {
-        let v = json_report(outcome, args.diff);
+        let v = json_report(outcome, args.diff, commands.as_ref());
         let _ = writeln!(
             stdout,
             "{}",
@@ -332,7 +350,7 @@ fn report_and_write(
             eprint!("{}", d.render_text());
         }
         if args.explain {
-            let text = explain(outcome);
+            let text = explain(outcome, commands.as_ref());
             if args.diff {
                 eprint!("{text}")
             } else {
@@ -411,14 +429,6 @@ fn report_and_write(
     if args.diff {
         return ExitCode::SUCCESS;
     }
-    // The main script as it will be launched.
-    let main_rel = outcome.main.clone().unwrap_or_default();
-    let launch_target = match &dest {
-        Some(Dest::File(f)) => f.display().to_string(),
-        Some(Dest::Dir(d)) => d.join(&main_rel).display().to_string(),
-        None if project.entry.is_some() => args.path.display().to_string(),
-        None => args.path.join(&main_rel).display().to_string(),
-    };
     let result = if args.in_place {
         write_in_place(project, outcome)
     } else {
@@ -437,8 +447,8 @@ fn report_and_write(
                     outcome.main.as_deref().unwrap_or(""),
                     changed.len()
                 );
-                if let Some(l) = &outcome.launch {
-                    eprintln!("launch: {}", l.replace("OUT", &launch_target));
+                if let Some(c) = &commands {
+                    eprint!("{}", launch::render(c));
                 }
             }
             ExitCode::SUCCESS
@@ -621,7 +631,7 @@ fn write_dir_dest(
     Ok(format!(" into {}", dest.display()))
 }
 
-fn explain(o: &Outcome) -> String {
+fn explain(o: &Outcome, commands: Option<&launch::Commands>) -> String {
     let mut s = String::new();
     if let Some(m) = &o.main {
         s.push_str(&format!("main script: {m}\n"));
@@ -629,8 +639,8 @@ fn explain(o: &Outcome) -> String {
     if let Some(p) = o.pattern {
         s.push_str(&format!("training pattern: {}\n", p.describe()));
     }
-    if let Some(l) = &o.launch {
-        s.push_str(&format!("launch: {l}\n"));
+    if let Some(c) = commands {
+        s.push_str(&format!("launch: {}\n", c.single.line));
     }
     let f = &o.facts;
     for (what, sites) in [
@@ -659,7 +669,11 @@ fn explain(o: &Outcome) -> String {
     s
 }
 
-fn json_report(o: &Outcome, with_diff: bool) -> serde_json::Value {
+fn json_report(
+    o: &Outcome,
+    with_diff: bool,
+    commands: Option<&launch::Commands>,
+) -> serde_json::Value {
     let files: Vec<serde_json::Value> = o
         .changes
         .iter()
@@ -674,7 +688,7 @@ fn json_report(o: &Outcome, with_diff: bool) -> serde_json::Value {
     serde_json::json!({
         "status": o.status,
         "framework": o.framework,
-        "launch": o.launch,
+        "launch": commands,
         "main": o.main,
         "pattern": o.pattern,
         "facts": o.facts,

@@ -6,6 +6,7 @@ mod config_cmd;
 mod copy_tree;
 mod distribute_cmd;
 mod journal;
+mod launch;
 mod shapes_cmd;
 mod write;
 

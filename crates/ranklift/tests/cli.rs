@@ -361,13 +361,21 @@ fn torch_script_gets_a_ddp_output_and_a_torchrun_launch_line() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("DistributedDataParallel"), "{text}");
     assert!(!d.join("train_hvd.py").exists());
+    // The launch line names the written file as it can be typed here (the test's directory is
+    // not below the current one: its full path): the examples fall back to the CPU without CUDA
+    // (`auto`), and plain_loop.py writes only below the temp directory, so it may start anywhere.
     assert!(
         err.contains(&format!(
-            "launch: torchrun --nproc-per-node N {}",
+            "launch: torchrun --standalone --nproc-per-node auto {}\n",
             out.display()
         )),
         "{err}"
     );
+    assert!(
+        err.contains("--rdzv-backend c10d --rdzv-endpoint HOST:29500"),
+        "{err}"
+    );
+    assert!(!err.contains(" N "), "no placeholder: {err}");
     // Writing again over an earlier output is allowed; the output itself is already distributed.
     let (code, _, err) = run(bin().args(["distribute"]).arg(&input));
     assert_eq!(code, 0, "{err}");
@@ -386,7 +394,13 @@ fn torch_json_report_names_the_framework_and_pattern() {
     assert_eq!(v["framework"], "torch");
     assert_eq!(v["pattern"], "torch-loop");
     assert_eq!(v["status"], "rewritten");
-    assert!(v["launch"].as_str().unwrap().starts_with("torchrun"));
+    assert_eq!(v["launch"]["argv"][0], "torchrun");
+    assert!(
+        v["launch"]["command"]
+            .as_str()
+            .unwrap()
+            .contains("main_function_ddp.py")
+    );
     let rules: Vec<&str> = v["edits"]
         .as_array()
         .unwrap()

@@ -121,13 +121,128 @@ pub struct Outcome {
     pub framework: Framework,
     pub main: Option<String>,
     pub pattern: Option<AnyPattern>,
-    /// How to launch the output (`OUT` stands for the written main script).
+    /// How to launch the output: the words before and after the written main script's path
+    /// (the command line adds the path as the user can type it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub launch: Option<String>,
+    pub launch: Option<Launch>,
     pub facts: Facts,
     pub changes: Vec<FileChange>,
     pub applied: Vec<Applied>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The commands that run a distributed program, without the script's path: each is the words
+/// that go before it. Every word is concrete, except `HOST` in the multi-node forms (the first
+/// node's address, which only the user knows).
+#[derive(Debug, Clone, Serialize)]
+pub struct Launch {
+    /// One machine: `torchrun --standalone --nproc-per-node gpu`.
+    pub single: Vec<String>,
+    /// Each of two machines, the same command on both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<String>>,
+    /// The same from a SLURM batch script (one task per node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slurm: Option<Vec<String>>,
+    /// The program opens files by relative paths: it must start in its own directory.
+    pub relative_paths: bool,
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split(' ').map(str::to_owned).collect()
+}
+
+impl Launch {
+    /// `torchrun`: `gpu` processes per node (one per GPU), or `auto` (one per GPU, else one per
+    /// CPU) when the program falls back to the CPU without CUDA.
+    pub fn torchrun(cpu_fallback: bool, relative_paths: bool) -> Launch {
+        let n = if cpu_fallback { "auto" } else { "gpu" };
+        Launch {
+            single: words(&format!("torchrun --standalone --nproc-per-node {n}")),
+            nodes: Some(words(&format!(
+                "torchrun --nnodes 2 --nproc-per-node {n} --rdzv-id ranklift --rdzv-backend c10d --rdzv-endpoint HOST:29500"
+            ))),
+            slurm: Some(words(&format!(
+                "srun --nodes 2 --ntasks-per-node 1 torchrun --nnodes 2 --nproc-per-node {n} --rdzv-id $SLURM_JOB_ID --rdzv-backend c10d --rdzv-endpoint $(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1):29500"
+            ))),
+            relative_paths,
+        }
+    }
+
+    /// `horovodrun` with two processes on this machine.
+    pub fn horovodrun(relative_paths: bool) -> Launch {
+        Launch {
+            single: words("horovodrun -np 2 python"),
+            nodes: Some(words("horovodrun -np 2 -H HOST:1,localhost:1 python")),
+            slurm: None,
+            relative_paths,
+        }
+    }
+}
+
+/// Does the main script open files by relative paths (`open("data/x.csv")`, `root="./data"`,
+/// `torch.save(..., "model.pt")`)? Then it must be launched from its own directory.
+pub(crate) fn uses_relative_paths(suite: &[ruff_python_ast::Stmt]) -> bool {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct V(bool);
+    const KEYWORDS: &[&str] = &[
+        "root",
+        "path",
+        "filename",
+        "file",
+        "fname",
+        "log_dir",
+        "logdir",
+        "save_dir",
+        "out_dir",
+        "output_dir",
+        "data_dir",
+        "checkpoint_dir",
+        "filepath",
+        "f",
+    ];
+    fn relative(e: &ruff_python_ast::Expr) -> bool {
+        let ruff_python_ast::Expr::StringLiteral(s) = e else {
+            return false;
+        };
+        let v = s.value.to_str();
+        !v.is_empty()
+            && !v.starts_with(['/', '~', '$'])
+            && !v.contains("://")
+            && !v.contains(char::is_whitespace)
+            && (v.contains('/')
+                || v.starts_with('.')
+                || v.rsplit_once('.').is_some_and(|(a, b)| {
+                    !a.is_empty()
+                        && (1..=5).contains(&b.len())
+                        && b.chars().all(|c| c.is_ascii_alphanumeric())
+                }))
+    }
+    impl<'a> Visitor<'a> for V {
+        fn visit_expr(&mut self, e: &'a ruff_python_ast::Expr) {
+            if let ruff_python_ast::Expr::Call(c) = e {
+                // `os.path.join(base, "x.pt")`: the result is relative only if `base` is.
+                let joins = matches!(&*c.func, ruff_python_ast::Expr::Attribute(a) if a.attr.as_str() == "join");
+                let args = c
+                    .arguments
+                    .args
+                    .iter()
+                    .take(if joins { 1 } else { 2 })
+                    .any(relative);
+                let kws = c.arguments.keywords.iter().any(|k| {
+                    k.arg
+                        .as_ref()
+                        .is_some_and(|a| KEYWORDS.contains(&a.as_str()))
+                        && relative(&k.value)
+                });
+                self.0 |= args || kws;
+            }
+            walk_expr(self, e);
+        }
+    }
+    let mut v = V(false);
+    v.visit_body(suite);
+    v.0
 }
 
 impl Outcome {
@@ -342,7 +457,8 @@ fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> Outcome {
         }
     };
     outcome.pattern = Some(AnyPattern::Tf(pattern));
-    outcome.launch = Some("horovodrun -np N python OUT".into());
+    let main_suite = idx.project.modules[main_idx].parsed.suite();
+    outcome.launch = Some(Launch::horovodrun(uses_relative_paths(main_suite)));
     let mut cx = Cx::new(idx, &reach, pattern, opts);
     checks::run(&mut cx);
     // What `classify` let through is an optional `tf.distribute` branch.

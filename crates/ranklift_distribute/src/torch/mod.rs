@@ -267,9 +267,13 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     outcome.status = Status::Rewritten;
     outcome.changes = changes;
     outcome.applied = applied;
-    outcome.launch = Some(format!(
-        "torchrun --nproc-per-node N {}   (multi-host: torchrun --nnodes M --nproc-per-node N --rdzv-backend c10d --rdzv-endpoint HOST:PORT ...)",
-        "OUT"
+    // `--nproc-per-node gpu` needs CUDA; a program that falls back to the CPU gets `auto` (one
+    // process per GPU, else per CPU), so the printed command runs on any machine it runs on.
+    let main = &idx.project.modules[plan.main].parsed;
+    let cpu_fallback = main.text.contains("cuda.is_available()") || !main.text.contains("cuda");
+    outcome.launch = Some(crate::Launch::torchrun(
+        cpu_fallback,
+        crate::uses_relative_paths(main.suite()),
     ));
     outcome
 }

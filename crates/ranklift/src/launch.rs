@@ -1,0 +1,142 @@
+//! The commands printed after a rewrite, as the user can type them: the launcher's words
+//! (`ranklift_distribute::Launch`) around the written script's path, relative to the current
+//! directory, shell-quoted; `cd DIR && ...` when the program opens files by relative paths and
+//! so must start in its own directory.
+
+use std::path::{Path, PathBuf};
+
+use ranklift_distribute::Launch;
+
+/// One command: its words (what a process would be given), the directory to start it in, and
+/// the line to type.
+#[derive(serde::Serialize)]
+pub struct Command {
+    pub argv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(rename = "command")]
+    pub line: String,
+}
+
+/// This machine, several machines, SLURM.
+#[derive(serde::Serialize)]
+pub struct Commands {
+    #[serde(flatten)]
+    pub single: Command,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Command>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slurm: Option<Command>,
+}
+
+/// `path` as the user standing in the current directory names it: relative when it lies below
+/// the current directory, else as given.
+pub fn from_here(path: &Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir() else {
+        return path.to_path_buf();
+    };
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    let canon_cwd = cwd.canonicalize().unwrap_or(cwd);
+    let canon = abs
+        .parent()
+        .and_then(|p| p.canonicalize().ok())
+        .map(|p| p.join(abs.file_name().unwrap_or_default()))
+        .unwrap_or(abs);
+    match canon.strip_prefix(&canon_cwd) {
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// A word for a POSIX shell: as is when it is plain, else in single quotes.
+pub fn quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+fn command(words: &[String], script: &Path, relative_paths: bool) -> Command {
+    let here = from_here(script);
+    let dir = here
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(Path::to_path_buf);
+    let (cwd, name) = match dir {
+        Some(d) if relative_paths => (
+            Some(d.display().to_string()),
+            here.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        ),
+        _ => (None, here.display().to_string()),
+    };
+    // The launcher's words are written as they must be typed (`$SLURM_JOB_ID`, `$(...)`); only
+    // the path is quoted.
+    let mut bare = words.join(" ");
+    bare.push(' ');
+    bare.push_str(&quote(&name));
+    // Words with shell syntax run through a shell; the others are a process's argv as they are.
+    let argv = if words.iter().any(|w| w.contains(['$', '|', '('])) {
+        vec!["sh".to_owned(), "-c".to_owned(), bare.clone()]
+    } else {
+        let mut a = words.to_vec();
+        a.push(name.clone());
+        a
+    };
+    let line = match &cwd {
+        Some(d) => format!("cd {} && {bare}", quote(d)),
+        None => bare,
+    };
+    Command { argv, cwd, line }
+}
+
+pub fn commands(l: &Launch, script: &Path) -> Commands {
+    Commands {
+        single: command(&l.single, script, l.relative_paths),
+        nodes: l
+            .nodes
+            .as_ref()
+            .map(|w| command(w, script, l.relative_paths)),
+        slurm: l
+            .slurm
+            .as_ref()
+            .map(|w| command(w, script, l.relative_paths)),
+    }
+}
+
+/// The lines printed after a rewrite.
+pub fn render(c: &Commands) -> String {
+    let mut s = format!("launch: {}\n", c.single.line);
+    if let Some(n) = &c.nodes {
+        s.push_str(&format!(
+            "  on 2 machines, the same on each (HOST: the first machine's address): {}\n",
+            n.line
+        ));
+    }
+    if let Some(n) = &c.slurm {
+        s.push_str(&format!("  from a SLURM batch script: {}\n", n.line));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("a/b_c.py"), "a/b_c.py");
+        assert_eq!(quote("my dir/x.py"), "'my dir/x.py'");
+        assert_eq!(quote("it's.py"), r"'it'\''s.py'");
+    }
+}
