@@ -66,7 +66,20 @@ pub fn run(tx: &mut Tx) {
             // the DataParallel line only runs on multi-GPU machines.
             let c = &idx.calls[dp];
             let m = c.scope.module;
-            if let Some(first) = c.call.arguments.args.first() {
+            if let Some(doomed) = data_parallel_stmt(tx, dp) {
+                // `model = nn.DataParallel(model)` says nothing once DDP wraps the model: the
+                // line goes, and so does an `if` that only held it (`if n_gpu > 1:`).
+                let range = idx.stmts[doomed].stmt.range();
+                let start = tx.ed.line_start(m, range.start());
+                let (end, _) = tx.ed.after_line(m, range.end());
+                tx.ed.edit(
+                    m,
+                    RULE,
+                    c.call.start(),
+                    Edit::delete(ruff_text_size::TextRange::new(start, end)),
+                    "nn.DataParallel removed: DistributedDataParallel (one process per GPU) replaces it",
+                );
+            } else if let Some(first) = c.call.arguments.args.first() {
                 let inner = tx.ed.text(m, first).to_owned();
                 tx.ed.edit(
                     m,
@@ -425,6 +438,38 @@ fn wrap_point(tx: &Tx, scope: Scope, name: &str) -> Option<StmtId> {
             _ => return None,
         }
     }
+}
+
+/// The statement to delete for `X = nn.DataParallel(X, ...)`: the assignment itself, or the `if`
+/// (without `elif`/`else`) whose only statement it is. None when the call is part of a larger
+/// expression (`nn.DataParallel(model).to(device)`: the call is replaced by its model instead).
+fn data_parallel_stmt(tx: &Tx, dp: usize) -> Option<StmtId> {
+    let idx = tx.idx;
+    let c = &idx.calls[dp];
+    let m = c.scope.module;
+    let s = c.stmt;
+    let Stmt::Assign(a) = idx.stmts[s].stmt else {
+        return None;
+    };
+    let first = c.call.arguments.args.first()?;
+    let same = a.targets.len() == 1
+        && a.value.range() == c.call.range()
+        && tx.ed.text(m, &a.targets[0]) == tx.ed.text(m, first);
+    if !same || !tx.ed.stmt_alone(m, idx.stmts[s].stmt) {
+        return None;
+    }
+    let info = &idx.stmts[s];
+    if info.body_len == 1
+        && let Some(p) = info.parent
+        && let Stmt::If(i) = idx.stmts[p].stmt
+        && i.elif_else_clauses.is_empty()
+        && idx.stmts[p].body_len > 1
+        && tx.ed.stmt_alone(m, idx.stmts[p].stmt)
+    {
+        return Some(p);
+    }
+    // The only statement of a block: it cannot go without leaving the block empty.
+    (info.body_len > 1).then_some(s)
 }
 
 /// Whether statement `s` lies in a class body (below the scope's own `def`, if any).
