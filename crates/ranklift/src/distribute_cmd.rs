@@ -225,11 +225,16 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
     };
     let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+    // A script whose imported modules change too is written as a project: the whole directory,
+    // next to it as `<dir>-ddp/`, so that the script runs with its rewritten modules.
+    let main = outcome.main.as_deref().unwrap_or("");
+    let whole = !is_dir && outcome.changes.iter().any(|c| c.path != main);
     let dest = match dest {
+        None if writes_output && whole => Some(default_dest(&root, true, outcome.framework)),
         None if writes_output => Some(default_dest(&args.path, is_dir, outcome.framework)),
         d => d,
     };
-    let code = report_and_write(&args, &project, &outcome, dest);
+    let code = report_and_write(&args, &project, &outcome, dest, whole);
     // The process ends here: freeing every syntax tree one by one would only cost time.
     std::mem::forget(outcome);
     std::mem::forget(project);
@@ -310,6 +315,7 @@ fn report_and_write(
     project: &Project,
     outcome: &Outcome,
     dest: Option<Dest>,
+    whole: bool,
 ) -> ExitCode {
     // The main script as it will be launched: the output written (or, for --diff and --check,
     // the one `ranklift distribute PATH` would write), or the input itself with --in-place.
@@ -319,10 +325,17 @@ fn report_and_write(
         Some(Dest::Dir(d)) => d.join(&main_rel),
         None if args.in_place && project.entry.is_some() => args.path.clone(),
         None if args.in_place => args.path.join(&main_rel),
-        None => match default_dest(&args.path, args.path.is_dir(), outcome.framework) {
-            Dest::File(f) => f,
-            Dest::Dir(d) => d.join(&main_rel),
-        },
+        None => {
+            let d = if whole {
+                default_dest(&project.root, true, outcome.framework)
+            } else {
+                default_dest(&args.path, args.path.is_dir(), outcome.framework)
+            };
+            match d {
+                Dest::File(f) => f,
+                Dest::Dir(d) => d.join(&main_rel),
+            }
+        }
     };
     let commands = outcome
         .launch
@@ -434,7 +447,22 @@ fn report_and_write(
     } else {
         match dest {
             Some(Dest::File(f)) => write_file_dest(outcome, &f, args.force),
-            Some(Dest::Dir(d)) => write_dir_dest(project, outcome, &d, args.force, json),
+            Some(Dest::Dir(d)) => {
+                if whole && !json {
+                    eprintln!(
+                        "ranklift: the rewrite changes modules {} imports ({}) too: the whole project is written",
+                        outcome.main.as_deref().unwrap_or(""),
+                        outcome
+                            .changes
+                            .iter()
+                            .filter(|c| Some(c.path.as_str()) != outcome.main.as_deref())
+                            .map(|c| c.path.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
+                write_dir_dest(project, outcome, &d, args.force, json, whole)
+            }
             None => Ok(String::new()),
         }
     };
@@ -580,6 +608,7 @@ fn write_dir_dest(
     dest: &Path,
     force: bool,
     quiet: bool,
+    whole: bool,
 ) -> Result<String, String> {
     let changes: HashMap<&str, &[u8]> = outcome
         .changes
@@ -595,7 +624,7 @@ fn write_dir_dest(
             .display()
     );
     let mut report = crate::copy_tree::Report::default();
-    let single_file = project.entry.is_some();
+    let single_file = project.entry.is_some() && !whole;
     write_tree(dest, force, &marker, |staging| {
         if single_file {
             // A script and the sibling modules it imports: exactly those files.

@@ -48,7 +48,26 @@ pub fn from_here(path: &Path) -> PathBuf {
         .unwrap_or(abs);
     match canon.strip_prefix(&canon_cwd) {
         Ok(rel) => rel.to_path_buf(),
-        Err(_) => path.to_path_buf(),
+        // A sibling of the current directory or near it: `../x-ddp/train.py` (at most two
+        // levels up; further away, the full path reads better).
+        Err(_) => {
+            let common = canon_cwd
+                .ancestors()
+                .take(3)
+                .enumerate()
+                .find(|(_, a)| a.parent().is_some() && canon.starts_with(a));
+            match common {
+                Some((up, a)) => {
+                    let mut rel = PathBuf::new();
+                    for _ in 0..up {
+                        rel.push("..");
+                    }
+                    rel.push(canon.strip_prefix(a).unwrap_or(&canon));
+                    rel
+                }
+                None => path.to_path_buf(),
+            }
+        }
     }
 }
 

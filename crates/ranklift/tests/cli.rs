@@ -507,3 +507,51 @@ fn check_with_output_tells_whether_a_distributed_copy_is_in_sync() {
     std::fs::write(d.path().join("train.py"), text).unwrap();
     assert_eq!(run(&check).0, Some(1));
 }
+
+/// kuangliu/pytorch-cifar's shape: model modules with a `test()` helper nothing calls keep their
+/// `print`; a module-level `print` in an imported module runs on every rank, so that module
+/// changes too — and the script is then written as a whole project (`<dir>-ddp/`), exit 0.
+#[test]
+fn a_script_whose_imports_change_is_written_as_a_project() {
+    let d = tmpdir("torch-project-of-script");
+    let src = examples().join("torch/project_unused_helper");
+    let proj = d.join("cifar");
+    std::fs::create_dir_all(proj.join("models")).unwrap();
+    for f in ["main.py", "models/__init__.py", "models/tiny.py"] {
+        std::fs::copy(src.join(f), proj.join(f)).unwrap();
+    }
+    // Control first: only main.py changes, so one file is written next to it.
+    let (code, _, err) = run(bin().args(["distribute", "main.py"]).current_dir(&proj));
+    assert_eq!(code, 0, "{err}");
+    assert!(proj.join("main_ddp.py").is_file(), "{err}");
+    std::fs::remove_file(proj.join("main_ddp.py")).unwrap();
+    let tiny = std::fs::read_to_string(proj.join("models/tiny.py")).unwrap();
+    std::fs::write(
+        proj.join("models/tiny.py"),
+        format!("{tiny}print(\"models loaded\")\n"),
+    )
+    .unwrap();
+    let (code, _, err) = run(bin().args(["distribute", "main.py"]).current_dir(&proj));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("the whole project is written"), "{err}");
+    assert!(
+        err.contains("launch: torchrun --standalone --nproc-per-node auto ../cifar-ddp/main.py"),
+        "{err}"
+    );
+    let out = d.join("cifar-ddp");
+    let tiny = std::fs::read_to_string(out.join("models/tiny.py")).unwrap();
+    assert!(
+        tiny.contains("if RANK == 0:\n    print(\"models loaded\")"),
+        "{tiny}"
+    );
+    // The helper nothing calls is as it was.
+    assert!(
+        tiny.contains("    y = net(torch.randn(2, 3, 8, 8))\n    print(y.size())"),
+        "{tiny}"
+    );
+    assert!(
+        std::fs::read_to_string(out.join("main.py"))
+            .unwrap()
+            .contains("DDP(")
+    );
+}

@@ -101,7 +101,10 @@ pub fn is_collective(q: &str) -> bool {
 /// Calls that show a program is already distributed, with the launcher to use instead.
 pub fn already_distributed(q: &str) -> Option<(&'static str, &'static str)> {
     if q == "torch.distributed.init_process_group" || is_ddp(q) {
-        return Some(("torch.distributed", "torchrun --standalone --nproc-per-node gpu SCRIPT"));
+        return Some((
+            "torch.distributed",
+            "torchrun --standalone --nproc-per-node gpu SCRIPT",
+        ));
     }
     if q == "torch.multiprocessing.Process" || q.ends_with(".share_memory") {
         return Some((

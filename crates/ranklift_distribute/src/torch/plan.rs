@@ -81,6 +81,10 @@ pub struct Plan {
     pub unfed_steps: Vec<CallId>,
     /// `for` loops that reach a step.
     pub train_loops: Vec<StmtId>,
+    /// Module-level functions of the reached modules (and the functions nested in them) that
+    /// nothing the program runs calls or refers to — `def test(): ...` left in a model file —
+    /// whose code the rewrite leaves as it is.
+    pub never_run: FastSet<FuncId>,
 }
 
 impl Plan {
@@ -91,6 +95,50 @@ impl Plan {
     pub fn qual(&self, c: CallId) -> Option<&str> {
         self.qual[c].as_deref()
     }
+}
+
+/// Which module-level functions of the reached modules nothing runs: from the code that runs on
+/// import (module level, class bodies) and every method (which dynamic dispatch may run), the
+/// functions called or referred to (passed, decorated, assigned), transitively. Conservative: a
+/// function named by any reached code, or decorated, counts as run.
+fn never_run(idx: &Index, plan: &Plan) -> FastSet<FuncId> {
+    let outermost = |mut f: FuncId| {
+        while let Some(p) = idx.funcs[f].parent {
+            f = p;
+        }
+        f
+    };
+    let free = |f: FuncId| {
+        let o = outermost(f);
+        plan.reached[idx.funcs[o].module]
+            && idx.funcs[o].class.is_none()
+            && idx.funcs[o].def.decorator_list.is_empty()
+    };
+    let mut run: FastSet<FuncId> = (0..idx.funcs.len()).filter(|&f| !free(f)).collect();
+    let runs = |run: &FastSet<FuncId>, scope: Scope| scope.func.is_none_or(|f| run.contains(&f));
+    loop {
+        let before = run.len();
+        for (id, c) in idx.calls.iter().enumerate() {
+            if plan.reached[c.scope.module]
+                && runs(&run, c.scope)
+                && let Some(f) = plan.callee[id]
+            {
+                run.insert(f);
+            }
+        }
+        for r in &idx.refs {
+            if plan.reached[r.scope.module]
+                && runs(&run, r.scope)
+                && let Some(f) = idx.resolve_ref(r)
+            {
+                run.insert(f);
+            }
+        }
+        if run.len() == before {
+            break;
+        }
+    }
+    (0..idx.funcs.len()).filter(|f| !run.contains(f)).collect()
 }
 
 /// The main module and the project modules it imports, transitively.
@@ -173,7 +221,9 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         unresolved_loops: Vec::new(),
         unfed_steps: Vec::new(),
         train_loops: Vec::new(),
+        never_run: FastSet::default(),
     };
+    plan.never_run = never_run(idx, &plan);
     // Optimizers and the names they go by.
     for (id, c) in idx.calls.iter().enumerate().filter(|(_, c)| reached(c)) {
         let Some(q) = plan.qual(id) else {

@@ -78,7 +78,9 @@ pub fn run(idx: &Index, plan: &Plan) -> Option<Vec<Diagnostic>> {
             (
                 "torch.distributed, starting its own worker processes (torch.multiprocessing.spawn)",
                 if flags.is_empty() {
-                    format!("launch it with `python {main}` (it starts its own processes), not torchrun")
+                    format!(
+                        "launch it with `python {main}` (it starts its own processes), not torchrun"
+                    )
                 } else {
                     format!(
                         "launch it with `python {main}` and its own distribution flags ({}), not torchrun: under torchrun each process would start its own workers",
@@ -87,7 +89,10 @@ pub fn run(idx: &Index, plan: &Plan) -> Option<Vec<Diagnostic>> {
                 },
             )
         }
-        _ => (what, format!("launch it with {}", launch.replace("SCRIPT", main))),
+        _ => (
+            what,
+            format!("launch it with {}", launch.replace("SCRIPT", main)),
+        ),
     };
     let mut out = vec![diag(
         idx,
@@ -113,7 +118,15 @@ pub fn run(idx: &Index, plan: &Plan) -> Option<Vec<Diagnostic>> {
 /// The command-line flags of the main script that configure its distribution
 /// (`parser.add_argument("--world-size", ...)`), as it spells them.
 fn own_flags(idx: &Index, plan: &Plan) -> Vec<String> {
-    const WORDS: &[&str] = &["world", "dist", "rank", "node", "multiprocessing", "gpu", "backend"];
+    const WORDS: &[&str] = &[
+        "world",
+        "dist",
+        "rank",
+        "node",
+        "multiprocessing",
+        "gpu",
+        "backend",
+    ];
     let mut out: Vec<String> = Vec::new();
     for c in &idx.calls {
         if c.scope.module != plan.main

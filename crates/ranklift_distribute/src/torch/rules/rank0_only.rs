@@ -1,6 +1,7 @@
 //! Rule `rank0_only`: output and files come from rank 0 only.
 //!
-//! **Trigger:** in the modules the main script reaches, statements that print or write:
+//! **Trigger:** in the code the main script runs (module level and every function something it
+//! runs calls or names: a helper nothing calls keeps its `print`), statements that print or write:
 //! `print(...)`, `logging.info(...)` and calls on loggers from `logging.getLogger`,
 //! `torch.save(...)`, files written through other libraries (`crate::writers`: `np.save`,
 //! `plt.savefig`, `torchvision.utils.save_image`, `json.dump`, exports, ...), console output
@@ -144,6 +145,14 @@ pub fn run(tx: &mut Tx) {
         let mut guarded: Vec<StmtId> = Vec::new();
         for s in idx.modules[m].stmts.clone() {
             let info = &idx.stmts[s];
+            // Code nothing runs (a `def test(): print(...)` left in a model file) stays as it is.
+            if info
+                .scope
+                .func
+                .is_some_and(|f| tx.plan.never_run.contains(&f))
+            {
+                continue;
+            }
             // Inside a statement that is guarded already.
             // Statements come in source order: only the last guarded one can contain this one.
             if guarded
