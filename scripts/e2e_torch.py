@@ -92,6 +92,8 @@ CONTROLS = [
     ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),
     # save_image and a sys.stdout.write progress line on every rank: rank 1 prints and writes.
     ("samples_and_progress.py", "samples and progress on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
+    # `.module` on the fresh model the program loads its checkpoint into (never wrapped).
+    ("save_and_reload.py", ".module on the reloaded model", lambda t: t.replace("\nmodel.load_state_dict(", "\nmodel.module.load_state_dict("), "runs"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

@@ -135,6 +135,18 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
         format!("`{name}` wrapped in DistributedDataParallel before training (gradients averaged across ranks; rank 0's weights broadcast)"),
     );
     let after = idx.stmts[t].stmt.start();
+    // A new object bound to the name after the wrap (`model = Net()` then loading a checkpoint
+    // into it, as the PyTorch quickstart ends) is not wrapped: what follows reads it directly.
+    let rebound = idx.modules[m]
+        .stmts
+        .clone()
+        .filter(|&s| {
+            let info = &idx.stmts[s];
+            info.scope == scope && info.stmt.start() > after && binds(info.stmt, name)
+        })
+        .map(|s| idx.stmts[s].stmt.start())
+        .min()
+        .unwrap_or(TextSize::new(u32::MAX));
     // Uses in the scope after the wrap (nested functions included: they run later).
     let stmts_after: Vec<StmtId> = idx.modules[m]
         .stmts
@@ -142,6 +154,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
         .filter(|&s| {
             let info = &idx.stmts[s];
             info.stmt.start() >= after
+                && (info.stmt.start() < rebound || info.scope != scope)
                 && (info.scope == scope || nested_in(idx, info.scope, scope))
                 && !is_compound(info.stmt)
         })
@@ -190,7 +203,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
     // Functions the wrapped model is passed to after the wrap.
     let mut funcs: Vec<(FuncId, String)> = Vec::new();
     for c in &idx.calls {
-        if c.scope != scope || c.call.start() < after {
+        if c.scope != scope || c.call.start() < after || c.call.start() >= rebound {
             continue;
         }
         let Some(Callee::Func(f)) = idx.resolve_call(c.scope, c.call) else {

@@ -1,0 +1,212 @@
+"""The offline data layer of the real-program sweeps (issues 25 and 31): real training programs
+run unmodified on a machine that reaches no dataset host.
+
+Imported by this directory's `sitecustomize.py` into every process of a sweep run. It replaces,
+with seeded synthetic data of the right shapes, types and attributes:
+
+- `torchvision.datasets.MNIST`, `FashionMNIST`, `KMNIST`, `CIFAR10`, `CIFAR100`, `SVHN` (the real
+  classes, subclassed: `__getitem__`, `.data`, `.targets`, `.classes`, `train_data`... are
+  torchvision's own; only the loading is replaced) and `ImageFolder` over a directory that does
+  not exist (a generated tree);
+- torchvision's and `urllib.request`'s downloads (`download_url`, `download_and_extract_archive`,
+  `urlretrieve`: a text file gets a synthetic corpus), and `requests.get` (the same corpus as
+  `.text`);
+- `tf.keras.datasets.*.load_data` and `tf.keras.utils.get_file` when TensorFlow is imported.
+
+Images carry their label (class-dependent brightness and stripes plus noise), so a model can
+learn and a loss can fall. Sizes: `RANKLIFT_OFFLINE_N` training examples (default 512), a
+quarter as many for a test split. Everything is deterministic (a fixed seed per dataset and
+split), so every rank and every run sees the same data, as they would see the same files.
+Pretrained-weight downloads are not faked: such a program fails, and the sweep says so.
+"""
+import io
+import os
+import sys
+
+import numpy as np
+
+N = int(os.environ.get("RANKLIFT_OFFLINE_N", "512"))
+_WORDS = ("the model learns a small language of words that repeat with a simple grammar and "
+          "some noise so that the loss of a language model can fall during training").split()
+
+
+def _images(n, h, w, c, classes, seed):
+    """(uint8 images N×H×W[×C], int64 labels) with the label written into the pixels."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, classes, size=n)
+    base = (labels[:, None, None] * (200.0 / max(classes - 1, 1)) + 20.0)
+    stripes = np.zeros((n, h, w))
+    for k in range(classes):
+        rows = labels == k
+        stripes[rows, (k * 3) % h::max(classes // 2, 2), :] = 30.0
+    img = base + stripes + rng.normal(0, 20, size=(n, h, w))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if c:
+        img = np.repeat(img[..., None], c, axis=3)
+        img[..., 0] = np.clip(img[..., 0].astype(int) + (labels[:, None, None] % 3) * 20, 0, 255)
+    return img, labels.astype(np.int64)
+
+
+def corpus(n_chars=200_000, seed=0):
+    rng = np.random.default_rng(seed)
+    out, size = [], 0
+    while size < n_chars:
+        k = int(rng.integers(4, 12))
+        line = " ".join(_WORDS[int(i)] for i in rng.integers(0, len(_WORDS), size=k)) + ".\n"
+        out.append(line)
+        size += len(line)
+    return "".join(out)
+
+
+def _split_n(train):
+    return N if train else max(N // 4, 16)
+
+
+def _patch_torchvision():
+    import torch
+    import torchvision.datasets as D
+    from torchvision.datasets.vision import VisionDataset
+
+    def mnist_like(base, seed):
+        class Synthetic(base):
+            def __init__(self, root, train=True, transform=None, target_transform=None,
+                         download=False, **kwargs):
+                VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+                self.train = train
+                data, labels = _images(_split_n(train), 28, 28, 0, 10, seed + (0 if train else 1))
+                self.data = torch.from_numpy(data)
+                self.targets = torch.from_numpy(labels)
+
+        Synthetic.__name__ = Synthetic.__qualname__ = base.__name__
+        Synthetic.__module__ = base.__module__
+        return Synthetic
+
+    def cifar_like(base, classes, seed):
+        class Synthetic(base):
+            def __init__(self, root, train=True, transform=None, target_transform=None,
+                         download=False, **kwargs):
+                VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+                self.train = train
+                data, labels = _images(_split_n(train), 32, 32, 3, classes, seed + (0 if train else 1))
+                self.data = data
+                self.targets = [int(x) for x in labels]
+                self.classes = [f"class{i}" for i in range(classes)]
+                self.class_to_idx = {c: i for i, c in enumerate(self.classes)}
+
+        Synthetic.__name__ = Synthetic.__qualname__ = base.__name__
+        Synthetic.__module__ = base.__module__
+        return Synthetic
+
+    class SVHN(D.SVHN):
+        def __init__(self, root, split="train", transform=None, target_transform=None,
+                     download=False, **kwargs):
+            VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+            self.split = split
+            data, labels = _images(_split_n(split == "train"), 32, 32, 3, 10, 30 + (split != "train"))
+            self.data = data.transpose(0, 3, 1, 2)  # SVHN keeps CHW
+            self.labels = labels
+
+    real_image_folder = D.ImageFolder
+
+    class ImageFolder(real_image_folder):
+        def __init__(self, root, *args, **kwargs):
+            if not os.path.isdir(root) or not os.listdir(root):
+                root = _make_tree(root)
+            super().__init__(root, *args, **kwargs)
+
+    replacements = {
+        "MNIST": mnist_like(D.MNIST, 10),
+        "FashionMNIST": mnist_like(D.FashionMNIST, 12),
+        "KMNIST": mnist_like(D.KMNIST, 14),
+        "CIFAR10": cifar_like(D.CIFAR10, 10, 20),
+        "CIFAR100": cifar_like(D.CIFAR100, 100, 22),
+        "SVHN": SVHN,
+        "ImageFolder": ImageFolder,
+    }
+    for name, cls in replacements.items():
+        setattr(D, name, cls)
+    import torchvision.datasets.utils as U
+
+    def no_download(*a, **k):
+        return None
+
+    U.download_url = no_download
+    U.download_and_extract_archive = no_download
+
+
+def _make_tree(root):
+    """A two-class image folder (64×64 RGB PNGs) under a private directory; its path."""
+    from PIL import Image
+
+    import tempfile
+    base = os.path.join(tempfile.gettempdir(), "ranklift-offline-images", str(abs(hash(root)) % 10**8))
+    if os.path.isdir(base):
+        return base
+    data, labels = _images(max(N // 4, 32), 64, 64, 3, 2, 40)
+    for i, (img, y) in enumerate(zip(data, labels)):
+        d = os.path.join(base, f"class{y}")
+        os.makedirs(d, exist_ok=True)
+        Image.fromarray(img).save(os.path.join(d, f"{i}.png"))
+    return base
+
+
+def _patch_urllib():
+    import urllib.request
+
+    def urlretrieve(url, filename=None, *a, **k):
+        if filename is None:
+            import tempfile
+            filename = os.path.join(tempfile.mkdtemp(), os.path.basename(url) or "download")
+        with open(filename, "w") as f:
+            f.write(corpus())
+        return filename, None
+
+    urllib.request.urlretrieve = urlretrieve
+
+    class _Response(io.BytesIO):
+        status = 200
+
+        def getcode(self):
+            return 200
+
+    def urlopen(url, *a, **k):
+        return _Response(corpus().encode())
+
+    urllib.request.urlopen = urlopen
+
+
+def _patch_requests():
+    try:
+        import requests
+    except ImportError:
+        return
+
+    class _Fake:
+        status_code = 200
+        ok = True
+
+        def __init__(self):
+            self.text = corpus()
+            self.content = self.text.encode()
+
+        def raise_for_status(self):
+            return None
+
+        def json(self):
+            return {}
+
+    requests.get = lambda *a, **k: _Fake()
+
+
+def install():
+    _patch_urllib()
+    _patch_requests()
+    try:
+        import torchvision  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        _patch_torchvision()
+
+
+install()

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Real PyTorch programs nobody here wrote, run through `ranklift distribute` on real ranks
+(issue 31): the sweep that measures first contact.
+
+For every program of the manifest (`scripts/realworld-torch-programs.json`: a public repository
+at a pinned commit, a script, its arguments), from a snapshot fetched locally (the search tool's
+`fetch`, under /work/.mirror; never copied into this repository):
+
+1. the script's directory is exported from the snapshot into a scratch directory, unmodified;
+2. the original runs on one process (`python SCRIPT ARGS`) with the offline data layer
+   (`scripts/realworld_torch/ranklift_offline.py`: synthetic MNIST/CIFAR/..., no downloads) and
+   the e2e probes (`scripts/e2e_torch/sitecustomize.py`);
+3. `ranklift distribute SCRIPT --format json` writes the rewrite next to it (its default
+   output), or refuses, or says the program is already distributed;
+4. the rewrite runs on 2 ranks (`torchrun --standalone --nproc-per-node 2`, gloo on CPU, ranks
+   seeded apart) with the same arguments, from the directory the printed launch command names;
+5. the checks of scripts/e2e_torch.py: the run succeeds, both ranks end with bit-identical
+   parameters, rank 1 prints nothing and writes no file, the ranks read disjoint samples in every
+   pass, and rank 0's loss falls where the original's did.
+
+Each row: PASS (correct on 2 ranks), FAIL (ranklift rewrote it and the rewrite is wrong: the
+class of failure), REFUSED (ranklift declined: its code, to be justified), ALREADY (left alone as
+already distributed), SKIP (the original itself does not run here: a dataset or weights the data
+layer does not provide, a missing package).
+
+Usage: realworld_torch_run.py --bin target/debug/ranklift [--mirror /work/.mirror] [--only NAME...]
+       [--json results.json]
+Run with the torch venv's python (scripts/torch-env.sh). Prints a table and `N passed, M failed`
+(failed = FAIL rows; REFUSED/ALREADY/SKIP are reported, not counted).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import e2e_torch as e2e  # noqa: E402  (the checks, shared with the examples' e2e run)
+
+SITE = HERE / "realworld_torch"
+MANIFEST = HERE / "realworld-torch-programs.json"
+
+
+def export(mirror, repo, commit, subdir, dest):
+    """The files of `subdir` of `repo` at `commit`, unmodified, under `dest`."""
+    git_dir = Path(mirror) / repo.replace("/", "+") / "repo"
+    if not git_dir.exists():
+        raise FileNotFoundError(f"{repo} is not fetched under {mirror}")
+    dest.mkdir(parents=True, exist_ok=True)
+    tree = f"{commit}:{subdir}" if subdir else commit
+    archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+
+
+def probe_env(rec, tmp, shared, n):
+    env = {"RANKLIFT_E2E_OUT": str(rec), "CHECKPOINT_DIR": str(shared), "PYTHONPATH": str(SITE),
+           "PYTHONHASHSEED": "0", "RANKLIFT_OFFLINE_N": str(n), "MPLBACKEND": "Agg",
+           "TMPDIR": str(tmp)}
+    if tmp.name.startswith("tmp2"):
+        env["RANKLIFT_E2E_TMP"] = str(tmp)  # under torchrun: the probe records per rank
+    return env
+
+
+def run_program(p, bin_path, mirror, work):
+    row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
+    subdir, script = os.path.split(p["path"])
+    src = work / "src"
+    export(mirror, p["repo"], p["commit"], subdir, src)
+    for setup in p.get("setup", []):  # e.g. a data generator the README runs first
+        rc, so, se, _ = e2e.run([sys.executable] + setup, cwd=src)
+        if rc != 0:
+            row.update(result="SKIP", why=f"setup {setup} failed: {se[-300:]}")
+            return row
+    args = p.get("args", [])
+    n = p.get("n", 512)
+    timeout = p.get("timeout", 600)
+    # 1. The original, one process, from a copy (what it writes stays there).
+    orig = work / "orig"
+    shutil.copytree(src, orig)
+    rec1, tmp1, shared1 = work / "rec1", work / "tmp1", work / "shared1"
+    for d in (rec1, tmp1, shared1):
+        d.mkdir()
+    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n),
+                             cwd=orig, timeout=timeout)
+    row["t1"] = round(t1, 1)
+    if rc != 0:
+        last = (se.strip().splitlines() or ["?"])[-1]
+        row.update(result="SKIP", why=f"the original does not run here: {last[:160]}")
+        return row
+    orig_rec = e2e.load(rec1, 0)
+    orig_printed = bool(so.strip())
+    # 2. ranklift.
+    rc, so, se, _ = e2e.run([str(bin_path), "distribute", script, "--format", "json"], cwd=src)
+    try:
+        report = json.loads(so)
+    except ValueError:
+        row["why"] = f"ranklift exited {rc} without a JSON report: {se[-400:]}"
+        return row
+    row["codes"] = sorted({d["code"] for d in report.get("diagnostics", [])})
+    status = report.get("status")
+    if status == "already-distributed":
+        row.update(result="ALREADY", why="; ".join(d["message"][:120] for d in report["diagnostics"][:1]))
+        return row
+    if status != "rewritten" or rc != 0:
+        errs = [d for d in report.get("diagnostics", []) if d.get("severity") == "error"]
+        first = errs[0] if errs else (report.get("diagnostics") or [{"code": "?", "message": se[-200:]}])[0]
+        row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
+        return row
+    launch = report["launch"]
+    target = Path(launch["argv"][-1])
+    cwd = src / launch.get("cwd", ".") if launch.get("cwd") else src
+    prog = (cwd / target).resolve()
+    # 3. Two ranks, with the same arguments.
+    rec2, tmp2, logs, shared2 = work / "rec2", work / "tmp2", work / "logs2", work / "shared2"
+    for d in (rec2, tmp2, logs, shared2):
+        d.mkdir()
+    env = probe_env(rec2, tmp2, shared2, n)
+    env["RANKLIFT_E2E_DESYNC"] = "1"
+    cmd = [str(Path(sys.executable).parent / "torchrun"), "--standalone", "--nproc-per-node=2",
+           "--log-dir", str(logs), "--redirects", "3", str(prog)] + args
+    rc, so2, se2, t2 = e2e.run(cmd, env=env, cwd=prog.parent, timeout=timeout)
+    row["t2"] = round(t2, 1)
+    try:
+        if rc != 0:
+            err = (e2e.rank_log(logs, 0, "stderr") or "") + (e2e.rank_log(logs, 1, "stderr") or "")
+            last = [l for l in err.strip().splitlines() if l.strip()][-1:] or [se2[-200:]]
+            raise e2e.Failure(f"the rewrite fails on 2 ranks: {last[0][:200]}")
+        recs = [e2e.load(rec2, 0), e2e.load(rec2, 1)]
+        if None in recs:
+            raise e2e.Failure("a rank wrote no record")
+        e2e.check_agree(recs)
+        stdouts = [e2e.rank_log(logs, 0) or "", e2e.rank_log(logs, 1) or ""]
+        e2e.check_output(stdouts, e2e.files_under(tmp2 / "rank1"), orig_printed, recs[1]["saves"])
+        e2e.check_shuffle(recs, False)
+        if orig_rec and len(orig_rec["losses"]) >= 10 and len(recs[0]["losses"]) >= 10:
+            a, b = e2e.tenth_means(orig_rec["losses"])
+            c, d = e2e.tenth_means(recs[0]["losses"])
+            if b < a and not d < c and not p.get("adversarial"):
+                raise e2e.Failure(f"the loss fell in the original ({a:.3f} -> {b:.3f}) but not on rank 0 ({c:.3f} -> {d:.3f})")
+        steps = f"{orig_rec['steps'] if orig_rec else '?'}->{recs[0]['steps']}+{recs[1]['steps']}"
+        row.update(result="PASS", why=steps)
+    except e2e.Failure as e:
+        row["why"] = str(e)
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--mirror", default="/work/.mirror")
+    ap.add_argument("--manifest", default=str(MANIFEST))
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    programs = json.loads(Path(a.manifest).read_text())["programs"]
+    base = Path(tempfile.mkdtemp(prefix="rl-realworld-torch-"))
+    rows = []
+    for i, p in enumerate(programs):
+        if a.only and p["name"] not in a.only:
+            continue
+        t0 = time.monotonic()
+        try:
+            r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
+        except FileNotFoundError as e:
+            r = {"name": p["name"], "repo": p["repo"], "result": "SKIP", "why": str(e), "codes": []}
+        r["secs"] = round(time.monotonic() - t0, 1)
+        print(f"{r['result']:8} {r['name']:<46} {r['secs']:6.1f}s  {r['why']}", flush=True)
+        rows.append(r)
+    counts = {k: sum(r["result"] == k for r in rows) for k in ("PASS", "FAIL", "REFUSED", "ALREADY", "SKIP")}
+    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    rewritten = counts["PASS"] + counts["FAIL"]
+    if rewritten:
+        print(f"correct on 2 ranks: {counts['PASS']}/{rewritten} of the programs ranklift rewrote")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+    shutil.rmtree(base, ignore_errors=True)
+    print(f"{counts['PASS']} passed, {counts['FAIL']} failed")
+    sys.exit(1 if counts["FAIL"] else 0)
+
+
+if __name__ == "__main__":
+    main()
