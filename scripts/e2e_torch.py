@@ -94,6 +94,8 @@ CONTROLS = [
     ("samples_and_progress.py", "samples and progress on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # `.module` on the fresh model the program loads its checkpoint into (never wrapped).
     ("save_and_reload.py", ".module on the reloaded model", lambda t: t.replace("\nmodel.load_state_dict(", "\nmodel.module.load_state_dict("), "runs"),
+    # Each rank's own loss drives ReduceLROnPlateau: the ranks cut their rates apart and diverge.
+    ("plateau_schedule.py", "rank-local plateau metric", lambda t: t.replace("scheduler.step(plateau_metric.item() / WORLD_SIZE)", "scheduler.step(total / len(loader))"), "agree"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

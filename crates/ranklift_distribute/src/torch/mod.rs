@@ -256,6 +256,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     no_sync::run(&mut tx);
     step_counts::run(&mut tx);
     scale_lr::run(&mut tx);
+    plateau_metric::run(&mut tx);
     checkpoint_load::run(&mut tx);
     rank0_only::run(&mut tx);
     process_group::run(&mut tx);

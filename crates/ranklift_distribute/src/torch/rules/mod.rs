@@ -8,6 +8,7 @@ pub mod device_pinning;
 pub mod distributed_sampler;
 pub mod download_once;
 pub mod no_sync;
+pub mod plateau_metric;
 pub mod process_group;
 pub mod rank0_only;
 pub mod scale_lr;
