@@ -46,6 +46,17 @@ SITE = HERE / "realworld_torch"
 MANIFEST = HERE / "realworld-torch-programs.json"
 
 
+# What real tutorials import besides torch (plots, TensorBoard logs): installed into the torch
+# venv on first use, pinned (the e2e examples do not need them, so CI's venv stays as it is).
+EXTRAS = ["matplotlib==3.11.2", "tensorboard==2.21.0", "scikit-learn==1.9.1"]
+
+
+def ensure_extras():
+    probe = "import matplotlib, tensorboard, sklearn"
+    if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
+
+
 def export(mirror, repo, commit, subdir, dest):
     """The files of `subdir` of `repo` at `commit`, unmodified, under `dest`."""
     git_dir = Path(mirror) / repo.replace("/", "+") / "repo"
@@ -53,8 +64,13 @@ def export(mirror, repo, commit, subdir, dest):
         raise FileNotFoundError(f"{repo} is not fetched under {mirror}")
     dest.mkdir(parents=True, exist_ok=True)
     tree = f"{commit}:{subdir}" if subdir else commit
-    archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree],
-                             capture_output=True, check=True).stdout
+    got = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree],
+                         capture_output=True)
+    if got.returncode != 0:
+        # Snapshots leave out files of 4 MiB and more (a corpus): the program cannot run here.
+        raise FileNotFoundError(f"{repo}:{subdir} cannot be exported from the snapshot "
+                                f"({got.stderr.decode(errors='replace').strip()[:120]})")
+    archive = got.stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
@@ -112,10 +128,16 @@ def run_program(p, bin_path, mirror, work):
         first = errs[0] if errs else (report.get("diagnostics") or [{"code": "?", "message": se[-200:]}])[0]
         row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
         return row
-    launch = report["launch"]
-    target = Path(launch["argv"][-1])
-    cwd = src / launch.get("cwd", ".") if launch.get("cwd") else src
-    prog = (cwd / target).resolve()
+    launch = report.get("launch")
+    if isinstance(launch, dict):
+        target = Path(launch["argv"][-1])
+        cwd = src / launch["cwd"] if launch.get("cwd") else src
+        prog = (cwd / target).resolve()
+    else:  # a ranklift from before the structured launch: the default output next to the script
+        prog = (src / (Path(script).stem + "_ddp.py")).resolve()
+    if not prog.exists():
+        row["why"] = f"ranklift reported a rewrite but {prog.name} was not written"
+        return row
     # 3. Two ranks, with the same arguments.
     rec2, tmp2, logs, shared2 = work / "rec2", work / "tmp2", work / "logs2", work / "shared2"
     for d in (rec2, tmp2, logs, shared2):
@@ -159,6 +181,7 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     programs = json.loads(Path(a.manifest).read_text())["programs"]
+    ensure_extras()
     base = Path(tempfile.mkdtemp(prefix="rl-realworld-torch-"))
     rows = []
     for i, p in enumerate(programs):
@@ -169,6 +192,9 @@ def main():
             r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
         except FileNotFoundError as e:
             r = {"name": p["name"], "repo": p["repo"], "result": "SKIP", "why": str(e), "codes": []}
+        except Exception as e:  # noqa: BLE001 - a harness fault is this row's, not the sweep's
+            r = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "codes": [],
+                 "why": f"harness error: {type(e).__name__}: {e}"}
         r["secs"] = round(time.monotonic() - t0, 1)
         print(f"{r['result']:8} {r['name']:<46} {r['secs']:6.1f}s  {r['why']}", flush=True)
         rows.append(r)

@@ -23,6 +23,7 @@
 //! import torch
 //! # after
 //! import torch
+//! import gc
 //! import os
 //! import torch.distributed as dist
 //! RANK = int(os.environ.get("RANK", "0"))
@@ -34,7 +35,7 @@
 //! ...
 //! if __name__ == "__main__":
 //!     del model
-//!     __import__("gc").collect()
+//!     gc.collect()
 //!     dist.destroy_process_group()
 //! ```
 use ranklift_python::Edit;
@@ -95,6 +96,18 @@ pub fn run(tx: &mut Tx) {
                 && idx.stmts[st].stmt.start() < at
                 && matches!(idx.stmts[st].stmt, Stmt::Import(i) if i.names.iter().any(|a| a.name.as_str() == "os" && a.asname.is_none()))
         });
+        // The main script's teardown collects garbage: `gc` by its own import (unless the name
+        // means something else in the module, then through `__import__`).
+        let gc_name = if !is_main {
+            None
+        } else if let Some(local) = local_name(idx, m, "gc") {
+            Some(local)
+        } else if tx.ed.has_identifier(m, "gc") {
+            None
+        } else {
+            lines.push("import gc".into());
+            Some("gc".to_owned())
+        };
         if coords && !os_before {
             lines.push("import os".into());
         }
@@ -210,7 +223,10 @@ pub fn run(tx: &mut Tx) {
             if !wrapped.is_empty() {
                 t.push_str(&format!("{unit}del {}{nl}", wrapped.join(", ")));
             }
-            t.push_str(&format!("{unit}__import__({q}gc{q}).collect(){nl}"));
+            match &gc_name {
+                Some(g) => t.push_str(&format!("{unit}{g}.collect(){nl}")),
+                None => t.push_str(&format!("{unit}__import__({q}gc{q}).collect(){nl}")),
+            }
             t.push_str(&format!("{unit}{}.destroy_process_group(){nl}", n.dist));
             tx.ed.edit(
                 m,
