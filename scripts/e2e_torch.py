@@ -208,9 +208,11 @@ def check_agree(recs):
         raise Failure(f"ranks end with different parameters (max |diff| = {d:.3g})")
 
 
-def check_output(stdouts, r1_files, orig_printed, r1_saves=()):
+def check_output(stdouts, r1_files, orig_printed, r1_saves=(), r1_writes=()):
     if r1_saves:
         raise Failure(f"rank 1 called torch.save: {[x['name'] for x in r1_saves]}")
+    if r1_writes:
+        raise Failure(f"rank 1 wrote {len(r1_writes)} file(s): {[os.path.basename(w) for w in r1_writes[:3]]}")
     if stdouts[1].strip():
         raise Failure(f"rank 1 printed: {stdouts[1].strip().splitlines()[0]!r}")
     if orig_printed and not stdouts[0].strip():
@@ -278,7 +280,7 @@ def check_example(ex, bin_path, work):
             a, b = tenth_means(recs[0]["losses"])
             if not b < a:
                 raise Failure(f"rank 0's loss did not go down: {a:.4f} -> {b:.4f}")
-        check_output(stdouts, r1_files, orig_printed, recs[1]["saves"])
+        check_output(stdouts, r1_files, orig_printed, recs[1]["saves"], recs[1].get("writes", ()))
         want = orig["steps"] / 2
         slack = max(1.0, SPLIT_TOL * want)
         got = [r["steps"] for r in recs]
@@ -352,7 +354,7 @@ def check_control(name, what, edit, check, bin_path, work):
         elif check == "shuffle":
             check_shuffle(recs, True)
         elif check == "output":
-            check_output(stdouts, r1_files, True, recs[1]["saves"])
+            check_output(stdouts, r1_files, True, recs[1]["saves"], recs[1].get("writes", ()))
     except Failure as e:
         return {"example": f"control: {name} ({what})", "result": "PASS", "why": f"check '{check}' failed as it must: {e}"}
     return {"example": f"control: {name} ({what})", "result": "FAIL", "why": f"check '{check}' passed on a broken program"}

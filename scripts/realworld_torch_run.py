@@ -158,7 +158,8 @@ def run_program(p, bin_path, mirror, work):
             raise e2e.Failure("a rank wrote no record")
         e2e.check_agree(recs)
         stdouts = [e2e.rank_log(logs, 0) or "", e2e.rank_log(logs, 1) or ""]
-        e2e.check_output(stdouts, e2e.files_under(tmp2 / "rank1"), orig_printed, recs[1]["saves"])
+        e2e.check_output(stdouts, e2e.files_under(tmp2 / "rank1"), orig_printed, recs[1]["saves"],
+                         recs[1].get("writes", ()))
         e2e.check_shuffle(recs, False)
         if orig_rec and len(orig_rec["losses"]) >= 10 and len(recs[0]["losses"]) >= 10:
             a, b = e2e.tenth_means(orig_rec["losses"])

@@ -12,8 +12,9 @@ hooks on PyTorch itself:
 - a global optimizer step hook counts steps and remembers the optimizers; `Tensor.backward`
   records the value of every scalar loss; `DistributedSampler.__iter__` records the order of
   indices of every pass; `torch.save` records the keys and shapes of every state dict saved;
+  `open` records every file opened for writing (outside caches and the record itself);
 - at exit, `$RANKLIFT_E2E_OUT/rank<R>.pt` holds: steps, losses, the final parameters of every
-  optimizer (in the order they first stepped), sampler orders and saves.
+  optimizer (in the order they first stepped), sampler orders, saves and writes.
 """
 import atexit
 import os
@@ -42,7 +43,7 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
         torch.manual_seed = _seed
         torch.random.manual_seed = _seed
 
-    _rec = {"steps": 0, "losses": [], "orders": [], "saves": []}
+    _rec = {"steps": 0, "losses": [], "orders": [], "saves": [], "writes": []}
     _optimizers = []
 
     def _post_step(opt, args, kwargs):
@@ -91,6 +92,22 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
         return _orig_save(obj, f, *a, **k)
 
     torch.save = _save
+
+    # Every file this process opens for writing (PIL and torchvision's save_image, np.save,
+    # savefig, json.dump, torch.save all go through `open`), but for caches and the record.
+    import builtins
+
+    _orig_open = builtins.open
+    _skip = tuple(os.path.realpath(p) for p in (_out, os.path.expanduser("~/.cache"), "/dev", "/proc"))
+
+    def _open(file, mode="r", *a, **k):
+        if isinstance(file, (str, bytes, os.PathLike)) and any(c in str(mode) for c in "wax+"):
+            path = os.path.realpath(os.fsdecode(file))
+            if not path.startswith(_skip) and "__pycache__" not in path:
+                _rec["writes"].append(path)
+        return _orig_open(file, mode, *a, **k)
+
+    builtins.open = _open
 
     def _dump():
         params = []

