@@ -57,15 +57,16 @@ def ensure_extras():
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
 
 
-def export(mirror, repo, commit, subdir, dest):
-    """The files of `subdir` of `repo` at `commit`, unmodified, under `dest`."""
+def export(mirror, repo, commit, subdir, dest, files=None):
+    """The files of `subdir` of `repo` at `commit` (or only `files` of it), unmodified, under
+    `dest`."""
     git_dir = Path(mirror) / repo.replace("/", "+") / "repo"
     if not git_dir.exists():
         raise FileNotFoundError(f"{repo} is not fetched under {mirror}")
     dest.mkdir(parents=True, exist_ok=True)
     tree = f"{commit}:{subdir}" if subdir else commit
-    got = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree],
-                         capture_output=True)
+    got = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree]
+                         + (["--"] + files if files else []), capture_output=True)
     if got.returncode != 0:
         # Snapshots leave out files of 4 MiB and more (a corpus): the program cannot run here.
         raise FileNotFoundError(f"{repo}:{subdir} cannot be exported from the snapshot "
@@ -87,7 +88,7 @@ def run_program(p, bin_path, mirror, work):
     row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
     subdir, script = os.path.split(p["path"])
     src = work / "src"
-    export(mirror, p["repo"], p["commit"], subdir, src)
+    export(mirror, p["repo"], p["commit"], subdir, src, p.get("files"))
     for setup in p.get("setup", []):  # e.g. a data generator the README runs first
         rc, so, se, _ = e2e.run([sys.executable] + setup, cwd=src)
         if rc != 0:
