@@ -48,11 +48,11 @@ MANIFEST = HERE / "realworld-torch-programs.json"
 
 # What real tutorials import besides torch (plots, TensorBoard logs): installed into the torch
 # venv on first use, pinned (the e2e examples do not need them, so CI's venv stays as it is).
-EXTRAS = ["matplotlib==3.11.2", "tensorboard==2.21.0", "scikit-learn==1.9.1"]
+EXTRAS = ["matplotlib==3.11.2", "tensorboard==2.21.0"]
 
 
 def ensure_extras():
-    probe = "import matplotlib, tensorboard, sklearn"
+    probe = "import matplotlib, tensorboard"
     if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
 
@@ -64,9 +64,18 @@ def export(mirror, repo, commit, subdir, dest, files=None):
     if not git_dir.exists():
         raise FileNotFoundError(f"{repo} is not fetched under {mirror}")
     dest.mkdir(parents=True, exist_ok=True)
+    if files:
+        for f in files:
+            spec = f"{commit}:{subdir}/{f}" if subdir else f"{commit}:{f}"
+            got = subprocess.run(["git", "--git-dir", str(git_dir), "show", spec], capture_output=True)
+            if got.returncode != 0:
+                raise FileNotFoundError(f"{repo}:{spec} is not in the snapshot")
+            (dest / f).parent.mkdir(parents=True, exist_ok=True)
+            (dest / f).write_bytes(got.stdout)
+        return
     tree = f"{commit}:{subdir}" if subdir else commit
-    got = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree]
-                         + (["--"] + files if files else []), capture_output=True)
+    got = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree],
+                         capture_output=True)
     if got.returncode != 0:
         # Snapshots leave out files of 4 MiB and more (a corpus): the program cannot run here.
         raise FileNotFoundError(f"{repo}:{subdir} cannot be exported from the snapshot "
