@@ -106,22 +106,7 @@ def run_program(p, bin_path, mirror, work):
     args = p.get("args", [])
     n = p.get("n", 512)
     timeout = p.get("timeout", 600)
-    # 1. The original, one process, from a copy (what it writes stays there).
-    orig = work / "orig"
-    shutil.copytree(src, orig)
-    rec1, tmp1, shared1 = work / "rec1", work / "tmp1", work / "shared1"
-    for d in (rec1, tmp1, shared1):
-        d.mkdir()
-    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n),
-                             cwd=orig, timeout=timeout)
-    row["t1"] = round(t1, 1)
-    if rc != 0:
-        last = (se.strip().splitlines() or ["?"])[-1]
-        row.update(result="SKIP", why=f"the original does not run here: {last[:160]}")
-        return row
-    orig_rec = e2e.load(rec1, 0)
-    orig_printed = bool(so.strip())
-    # 2. ranklift.
+    # 1. ranklift, on the pristine copy (a program it leaves alone or refuses is not run).
     rc, so, se, _ = e2e.run([str(bin_path), "distribute", script, "--format", "json"], cwd=src)
     try:
         report = json.loads(so)
@@ -138,6 +123,21 @@ def run_program(p, bin_path, mirror, work):
         first = errs[0] if errs else (report.get("diagnostics") or [{"code": "?", "message": se[-200:]}])[0]
         row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
         return row
+    # 2. The original, one process, from a copy (what it writes stays there).
+    orig = work / "orig"
+    shutil.copytree(src, orig)
+    rec1, tmp1, shared1 = work / "rec1", work / "tmp1", work / "shared1"
+    for d in (rec1, tmp1, shared1):
+        d.mkdir()
+    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n),
+                             cwd=orig, timeout=timeout)
+    row["t1"] = round(t1, 1)
+    if rc != 0:
+        last = (se.strip().splitlines() or ["?"])[-1]
+        row.update(result="SKIP", why=f"the original does not run here: {last[:160]}")
+        return row
+    orig_rec = e2e.load(rec1, 0)
+    orig_printed = bool(so.strip())
     launch = report.get("launch")
     if isinstance(launch, dict):
         target = Path(launch["argv"][-1])

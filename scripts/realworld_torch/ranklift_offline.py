@@ -127,6 +127,9 @@ def _patch_torchvision():
         "ImageFolder": ImageFolder,
     }
     for name, cls in replacements.items():
+        # Also in the defining module, so that pickling an instance (a Hogwild program sends its
+        # dataset to worker processes) finds this class under its name.
+        setattr(sys.modules[getattr(D, name).__module__], name, cls)
         setattr(D, name, cls)
     import torchvision.datasets.utils as U
 

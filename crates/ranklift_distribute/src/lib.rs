@@ -285,7 +285,7 @@ pub mod codes {
 /// Keras-3-only APIs (`keras.ops`, `keras.random`), gets a clear error instead of a Horovod
 /// program that fails at import.
 fn keras_3(idx: &Index, opts: &Options) -> Option<Diagnostic> {
-    const HINT: &str = "Horovod needs Keras 2: pin `tensorflow<=2.15` (or keep TF >= 2.16 with `pip install tf-keras` and `TF_USE_LEGACY_KERAS=1`) and write `tf.keras`; for Keras 3, use its backend's own distribution (e.g. torch's DistributedDataParallel)";
+    const HINT: &str = "Horovod's last release (0.28.1, 2023) runs TensorFlow <= 2.15 with Keras 2 only: it does not build against TF 2.21 (it includes an XLA header TF removed) and fails on Keras 3 (horovod#4290). To distribute with ranklift, pin `tensorflow==2.15.*` and write `tf.keras`; TensorFlow's own MultiWorkerMirroredStrategy runs `tf_keras` programs (`TF_USE_LEGACY_KERAS=1`) and Keras 3 GradientTape loops, but not Keras 3 `fit` (keras-team/keras#20585)";
     if opts.target_tf >= (2, 16) {
         let main = idx.project.entry.unwrap_or(0);
         let path = idx
