@@ -251,6 +251,20 @@ pub fn build(idx: &Index, main: usize) -> Plan {
                 }
             }
         }
+        // `self.optimizer = optimizer` in a trainer's `__init__`: the attribute is one too.
+        for info in &idx.stmts {
+            if let Stmt::Assign(a) = info.stmt
+                && reached_tbl[info.scope.module]
+                && a.targets.len() == 1
+                && matches!(&*a.value, Expr::Name(_))
+                && plan
+                    .optimizer_names
+                    .contains(idx.text(info.scope.module, &*a.value))
+            {
+                plan.optimizer_names
+                    .insert(idx.text(info.scope.module, &a.targets[0]).to_owned());
+            }
+        }
         if plan.optimizer_names.len() == before {
             break;
         }

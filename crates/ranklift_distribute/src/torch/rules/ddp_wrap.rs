@@ -428,6 +428,9 @@ fn wrap_point(tx: &Tx, scope: Scope, name: &str) -> Option<StmtId> {
         })
         .min_by_key(|&s| idx.stmts[s].stmt.start());
     let Some(b) = binding else {
+        // A parameter: wrapped where the function starts training. A module-level name that
+        // no module-level statement binds (it lives in a function) cannot be wrapped there.
+        scope.func?;
         return top_level(idx, scope).into_iter().find(|&s| training(s));
     };
     // From the binding's block outwards: the first training statement after it (or after the
