@@ -7,6 +7,9 @@
 //! Deterministic (a fixed-seed generator) and bounded: `RANKLIFT_FUZZ_CASES` mutants per example
 //! and command (default 12), and a total budget of `RANKLIFT_FUZZ_SECS` seconds (default 90).
 
+mod common;
+
+use common::copy_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -111,33 +114,7 @@ fn examples(dir: &str) -> Vec<PathBuf> {
 
 /// Run with a time limit; (exit code, stdout + stderr).
 fn run_limited(args: &[&str], cwd: &Path, limit: Duration) -> (Option<i32>, String) {
-    let mut child = Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if t0.elapsed() > limit {
-            let _ = child.kill();
-            panic!("{args:?} in {} ran past {limit:?}", cwd.display());
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let o = child.wait_with_output().unwrap();
-    (
-        o.status.code(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-    )
+    common::run_limited_env(args, cwd, &[], limit)
 }
 
 #[test]
@@ -207,19 +184,6 @@ fn mutants_never_panic_hang_or_give_unlocated_errors() {
     }
     assert!(runs >= 30, "only {runs} mutants ran within the budget");
     eprintln!("{runs} mutants in {:.1} s", start.elapsed().as_secs_f64());
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
 }
 
 /// Mutated journals (issue 24): a real journal of a killed in-place rewrite, mutated, in a

@@ -4,6 +4,9 @@
 //! Faults are injected through `RANKLIFT_TEST_FAULT=fail:N|kill:N` (`crates/ranklift/src/write.rs`):
 //! the N-th file-system step of the write fails, or the process aborts there as if killed.
 
+mod common;
+
+use common::copy_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -42,19 +45,6 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut m = BTreeMap::new();
     walk(dir, dir, &mut m);
     m
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), &t).unwrap();
-        }
-    }
 }
 
 /// This test user's state directory (the journal key lives there), apart from the real home.
@@ -718,30 +708,12 @@ fn outputs_are_never_written_through_a_symlink_nor_over_a_foreign_file() {
 
 /// Spawn ranklift and wait at most 20 s; its exit code and output.
 fn run_bounded(args: &[&str], cwd: &Path) -> (Option<i32>, String) {
-    let mut child = Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .env("XDG_STATE_HOME", state_dir())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t0 = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if t0.elapsed() > std::time::Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("{args:?} blocked");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let o = child.wait_with_output().unwrap();
-    (
-        o.status.code(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
+    let state = state_dir();
+    common::run_limited_env(
+        args,
+        cwd,
+        &[("XDG_STATE_HOME", state.as_path())],
+        std::time::Duration::from_secs(20),
     )
 }
 

@@ -1,0 +1,55 @@
+//! Helpers shared by the binary's integration tests.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Copy a directory tree (regular files and directories).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+/// Run the ranklift binary with `env` set, killing it past `limit` (a panic names the command:
+/// it blocked or hung); (exit code, stdout + stderr).
+pub fn run_limited_env(
+    args: &[&str],
+    cwd: &Path,
+    env: &[(&str, &Path)],
+    limit: Duration,
+) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ranklift"))
+        .args(args)
+        .current_dir(cwd)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{args:?} in {} ran past {limit:?}", cwd.display());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
