@@ -96,6 +96,8 @@ CONTROLS = [
     ("save_and_reload.py", ".module on the reloaded model", lambda t: t.replace("\nmodel.load_state_dict(", "\nmodel.module.load_state_dict("), "runs"),
     # Each rank's own loss drives ReduceLROnPlateau: the ranks cut their rates apart and diverge.
     ("plateau_schedule.py", "rank-local plateau metric", lambda t: t.replace("scheduler.step(plateau_metric.item() / WORLD_SIZE)", "scheduler.step(total / len(loader))"), "agree"),
+    # os.makedirs without exist_ok on every rank: the second rank's FileExistsError.
+    ("output_dir.py", "makedirs without exist_ok", lambda t: t.replace("os.makedirs(out_dir, exist_ok=True)", "os.makedirs(out_dir)"), "runs"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

@@ -257,6 +257,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     step_counts::run(&mut tx);
     scale_lr::run(&mut tx);
     plateau_metric::run(&mut tx);
+    shared_dirs::run(&mut tx);
     checkpoint_load::run(&mut tx);
     rank0_only::run(&mut tx);
     process_group::run(&mut tx);

@@ -13,6 +13,7 @@ pub mod process_group;
 pub mod rank0_only;
 pub mod scale_lr;
 pub mod set_epoch;
+pub mod shared_dirs;
 pub mod step_counts;
 
 use ruff_python_ast::Stmt;
