@@ -1,6 +1,6 @@
 //! The framework-neutral half of a rewrite: per-module edit lists, the diagnostics found on the
 //! way, and the text helpers that make inserted code follow the file's own indentation, quotes and
-//! line endings. Both targets build on it: TensorFlow → Horovod (`crate::context::Cx` derefs to an
+//! line endings. Both targets build on it: TensorFlow → Horovod (`crate::tf::context::Cx` derefs to an
 //! `Editor`) and PyTorch → DDP (`crate::torch`).
 //!
 //! Rules never touch text directly; they describe edits through an `Editor`. [`Editor::finish`]

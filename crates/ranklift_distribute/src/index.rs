@@ -15,7 +15,7 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
-use crate::tf;
+use crate::tf::names as tf;
 
 /// The qualified name of a Name/Attribute chain under `aliases`, built with one allocation.
 fn qualify_in(aliases: &FastMap<String, String>, expr: &Expr) -> Option<String> {

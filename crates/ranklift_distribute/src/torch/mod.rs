@@ -161,7 +161,7 @@ impl TorchPattern {
 /// Should this project go to the PyTorch target? The main script (or, for a directory, some
 /// module) imports `torch`, and nothing imports TensorFlow or Keras.
 pub fn is_torch_project(idx: &Index) -> bool {
-    let tf = (0..idx.modules.len()).any(|m| crate::pattern::imports_tensorflow(idx, m));
+    let tf = (0..idx.modules.len()).any(|m| crate::tf::pattern::imports_tensorflow(idx, m));
     if tf {
         return false;
     }

@@ -1,0 +1,441 @@
+//! The TensorFlow target: a single-process TensorFlow 2 (or TF1 graph-mode) training program
+//! becomes a Horovod data-parallel program launched by `horovodrun` (seeds 000/001,
+//! `shared/notes/horovod-rules.md`).
+//!
+//! Data flow: the shared [`Index`] → [`pattern::reach`] (what the main script runs, which pattern)
+//! → [`checks`] (seed restrictions, as diagnostics) → [`rules`] (edits, one file per rule) →
+//! [`context::Cx::finish`] (the Horovod header, the re-parse guard). Everything TensorFlow-specific
+//! lives under this module; [`names`] holds what ranklift knows of the TensorFlow and Keras APIs.
+
+pub mod checks;
+pub mod context;
+pub mod names;
+pub mod pattern;
+pub mod rules;
+
+use ranklift_python::{Diagnostic, Severity};
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::index::{Index, Kind};
+use crate::{
+    AnyPattern, Facts, Launch, Options, Outcome, Site, Status, choose_main, codes, has_main_guard,
+    main_by_name, uses_relative_paths,
+};
+use context::Cx;
+use names as tf;
+pub use pattern::Pattern;
+
+/// Horovod supports Keras 2 only (its last release predates Keras 3; horovod#4290), and
+/// TensorFlow 2.16 and later install Keras 3 by default. A target of 2.16+, or a program that uses
+/// Keras-3-only APIs (`keras.ops`, `keras.random`), gets a clear error instead of a Horovod
+/// program that fails at import.
+fn keras_3(idx: &Index, opts: &Options) -> Option<Diagnostic> {
+    const HINT: &str = "Horovod's last release (0.28.1, 2023) runs TensorFlow <= 2.15 with Keras 2 only: it does not build against TF 2.21 (it includes an XLA header TF removed) and fails on Keras 3 (horovod#4290). To distribute with ranklift, pin `tensorflow==2.15.*` and write `tf.keras`; TensorFlow's own MultiWorkerMirroredStrategy runs `tf_keras` programs (`TF_USE_LEGACY_KERAS=1`) and Keras 3 GradientTape loops, but not Keras 3 `fit` (keras-team/keras#20585)";
+    if opts.target_tf >= (2, 16) {
+        let main = idx.project.entry.unwrap_or(0);
+        let path = idx
+            .project
+            .modules
+            .get(main)
+            .map_or("", |m| m.rel_path.as_str());
+        return Some(
+            Diagnostic::file_level(
+                path,
+                codes::KERAS_3,
+                Severity::Error,
+                format!(
+                    "--target-tf {}.{} means Keras 3, which Horovod does not support",
+                    opts.target_tf.0, opts.target_tf.1
+                ),
+            )
+            .with_hint(HINT),
+        );
+    }
+    for c in &idx.calls {
+        // The index's cached canonical name (`keras.x` is `tensorflow.keras.x` there).
+        let Some(q) = idx.canonical(c.scope.module, &c.call.func) else {
+            continue;
+        };
+        if q.starts_with("tensorflow.keras.ops.") || q.starts_with("tensorflow.keras.random.") {
+            let q = q.strip_prefix("tensorflow.").unwrap_or(&q);
+            let pm = &idx.project.modules[c.scope.module];
+            return Some(
+                Diagnostic::new(
+                    &pm.rel_path,
+                    &pm.parsed.text,
+                    &pm.parsed.index,
+                    c.call.func.range(),
+                    codes::KERAS_3,
+                    Severity::Error,
+                    format!("`{q}` is a Keras 3 API; Horovod supports Keras 2 only"),
+                )
+                .with_hint(HINT),
+            );
+        }
+    }
+    None
+}
+
+/// A project that already uses Horovod is left untouched (a note), if it initialises Horovod
+/// somewhere. One where some modules import Horovod but nothing calls `hvd.init()` is *partly*
+/// distributed (an interrupted rewrite, or one done by hand and not finished): an error that
+/// names the files, not a silent "nothing to do".
+fn already_distributed(idx: &Index) -> Option<Outcome> {
+    let project = idx.project;
+    let with_hvd: Vec<(usize, ruff_text_size::TextRange)> = idx
+        .modules
+        .iter()
+        .enumerate()
+        .filter_map(|(m, info)| info.imports_horovod.map(|r| (m, r)))
+        .collect();
+    let &(m, r) = with_hvd.first()?;
+    let inits = idx.calls.iter().any(|c| {
+        idx.qualify(c.scope.module, &c.call.func)
+            .is_some_and(|q| q.starts_with("horovod") && q.ends_with(".init"))
+    });
+    let pm = &project.modules[m];
+    if inits {
+        let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+            codes::ALREADY_DISTRIBUTED, Severity::Note,
+            "this program already uses Horovod; it is left untouched")
+            .with_hint("ranklift distributes single-process programs; running it on its own output changes nothing");
+        return Some(Outcome::new(Status::AlreadyDistributed, vec![d]));
+    }
+    let files: Vec<&str> = with_hvd
+        .iter()
+        .map(|&(m, _)| project.modules[m].rel_path.as_str())
+        .collect();
+    let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+        codes::PARTLY_DISTRIBUTED, Severity::Error,
+        format!("partly distributed: {} import{} Horovod, but nothing calls `hvd.init()`",
+            files.join(", "), if files.len() == 1 { "s" } else { "" }))
+        .with_hint("restore these files from version control (or finish the rewrite by hand) and run ranklift again");
+    Some(Outcome::new(Status::CannotDistribute, vec![d]))
+}
+
+pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> Outcome {
+    let project = idx.project;
+    if let Some(o) = already_distributed(idx) {
+        return o;
+    }
+    if let Some(d) = keras_3(idx, opts) {
+        return Outcome::new(Status::CannotDistribute, vec![d]);
+    }
+    let (main_idx, reached) = match pick_main(idx, main) {
+        Ok(m) => m,
+        Err(d) => return Outcome::new(Status::CannotDistribute, d),
+    };
+    let main_path = project.modules[main_idx].rel_path.clone();
+    if let Some((r, backend)) = pattern::non_tf_keras_backend(idx, main_idx) {
+        let pm = &project.modules[main_idx];
+        let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
+            codes::NOT_TENSORFLOW, Severity::Error,
+            format!("not a TensorFlow program: Keras runs on the `{backend}` backend here"))
+            .with_hint(if backend == "torch" {
+                "Horovod's Keras integration needs the TensorFlow backend; a Keras 3 program on torch can use torch's own DistributedDataParallel, or set KERAS_BACKEND=tensorflow with TensorFlow <= 2.15 and tf-keras"
+            } else {
+                "Horovod's Keras integration needs the TensorFlow backend: set KERAS_BACKEND=tensorflow with TensorFlow <= 2.15 and tf-keras, or distribute with the backend's own tools"
+            });
+        let mut o = Outcome::new(Status::CannotDistribute, vec![d]);
+        o.main = Some(main_path);
+        return o;
+    }
+    if !pattern::imports_tensorflow(idx, main_idx) && project.entry.is_some() {
+        let d = Diagnostic::file_level(&main_path, codes::NOT_TENSORFLOW, Severity::Error,
+            "not a TensorFlow training program: it does not import tensorflow")
+            .with_hint("ranklift distribute rewrites TensorFlow 2 programs that train with GradientTape or Model.fit");
+        let mut o = Outcome::new(Status::CannotDistribute, vec![d]);
+        o.main = Some(main_path);
+        return o;
+    }
+    let reach = reached.unwrap_or_else(|| pattern::reach(idx, main_idx));
+    let mut outcome = Outcome::new(Status::CannotDistribute, Vec::new());
+    outcome.main = Some(main_path.clone());
+    if opts.facts {
+        outcome.facts = facts(idx, &reach);
+    }
+    let pattern = match classify(idx, &reach, main_idx) {
+        Ok(p) => p,
+        Err(d) => {
+            outcome.diagnostics = d;
+            return outcome;
+        }
+    };
+    outcome.pattern = Some(AnyPattern::Tf(pattern));
+    let main_suite = idx.project.modules[main_idx].parsed.suite();
+    outcome.launch = Some(Launch::horovodrun(uses_relative_paths(main_suite)));
+    let mut cx = Cx::new(idx, &reach, pattern, opts);
+    checks::run(&mut cx);
+    // What `classify` let through is an optional `tf.distribute` branch.
+    for &(c, _) in &reach.unsupported {
+        let call = &idx.calls[c];
+        cx.diag(call.scope.module, call.call.range(), codes::UNSUPPORTED_PATTERN, Severity::Warning,
+            "this optional tf.distribute branch is left as is; the rest of the program is distributed with Horovod",
+            "under horovodrun, run with this branch switched off: one process per GPU replaces the strategy");
+    }
+    use rules::*;
+    remove_device_pinning::run(&mut cx);
+    scale_learning_rate::run(&mut cx);
+    match pattern {
+        Pattern::GradientTape => {
+            distributed_gradient_tape::run(&mut cx);
+            broadcast_initial_state::run(&mut cx);
+            shard_training_steps::run(&mut cx);
+            distributed_gradient_tape::single_variable_sources(&mut cx);
+        }
+        Pattern::KerasFit => {
+            // A model's own `train_step` computes its gradients with a tape: average them there.
+            distributed_gradient_tape::run(&mut cx);
+            distributed_gradient_tape::single_variable_sources(&mut cx);
+            keras_distributed_optimizer::run(&mut cx);
+            keras_steps::run(&mut cx);
+            shard_dataset::run_fit(&mut cx);
+            if !reach.custom_loop_applies().is_empty() {
+                broadcast_initial_state::run(&mut cx);
+                shard_training_steps::run(&mut cx);
+            }
+            // TF1-style Keras (`K.set_session(tf.Session(config=config))`) pins through its config.
+            tf1_session_config::pin_config_protos(&mut cx);
+        }
+        Pattern::Session | Pattern::MonitoredSession | Pattern::Estimator => {
+            tf1_distributed_optimizer::run(&mut cx);
+            tf1_session_config::run(&mut cx);
+            tf1_broadcast::run(&mut cx);
+            tf1_rank0_dirs::run(&mut cx);
+            tf1_steps::run(&mut cx);
+            if pattern == Pattern::Session {
+                shard_training_steps::run(&mut cx);
+            }
+        }
+    }
+    // Edits to an argument's value come before keywords added after that argument.
+    keras_verbose::run(&mut cx);
+    if pattern == Pattern::KerasFit {
+        keras_fit_callbacks::run(&mut cx);
+    }
+    rank0_only::run(&mut cx);
+    for m in cx.modules() {
+        horovod_init::run(&mut cx, m, m == main_idx);
+    }
+    let modules = cx.modules();
+    let (changes, applied, diags) = cx.ed.finish(&modules);
+    outcome.diagnostics = diags;
+    if outcome.has_errors() {
+        return outcome;
+    }
+    outcome.status = Status::Rewritten;
+    outcome.changes = changes;
+    outcome.applied = applied;
+    outcome
+}
+
+/// The main script, and what it reaches when that was computed to choose it.
+fn pick_main(
+    idx: &Index,
+    main: Option<&str>,
+) -> Result<(usize, Option<pattern::Reach>), Vec<Diagnostic>> {
+    let project = idx.project;
+    if let Some(e) = project.entry {
+        return Ok((e, None));
+    }
+    if let Some(name) = main {
+        return main_by_name(project, name).map(|m| (m, None));
+    }
+    // Candidates: scripts (top-level files, or files with a main guard) that import TensorFlow and
+    // reach a training loop.
+    let mut found: Vec<(usize, bool, pattern::Reach)> = Vec::new();
+    for (m, pm) in project.modules.iter().enumerate() {
+        let guard = has_main_guard(pm.parsed.suite());
+        let top = !pm.rel_path.contains('/');
+        if !(guard || top) || !pattern::imports_tensorflow(idx, m) {
+            continue;
+        }
+        let r = pattern::reach(idx, m);
+        if !r.patterns().is_empty() {
+            found.push((m, guard && top, r));
+        }
+    }
+    choose_main(
+        project,
+        found,
+        "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`",
+        "point ranklift at the training script, or check that it trains with GradientTape or Model.fit",
+        " (seed 001 §3.1 restriction 1)",
+    )
+}
+
+fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern, Vec<Diagnostic>> {
+    let pm = &idx.project.modules[main];
+    let at = |c: usize, code: &'static str, msg: String, hint: &str| {
+        let call = &idx.calls[c];
+        let m = &idx.project.modules[call.scope.module];
+        Diagnostic::new(
+            &m.rel_path,
+            &m.parsed.text,
+            &m.parsed.index,
+            call.call.range(),
+            code,
+            Severity::Error,
+            msg,
+        )
+        .with_hint(hint)
+    };
+    // A `tf.distribute` strategy only under an `if` (an optional multi-GPU branch) is left as
+    // is: the rest of the program is distributed with Horovod (a warning says to run with that
+    // branch off). Anything else unsupported stops here.
+    let optional = |c: usize, name: &str| {
+        name == "tf.distribute strategy" && {
+            let mut cur = Some(idx.calls[c].stmt);
+            let mut under_if = false;
+            while let Some(s) = cur {
+                match idx.stmts[s].stmt {
+                    ruff_python_ast::Stmt::If(_) => {
+                        under_if = true;
+                        break;
+                    }
+                    ruff_python_ast::Stmt::FunctionDef(_) | ruff_python_ast::Stmt::ClassDef(_) => {
+                        break;
+                    }
+                    _ => cur = idx.stmts[s].parent,
+                }
+            }
+            under_if
+        }
+    };
+    if let Some(&(c, name)) = reach.unsupported.iter().find(|(c, n)| !optional(*c, n)) {
+        return Err(vec![at(
+            c,
+            codes::UNSUPPORTED_PATTERN,
+            format!(
+                "unsupported training pattern: {name} (ranklift rewrites TF2 GradientTape and Model.fit, and TF1 Session, MonitoredTrainingSession and custom Estimator programs; seed 001 §3.1 restriction 2)"
+            ),
+            "use one of the supported patterns (e.g. a custom `tf.estimator.Estimator` with a `model_fn`)",
+        )]);
+    }
+    let found = reach.patterns();
+    match found.as_slice() {
+        [p] => Ok(*p),
+        // `fit` and a custom loop (pre-training, then fine-tuning): both are TF2 and Horovod's
+        // Keras module covers both — `fit` gets the Keras rules, the loop the tape rules.
+        [Pattern::GradientTape, Pattern::KerasFit] => Ok(Pattern::KerasFit),
+        [] => {
+            let msg = if !reach.tapes.is_empty() {
+                "a GradientTape is used but no `optimizer.apply_gradients` applies its gradients; ranklift cannot tell where the first step ends to broadcast the initial state"
+            } else if !reach.sessions.is_empty() || !reach.monitored_sessions.is_empty() {
+                "a TF1 session is created but no optimizer's `minimize`/`apply_gradients` builds a training op"
+            } else if !reach.estimators.is_empty() {
+                "an Estimator is created but never trained (`estimator.train(...)`)"
+            } else {
+                "no training loop found: the main script reaches neither `optimizer.apply_gradients`, `Model.fit`, a TF1 training op nor `Estimator.train`"
+            };
+            Err(vec![Diagnostic::file_level(&pm.rel_path, codes::NO_TRAINING_LOOP, Severity::Error, msg)
+                .with_hint("ranklift distributes TF2 GradientTape and Model.fit programs and TF1 Session, MonitoredTrainingSession and Estimator programs")])
+        }
+        many => {
+            let names: Vec<&str> = many.iter().map(|p| p.describe()).collect();
+            let loop_applies = reach.custom_loop_applies();
+            let site = |p: &Pattern| {
+                match p {
+                    Pattern::GradientTape => loop_applies.first(),
+                    Pattern::KerasFit => reach.fits.first(),
+                    Pattern::Estimator => reach.estimator_trains.first(),
+                    Pattern::MonitoredSession => reach.monitored_sessions.first(),
+                    Pattern::Session => reach.sessions.first(),
+                }
+                .copied()
+            };
+            let hint =
+                "distribute one training script at a time; split the loops into separate scripts";
+            let mut out = Vec::new();
+            for (i, p) in many.iter().enumerate() {
+                let msg = if i == 0 {
+                    format!(
+                        "this program trains with several patterns ({}); the pattern is ambiguous (seed 001 §3.1 restriction 3)",
+                        names.join(", ")
+                    )
+                } else {
+                    format!("the {} is here", p.describe())
+                };
+                out.push(match site(p) {
+                    Some(c) => at(c, codes::MIXED_PATTERNS, msg, hint),
+                    None => Diagnostic::file_level(
+                        &pm.rel_path,
+                        codes::MIXED_PATTERNS,
+                        Severity::Error,
+                        msg,
+                    )
+                    .with_hint(hint),
+                });
+            }
+            Err(out)
+        }
+    }
+}
+
+fn facts(idx: &Index, reach: &pattern::Reach) -> Facts {
+    let mut f = Facts::default();
+    let site = |m: usize, node: &dyn Ranged| {
+        let pm = &idx.project.modules[m];
+        let text = &pm.parsed.text[node.range()];
+        Site {
+            path: pm.rel_path.clone(),
+            line: pm.parsed.index.line_index(node.start()).get(),
+            code: text.lines().next().unwrap_or("").trim().to_owned(),
+        }
+    };
+    for s in &idx.stmts {
+        if !reach.scope_reached(s.scope) {
+            continue;
+        }
+        if let Stmt::Assign(a) = s.stmt {
+            match idx.kind_of(s.scope, &a.value) {
+                Kind::Model if matches!(&*a.value, Expr::Call(_)) => {
+                    f.models.push(site(s.scope.module, a))
+                }
+                Kind::Dataset if matches!(&*a.value, Expr::Call(_)) => {
+                    f.datasets.push(site(s.scope.module, a))
+                }
+                Kind::Checkpoint | Kind::CheckpointManager => {
+                    f.checkpoints.push(site(s.scope.module, a))
+                }
+                _ => {}
+            }
+        }
+    }
+    for c in &idx.calls {
+        if reach.modules.contains(&c.scope.module)
+            && idx
+                .canonical(c.scope.module, &c.call.func)
+                .is_some_and(|q| {
+                    tf::optimizer_class(&q).is_some() || tf::tf1_optimizer(&q).is_some()
+                })
+        {
+            f.optimizers.push(site(c.scope.module, c.call));
+        }
+    }
+    for &t in &reach.tapes {
+        f.tapes
+            .push(site(idx.stmts[t].scope.module, &idx.stmts[t].stmt.range()));
+    }
+    for &c in reach
+        .sessions
+        .iter()
+        .chain(&reach.monitored_sessions)
+        .chain(&reach.estimators)
+    {
+        f.sessions
+            .push(site(idx.calls[c].scope.module, idx.calls[c].call));
+    }
+    let training = reach
+        .applies
+        .iter()
+        .chain(&reach.fits)
+        .chain(&reach.session_steps)
+        .chain(&reach.estimator_trains);
+    for &c in training {
+        f.training_calls
+            .push(site(idx.calls[c].scope.module, idx.calls[c].call));
+    }
+    f
+}

@@ -1,0 +1,273 @@
+//! Rule `shard_dataset`: each of N processes trains on 1/N of the data.
+//!
+//! **Trigger:** training that consumes its whole input every epoch, so that N processes would
+//! each do all the work (the one thing a user distributes to avoid):
+//! - a training loop (`for x, y in ds:`, `enumerate(ds)`, ...) over a `tf.data` dataset with no
+//!   `take(n)` and no `range(n)` (those are divided by `shard_training_steps`);
+//! - `model.fit(ds)` on a dataset, or `model.fit(x, y)` on arrays, without `steps_per_epoch`
+//!   (that one is divided by `keras_steps`).
+//!
+//! **Rewrite:**
+//! - a dataset gets `.shard(hvd.size(), hvd.rank())` right after the call its pipeline starts
+//!   from (`from_tensor_slices(...)`, `TFRecordDataset(...)`, ...), *before* its shuffle and
+//!   batch, so that the processes read disjoint elements (Horovod's and tf.data's advice) — when
+//!   that source is found through variables, method chains and project functions, and none of the
+//!   variables on the way is used elsewhere (sharding a source shared with evaluation would shard
+//!   the evaluation too). Otherwise it is sharded where training reads it (`for x in
+//!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded;
+//! - arrays given to `fit` are sliced `x[hvd.rank()::hvd.size()]` (also `y` and
+//!   `sample_weight`);
+//! - any other `fit` input (a generator, a `Sequence`, a dict of arrays) keeps its data and
+//!   `epochs=E` becomes `(E + hvd.size() - 1) // hvd.size()`, as Horovod's Keras example
+//!   divides epochs; without `epochs` there is nothing to divide and DST306 says so.
+//!
+//! `--explain` states which choice was made and why.
+//!
+//! ```python
+//! # before
+//! ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1024).batch(64)
+//! for epoch in range(EPOCHS):
+//!     for bx, by in ds:
+//!         train_step(bx, by)
+//! # after
+//! ds = tf.data.Dataset.from_tensor_slices((x, y)).shard(hvd.size(), hvd.rank()).shuffle(1024).batch(64)
+//! ...
+//! ```
+use ranklift_python::Severity;
+use ruff_python_ast::{Expr, Stmt, StmtFor};
+use ruff_text_size::Ranged;
+
+use crate::index::{Callee, Index, Kind, Scope};
+use crate::tf::context::Cx;
+use crate::tf::names as tf;
+
+const RULE: &str = "shard_dataset";
+const SHARD: &str = ".shard(hvd.size(), hvd.rank())";
+const SLICE: &str = "[hvd.rank()::hvd.size()]";
+
+/// `enumerate(ds)`, `iter(ds)`, `tqdm(ds)` → `ds`.
+fn unwrap_iter(e: &Expr) -> &Expr {
+    match e {
+        Expr::Call(c)
+            if matches!(&*c.func, Expr::Name(n) if matches!(n.id.as_str(), "enumerate" | "iter" | "tqdm"))
+                && !c.arguments.args.is_empty() =>
+        {
+            unwrap_iter(&c.arguments.args[0])
+        }
+        e => e,
+    }
+}
+
+/// Where a dataset value comes from: the constructor call its pipeline starts from, if found
+/// along a path on which every variable is used once (by the next step of the path).
+struct Source<'a> {
+    scope: Scope,
+    call: &'a Expr,
+}
+
+fn source_of<'a>(
+    idx: &Index<'a>,
+    scope: Scope,
+    e: &'a Expr,
+    depth: u32,
+) -> Result<Source<'a>, &'static str> {
+    if depth > 8 {
+        return Err("its pipeline is too deep to follow");
+    }
+    match e {
+        Expr::Call(c) => {
+            if idx
+                .canonical(scope.module, &c.func)
+                .is_some_and(|q| tf::is_dataset_constructor(&q))
+            {
+                return Ok(Source { scope, call: e });
+            }
+            if let Expr::Attribute(a) = &*c.func
+                && tf::dataset_method_returns_dataset(a.attr.as_str())
+                && idx.kind_of(scope, &a.value) == Kind::Dataset
+            {
+                return source_of(idx, scope, &a.value, depth + 1);
+            }
+            if let Some(Callee::Func(f)) = idx.resolve_call(scope, c) {
+                let fs = Scope {
+                    module: idx.funcs[f].module,
+                    func: Some(f),
+                };
+                let returns: Vec<&Expr> = idx.modules[fs.module]
+                    .stmts
+                    .clone()
+                    .filter_map(|st| {
+                        let info = &idx.stmts[st];
+                        match info.stmt {
+                            Stmt::Return(r) if info.scope == fs => r.value.as_deref(),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                return match returns.as_slice() {
+                    [one] => source_of(idx, fs, one, depth + 1),
+                    _ => Err("the function that builds it has several returns"),
+                };
+            }
+            Err("its source is not a tf.data constructor ranklift knows")
+        }
+        Expr::Name(n) => {
+            let (s, assigned) = idx.assignments(scope, n.id.as_str());
+            if assigned.is_empty() {
+                return Err("its variable is not assigned in this function or module");
+            }
+            let loads = idx
+                .refs
+                .iter()
+                .filter(|r| r.scope.module == s.module && r.name.id == n.id)
+                .count();
+            // `ds = ds.shuffle(...)` steps re-read the name once each.
+            let chain_steps = assigned.len() - 1;
+            if loads > 1 + chain_steps {
+                return Err(
+                    "a variable of its pipeline is also used elsewhere (e.g. for evaluation)",
+                );
+            }
+            // The first assignment starts the pipeline; later ones extend it.
+            source_of(idx, s, assigned[0], depth + 1)
+        }
+        _ => Err("it is not built from a call ranklift can follow"),
+    }
+}
+
+/// Shard the dataset `used` (read by training in `scope`): at its source when possible, else
+/// where it is used.
+fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
+    let idx = cx.idx;
+    let m = scope.module;
+    match source_of(idx, scope, used, 0) {
+        Ok(src) => {
+            let sm = src.scope.module;
+            cx.trailer(sm, RULE, src.call, SHARD);
+            let line = cx.line_of(sm, src.call.start());
+            cx.note(
+                m,
+                RULE,
+                used.start(),
+                format!(
+                    "{what}: sharded at its source `{}` ({}:{line}), before shuffle and batch: each process trains on 1/hvd.size() of the elements, disjoint",
+                    short(cx.text(sm, src.call)),
+                    cx.path(sm)
+                ),
+            );
+            cx.use_hvd(src.scope);
+        }
+        Err(why) => {
+            cx.trailer(m, RULE, used, SHARD);
+            cx.note(
+                m,
+                RULE,
+                used.start(),
+                format!(
+                    "{what}: sharded where training reads it ({why}): each process trains on 1/hvd.size() of the batches"
+                ),
+            );
+            cx.use_hvd(scope);
+        }
+    }
+}
+
+fn short(s: &str) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 60 {
+        format!("{}...", one.chars().take(57).collect::<String>())
+    } else {
+        one
+    }
+}
+
+/// A training loop over a dataset that `shard_training_steps` did not divide.
+pub fn shard_loop(cx: &mut Cx, scope: Scope, f: &StmtFor) {
+    let inner = unwrap_iter(&f.iter);
+    if cx.idx.kind_of(scope, inner) != Kind::Dataset {
+        return;
+    }
+    let what = format!(
+        "training loop over `{}`",
+        short(cx.text(scope.module, inner))
+    );
+    shard(cx, scope, inner, &what);
+}
+
+/// `model.fit(...)` without `steps_per_epoch`.
+pub fn run_fit(cx: &mut Cx) {
+    let idx = cx.idx;
+    for &fc in &cx.reach.fits.clone() {
+        let c = &idx.calls[fc];
+        let (scope, call) = (c.scope, c.call);
+        let m = scope.module;
+        let args = &call.arguments;
+        if args.find_keyword("steps_per_epoch").is_some() {
+            continue;
+        }
+        let Some(x) = args
+            .find_keyword("x")
+            .map(|k| &k.value)
+            .or(args.args.first())
+        else {
+            continue;
+        };
+        let y = args
+            .find_keyword("y")
+            .map(|k| &k.value)
+            .or(args.args.get(1));
+        if idx.kind_of(scope, x) == Kind::Dataset || source_of(idx, scope, x, 0).is_ok() {
+            let what = format!("`fit` input `{}`", short(cx.text(m, x)));
+            shard(cx, scope, x, &what);
+            continue;
+        }
+        if let Some(y) = y
+            && !matches!(x, Expr::Dict(_))
+            && !matches!(y, Expr::NoneLiteral(_))
+        {
+            let mut parts = vec![x, y];
+            if let Some(w) = args.find_keyword("sample_weight") {
+                parts.push(&w.value);
+            }
+            for p in &parts {
+                cx.trailer(m, RULE, p, SLICE);
+            }
+            cx.note(
+                m,
+                RULE,
+                x.start(),
+                format!(
+                    "`fit` arrays `{}` sliced `{SLICE}`: each process trains on every hvd.size()-th sample",
+                    parts.iter().map(|p| short(cx.text(m, *p))).collect::<Vec<_>>().join("`, `")
+                ),
+            );
+            cx.use_hvd(scope);
+            continue;
+        }
+        match args.find_keyword("epochs") {
+            Some(k) => {
+                let e = &k.value;
+                let text = cx.text(m, e);
+                let new = if crate::tf::context::is_atomic(e) {
+                    format!("({text} + hvd.size() - 1) // hvd.size()")
+                } else {
+                    format!("(({text}) + hvd.size() - 1) // hvd.size()")
+                };
+                cx.edit(
+                    m,
+                    RULE,
+                    e.start(),
+                    ranklift_python::Edit::replace(e.range(), new),
+                    format!(
+                        "`fit` input `{}` cannot be sharded (not a dataset or arrays): `epochs={text}` divided by hvd.size() (rounded up), as Horovod's Keras example does",
+                        short(cx.text(m, x))
+                    ),
+                );
+                cx.use_hvd(scope);
+            }
+            None => cx.diag(m, x.range(), "DST306", Severity::Warning,
+                format!("`fit` input `{}` cannot be sharded and there is no `epochs` to divide: every process trains on all of it", short(cx.text(m, x))),
+                "pass a tf.data.Dataset or arrays to `fit`, or `steps_per_epoch`, so that ranklift can split the work"),
+        }
+    }
+}
