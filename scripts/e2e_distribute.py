@@ -31,9 +31,17 @@ rounding: measured max |diff| is 0.0 on this machine (TF 2.13 CPU). The toleranc
 for non-deterministic multi-threaded float reductions in TF's CPU kernels, and is still far below
 the change one training step makes (about 1e-3 for these learning rates).
 
+The split is also proven by the examples themselves (issue 25): scripts/e2e/tf_probe.py hashes
+every training example each optimizer step consumed, per rank. The ranks' sets must be disjoint
+(at most 1% in common: rows equal in content) and together hold at least 3/4 of the distinct
+examples the original trained on (a validation split taken per rank moves some rows out).
+
 Negative controls (split): for the examples in SPLIT_CONTROLS, the sharding ranklift added is
 removed from the transformed program; every rank then runs all the original's steps, and the
-split check must fail on it — otherwise the check could not see unsplit work.
+split check must fail on it — otherwise the check could not see unsplit work. For the examples in
+SAMPLE_CONTROLS the sharding is removed but the divided step counts stay: the step check passes
+(each rank runs half the steps), so the example check must fail — every rank drew the same
+batches.
 
 Negative controls: for one example of each kind (GradientTape, Keras, TF1 Session, TF1 hooks), the broadcast is removed from the
 transformed program and the 2-rank run must then END WITH DIFFERENT weights — otherwise the check
@@ -64,6 +72,10 @@ SPLIT_TOL = 0.10
 SPLIT_CONTROLS = {
     "tape_epoch_loop.py": (".shard(hvd.size(), hvd.rank())", ""),
     "keras_fit_basic.py": ("[hvd.rank()::hvd.size()]", ""),
+}
+# example -> (text ranklift inserted, what to put back): only the steps stay divided.
+SAMPLE_CONTROLS = {
+    "keras_fit_repeat_seeded.py": (".shard(hvd.size(), hvd.rank())", ""),
 }
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
@@ -125,6 +137,61 @@ def split_error(orig_steps, rank_steps, n):
     return None
 
 
+def load_batches(d, rank):
+    f = Path(d) / f"probe{rank}.json"
+    return json.loads(f.read_text())["batches"] if f.exists() else None
+
+
+def draws_with_replacement(batches):
+    """The program samples examples at random with replacement (`rng.integers(0, n, size=b)`):
+    it trains on an example again before it has trained on 90% of its distinct examples. Such
+    draws are not a partition on one process either: independent draws per rank are the split."""
+    flat = [h for b in batches for h in b]
+    distinct = len(set(flat))
+    seen = set()
+    for h in flat:
+        if h in seen and len(seen) < 0.9 * distinct:
+            return True
+        seen.add(h)
+    return False
+
+
+def samples_error(orig, ranks):
+    """Why the examples the ranks trained on (per step, from tf_probe.py) are not a split of the
+    original's; None if they are, or if the probe saw no batch of the original (a program whose
+    batches it cannot see: numpy slices in an eager loop).
+
+    - the ranks must not train on the same batches (step k of rank 0 = step k of rank 1 for half
+      the steps or more: dividing the step count alone, with a seeded or unshuffled pipeline);
+    - a program that goes through its data (without replacement): the ranks' examples are
+      disjoint (at most 1% in common: rows equal in content) and together cover 3/4 of the
+      original's distinct examples or more (a validation split taken per rank moves some out).
+    """
+    if not orig:
+        return None
+    if any(not r for r in ranks):
+        return "the probe saw the original's training batches but not a rank's"
+    pairs = list(zip(ranks[0], ranks[1]))
+    same = sum(sorted(a) == sorted(b) for a, b in pairs)
+    if pairs and same >= 0.5 * len(pairs):
+        return f"data not split: both ranks trained on the same batch in {same} of {len(pairs)} steps"
+    if draws_with_replacement(orig):
+        return None
+    s0, s1 = ({h for b in r for h in b} for r in ranks)
+    common = s0 & s1
+    if len(common) > 0.01 * min(len(s0), len(s1)):
+        return f"data not split: the ranks trained on {len(common)} common examples ({len(s0)} and {len(s1)} each)"
+    distinct = {h for b in orig for h in b}
+    covered = len((s0 | s1) & distinct)
+    if covered < 0.75 * len(distinct):
+        return f"the ranks together trained on {covered} of the original's {len(distinct)} examples"
+    return None
+
+
+def examples_seen(batches):
+    return len({h for b in batches for h in b}) if batches else 0
+
+
 def max_diff(a, b):
     if len(a) != len(b):
         return float("inf")
@@ -165,7 +232,7 @@ def horovodrun(np_, prog, cwd, env):
 
 def check_example(ex, bin_path, work):
     name = ex.name
-    row = {"example": name, "pattern": "?", "t1": 0.0, "t2": 0.0, "agree": "no", "np1": "", "steps": "", "result": "FAIL", "why": ""}
+    row = {"example": name, "pattern": "?", "t1": 0.0, "t2": 0.0, "agree": "no", "np1": "", "steps": "", "examples": "", "result": "FAIL", "why": ""}
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     dirs = {k: work / k for k in ["orig", "np2", "np1", "tmp-orig", "tmp-np2", "tmp-np1"]}
@@ -185,7 +252,8 @@ def check_example(ex, bin_path, work):
         new_main = out if ex.is_file() else out / main_rel
         # 1. original, one process
         env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["orig"]), TMPDIR=str(dirs["tmp-orig"]),
-                   RANKLIFT_E2E_COUNT=str(dirs["orig"]), PYTHONPATH=str(SITE))
+                   RANKLIFT_E2E_COUNT=str(dirs["orig"]), RANKLIFT_E2E_PROBE=str(dirs["orig"]),
+                   PYTHONPATH=str(SITE))
         rc, stdout, stderr, row["t1"] = run([sys.executable, str(orig_main)], env=env, cwd=orig_main.parent)
         if rc != 0:
             raise Failure(f"original failed ({rc}): {stderr[-3000:]}")
@@ -196,7 +264,8 @@ def check_example(ex, bin_path, work):
             raise Failure(f"original loss did not go down: {orig[0][0]} -> {orig[0][-1]}")
         # 3. two ranks, seeded differently
         env = dict(base_env, RANKLIFT_E2E_OUT=str(dirs["np2"]), RANKLIFT_E2E_TMP=str(dirs["tmp-np2"]),
-                   RANKLIFT_E2E_DESYNC="1", PYTHONPATH=str(SITE), RANKLIFT_E2E_COUNT=str(dirs["np2"]))
+                   RANKLIFT_E2E_DESYNC="1", PYTHONPATH=str(SITE), RANKLIFT_E2E_COUNT=str(dirs["np2"]),
+                   RANKLIFT_E2E_PROBE=str(dirs["np2"]))
         rc, stdout, stderr, row["t2"] = horovodrun(2, new_main, new_main.parent, env)
         if rc != 0:
             raise Failure(f"2-rank run failed ({rc}): {stdout[-3000:]} {stderr[-3000:]}")
@@ -215,6 +284,14 @@ def check_example(ex, bin_path, work):
         why = split_error(orig_steps or 0, rank_steps, 1 if name in BENCHMARKS else 2)
         if why:
             raise Failure(why)
+        if name not in BENCHMARKS:
+            orig_batches = load_batches(dirs["orig"], 0)
+            rank_batches = [load_batches(dirs["np2"], 0), load_batches(dirs["np2"], 1)]
+            why = samples_error(orig_batches, rank_batches)
+            if why:
+                raise Failure(why)
+            row["examples"] = "->".join([str(examples_seen(orig_batches)),
+                                         "/".join(str(examples_seen(b)) for b in rank_batches)])
         rank1_stdout = rank_output(stdout, 1)
         if rank1_stdout:
             raise Failure(f"rank 1 printed: {rank1_stdout[:300]!r}")
@@ -250,6 +327,10 @@ def check_example(ex, bin_path, work):
         if name in SPLIT_CONTROLS:
             check_split_control(SPLIT_CONTROLS[name], new_main, work, base_env, orig_steps)
             controls.append("split control ok")
+        if name in SAMPLE_CONTROLS:
+            check_sample_control(SAMPLE_CONTROLS[name], new_main, work, base_env, orig_steps,
+                                 load_batches(dirs["orig"], 0))
+            controls.append("example control ok")
         row["why"] = ", ".join(controls)
         row["result"] = "PASS"
     except Failure as f:
@@ -301,6 +382,26 @@ def check_split_control(edit, new_main, work, base_env, orig_steps):
         raise Failure("split control: without the sharding the check still passes; it is powerless")
 
 
+def check_sample_control(edit, new_main, work, base_env, orig_steps, orig_batches):
+    added, back = edit
+    text = new_main.read_text()
+    if added not in text:
+        raise Failure(f"example control: `{added}` not found in the rewrite")
+    prog = new_main.with_name("samplecontrol_" + new_main.name)
+    prog.write_text(text.replace(added, back))
+    out = work / "samplecontrol"
+    out.mkdir()
+    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(work / "tmp-samplecontrol"),
+               PYTHONPATH=str(SITE), RANKLIFT_E2E_COUNT=str(out), RANKLIFT_E2E_PROBE=str(out))
+    rc, stdout, stderr, _ = horovodrun(2, prog, prog.parent, env)
+    if rc != 0:
+        raise Failure(f"example control run failed ({rc}): {stderr[-2000:]}")
+    if split_error(orig_steps, [load_count(out, 0), load_count(out, 1)], 2) is not None:
+        raise Failure("example control: the steps are no longer divided; it tests nothing")
+    if samples_error(orig_batches, [load_batches(out, 0), load_batches(out, 1)]) is None:
+        raise Failure("example control: with only the steps divided the example check still passes; it is powerless")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("examples", nargs="*", help="example names (default: all)")
@@ -313,16 +414,16 @@ def main():
     rows = []
     for ex in exs:
         if ex.name in SKIP:
-            rows.append({"example": ex.name, "pattern": "-", "t1": 0, "t2": 0, "agree": "-", "np1": "", "steps": "", "result": "SKIP", "why": SKIP[ex.name]})
+            rows.append({"example": ex.name, "pattern": "-", "t1": 0, "t2": 0, "agree": "-", "np1": "", "steps": "", "examples": "", "result": "SKIP", "why": SKIP[ex.name]})
             continue
         row = check_example(ex, Path(args.bin), Path(args.work) / ex.stem)
         rows.append(row)
         print(f"{row['result']:4} {row['example']} {row['why']}", file=sys.stderr, flush=True)
-    header = f"{'example':32} {'pattern':16} {'1-proc s':>8} {'2-rank s':>8} {'ranks agree':>11} {'np1 vs orig':>11} {'steps orig->r0/r1':>17}  result"
+    header = f"{'example':32} {'pattern':16} {'1-proc s':>8} {'2-rank s':>8} {'ranks agree':>11} {'np1 vs orig':>11} {'steps orig->r0/r1':>17} {'examples':>15}  result"
     print(header)
     print("-" * len(header))
     for r in rows:
-        print(f"{r['example']:32} {str(r['pattern']):16} {r['t1']:8.1f} {r['t2']:8.1f} {r['agree']:>11} {r['np1']:>11} {r['steps']:>17}  {r['result']}"
+        print(f"{r['example']:32} {str(r['pattern']):16} {r['t1']:8.1f} {r['t2']:8.1f} {r['agree']:>11} {r['np1']:>11} {r['steps']:>17} {r['examples']:>15}  {r['result']}"
               + (f" ({r['why']})" if r["why"] else ""))
     passed = sum(r["result"] == "PASS" for r in rows)
     failed = sum(r["result"] == "FAIL" for r in rows)

@@ -25,8 +25,16 @@ check() {
   grep -q '\[X\] TensorFlow' <<<"$out" && grep -q '\[X\] Gloo' <<<"$out"
 }
 
+# What the examples import besides TensorFlow (a GIF of training frames: imageio, Pillow),
+# pinned to what TensorFlow 2.13's numpy 1.24 allows; added to a cached venv too.
+extras() {
+  "$VENV/bin/python" -c "import imageio, PIL" >/dev/null 2>&1 ||
+    "$VENV/bin/pip" install --quiet "imageio==2.34.2" "pillow==10.4.0" "numpy==1.24.3" >&2
+}
+
 if check; then
   echo "horovod-env: reusing $VENV" >&2
+  extras
   echo "$VENV"
   exit 0
 fi
@@ -48,4 +56,5 @@ if ! check; then
   "$VENV/bin/horovodrun" --check-build >&2 || true
   exit 1
 fi
+extras
 echo "$VENV"

@@ -41,6 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import e2e_torch as e2e  # noqa: E402  (the checks, shared with the examples' e2e run)
+from realworld_common import export  # noqa: E402
 
 SITE = HERE / "realworld_torch"
 MANIFEST = HERE / "realworld-torch-programs.json"
@@ -55,33 +56,6 @@ def ensure_extras():
     probe = "import matplotlib, tensorboard"
     if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
-
-
-def export(mirror, repo, commit, subdir, dest, files=None):
-    """The files of `subdir` of `repo` at `commit` (or only `files` of it), unmodified, under
-    `dest`."""
-    git_dir = Path(mirror) / repo.replace("/", "+") / "repo"
-    if not git_dir.exists():
-        raise FileNotFoundError(f"{repo} is not fetched under {mirror}")
-    dest.mkdir(parents=True, exist_ok=True)
-    if files:
-        for f in files:
-            spec = f"{commit}:{subdir}/{f}" if subdir else f"{commit}:{f}"
-            got = subprocess.run(["git", "--git-dir", str(git_dir), "show", spec], capture_output=True)
-            if got.returncode != 0:
-                raise FileNotFoundError(f"{repo}:{spec} is not in the snapshot")
-            (dest / f).parent.mkdir(parents=True, exist_ok=True)
-            (dest / f).write_bytes(got.stdout)
-        return
-    tree = f"{commit}:{subdir}" if subdir else commit
-    got = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", tree],
-                         capture_output=True)
-    if got.returncode != 0:
-        # Snapshots leave out files of 4 MiB and more (a corpus): the program cannot run here.
-        raise FileNotFoundError(f"{repo}:{subdir} cannot be exported from the snapshot "
-                                f"({got.stderr.decode(errors='replace').strip()[:120]})")
-    archive = got.stdout
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
 
 
 def probe_env(rec, tmp, shared, n):

@@ -9,8 +9,6 @@ It changes nothing for a process that horovodrun did not start as a worker. For 
   that the rewritten program broadcasts rank 0's state; the negative controls prove that without the
   broadcast they would differ.
 """
-import importlib.abc
-import importlib.machinery
 import os
 import sys
 
@@ -158,25 +156,20 @@ if os.environ.get("RANKLIFT_E2E_COUNT"):
 
     _TF_PATCHES.append(_count_patch)
 
+# ----- The full record (issue 25: weights, losses, the examples each step trained on, writes),
+# for programs that write no record of their own: scripts/e2e/tf_probe.py.
+if os.environ.get("RANKLIFT_E2E_PROBE"):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tf_probe as _tf_probe
+
+    sys.path.pop(0)
+    _TF_PATCHES.append(_tf_probe.patch)
+
 
 if _TF_PATCHES:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tf_hook as _tf_hook
 
-    class _PatchTensorFlow(importlib.abc.MetaPathFinder):
-        def find_spec(self, fullname, path, target=None):
-            if fullname != "tensorflow":
-                return None
-            sys.meta_path.remove(self)
-            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-            if spec is None or spec.loader is None:
-                return spec
-            exec_module = spec.loader.exec_module
-
-            def exec_and_patch(module):
-                exec_module(module)
-                for patch in _TF_PATCHES:
-                    patch(module)
-
-            spec.loader.exec_module = exec_and_patch
-            return spec
-
-    sys.meta_path.insert(0, _PatchTensorFlow())
+    sys.path.pop(0)
+    for _patch_fn in _TF_PATCHES:
+        _tf_hook.on_tensorflow(_patch_fn)

@@ -61,7 +61,14 @@ def corpus(n_chars=200_000, seed=0):
     return "".join(out)
 
 
-def _split_n(train):
+# Programs that hard-code a dataset's real size (`x_train.reshape(60000, 784)`) run with
+# RANKLIFT_OFFLINE_REAL_SIZES=1: the splits then have the real dataset's sizes.
+REAL_SIZES = os.environ.get("RANKLIFT_OFFLINE_REAL_SIZES") == "1"
+
+
+def _split_n(train, real=None):
+    if REAL_SIZES and real:
+        return real[0] if train else real[1]
     return N if train else max(N // 4, 16)
 
 
@@ -210,7 +217,96 @@ def _patch_requests():
     requests.get = lambda *a, **k: _Fake()
 
 
+def _sequences(n, classes, num_words, seed, maxlen=None):
+    """IMDB/Reuters-like: lists of word indices (1 = start, 2 = out of vocabulary) whose words
+    depend on the label, as object arrays, and int64 labels."""
+    rng = np.random.default_rng(seed)
+    vocab = min(int(num_words or 5000), 5000)
+    labels = rng.integers(0, classes, size=n)
+    seqs = np.empty(n, dtype=object)
+    for i, label in enumerate(labels):
+        length = int(rng.integers(20, min(maxlen or 200, 200) + 1))
+        common = rng.integers(4, max(vocab // 2, 5), size=length)
+        marked = 4 + (label * 7 + rng.integers(0, 7, size=length)) % max(vocab - 4, 1)
+        words = np.where(rng.random(length) < 0.3, marked, common)
+        seqs[i] = [1] + [int(w) for w in words]
+    return seqs, labels.astype(np.int64)
+
+
+def _patch_keras_datasets(tf):
+    """`tf.keras.datasets.*.load_data` (and `keras.datasets`, the same functions in Keras 2)
+    answer with synthetic arrays of the real shapes and dtypes; `get_file` of MNIST's npz too."""
+    import keras
+
+    def mnist_like(seed):
+        def load_data(path="mnist.npz"):
+            (a, b), (c, d) = (_images(_split_n(True, (60000, 10000)), 28, 28, 0, 10, seed),
+                              _images(_split_n(False, (60000, 10000)), 28, 28, 0, 10, seed + 1))
+            return (a, b.astype(np.uint8)), (c, d.astype(np.uint8))
+        return load_data
+
+    def cifar_like(classes, seed):
+        def load_data(label_mode="fine"):
+            (a, b), (c, d) = (_images(_split_n(True, (50000, 10000)), 32, 32, 3, classes, seed),
+                              _images(_split_n(False, (50000, 10000)), 32, 32, 3, classes, seed + 1))
+            return (a, b.astype(np.uint8)[:, None]), (c, d.astype(np.uint8)[:, None])
+        return load_data
+
+    def text_like(classes, seed):
+        def load_data(path=None, num_words=None, skip_top=0, maxlen=None, seed_=113, start_char=1,
+                      oov_char=2, index_from=3, test_split=0.2, **kwargs):
+            sizes = (25000, 25000) if classes == 2 else (8982, 2246)
+            return (_sequences(_split_n(True, sizes), classes, num_words, seed, maxlen),
+                    _sequences(_split_n(False, sizes), classes, num_words, seed + 1, maxlen))
+        return load_data
+
+    def word_index(path=None):
+        return {w: i + 1 for i, w in enumerate(sorted(set(_WORDS)) + [f"w{k}" for k in range(5000)])}
+
+    def boston(path="boston_housing.npz", test_split=0.2, seed=113):
+        rng = np.random.default_rng(seed)
+        x = rng.normal(size=(_split_n(True) + _split_n(False), 13))
+        y = x @ rng.normal(size=13) * 3 + 22
+        n = _split_n(True)
+        return (x[:n], y[:n]), (x[n:], y[n:])
+
+    loaders = {"mnist": mnist_like(11), "fashion_mnist": mnist_like(21),
+               "cifar10": cifar_like(10, 31), "cifar100": cifar_like(100, 41),
+               "imdb": text_like(2, 51), "reuters": text_like(46, 61), "boston_housing": boston}
+    import importlib
+    for prefix in ("keras.datasets", "keras.src.datasets", "keras.api._v2.keras.datasets"):
+        for name, load in loaders.items():
+            try:
+                module = importlib.import_module(f"{prefix}.{name}")
+            except ImportError:
+                continue
+            module.load_data = load
+            if hasattr(module, "get_word_index"):
+                module.get_word_index = word_index
+
+    original_get_file = keras.utils.get_file
+
+    def get_file(fname=None, origin=None, *a, **k):
+        name = os.path.basename(str(origin or fname or ""))
+        if name == "mnist.npz":
+            os.makedirs(CACHE, exist_ok=True)
+            path = os.path.join(CACHE, "mnist.npz")
+            (a_, b_), (c_, d_) = loaders["mnist"]()
+            np.savez(path, x_train=a_, y_train=b_, x_test=c_, y_test=d_)
+            return path
+        return original_get_file(fname, origin, *a, **k)
+
+    for module in (keras.utils, tf.keras.utils):
+        module.get_file = get_file
+
+
 def install():
+    try:
+        import tf_hook  # scripts/e2e, on the path in the TensorFlow sweep
+    except ImportError:
+        pass
+    else:
+        tf_hook.on_tensorflow(_patch_keras_datasets)
     _patch_urllib()
     _patch_requests()
     try:

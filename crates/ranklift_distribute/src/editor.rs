@@ -595,6 +595,19 @@ pub fn has_identifier(idx: &Index, m: usize, word: &str) -> bool {
 }
 
 /// The call a statement makes: an expression statement's, or an assignment's value.
+/// Is statement `s` statement `ancestor` or nested inside it?
+pub fn within(idx: &Index, mut s: StmtId, ancestor: StmtId) -> bool {
+    loop {
+        if s == ancestor {
+            return true;
+        }
+        match idx.stmts[s].parent {
+            Some(p) => s = p,
+            None => return false,
+        }
+    }
+}
+
 pub fn stmt_call(stmt: &Stmt) -> Option<&ruff_python_ast::ExprCall> {
     let v = match stmt {
         Stmt::Expr(e) => &*e.value,

@@ -47,6 +47,31 @@ pub fn is_file_writing_method(name: &str) -> bool {
     )
 }
 
+/// Calls that open a file for writing whatever their arguments (`with imageio.get_writer(path)
+/// as w:` writes the GIF when the block ends).
+pub fn is_writer_opener(qual: &str) -> bool {
+    matches!(
+        qual,
+        "imageio.get_writer" | "imageio.v2.get_writer" | "imageio.v3.imopen"
+    )
+}
+
+/// Calls that open a file for writing when their mode says so (`open(path, "w")`,
+/// `h5py.File(path, "w")`, `tf.io.gfile.GFile(path, "w")`): the qualified name, and the mode's
+/// position among the positional arguments.
+pub fn mode_opener(qual: &str) -> Option<usize> {
+    match qual {
+        "open" | "io.open" | "builtins.open" | "codecs.open" | "gzip.open" | "bz2.open" => Some(1),
+        "h5py.File" | "tensorflow.io.gfile.GFile" | "tensorflow.gfile.GFile" => Some(1),
+        _ => None,
+    }
+}
+
+/// A mode string that writes (`"w"`, `"a"`, `"x"`, `"wb"`, `"r+"`).
+pub fn is_write_mode(mode: &str) -> bool {
+    mode.chars().any(|c| matches!(c, 'w' | 'a' | 'x' | '+'))
+}
+
 /// Calls that create a PIL image (`Image.fromarray(a).save(path)` writes a file).
 pub fn makes_pil_image(qual: &str) -> bool {
     matches!(

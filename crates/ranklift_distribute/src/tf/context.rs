@@ -73,6 +73,9 @@ pub struct Cx<'a, 'i> {
     pub mods: Vec<ModState>,
     /// Tapes wrapped by `distributed_gradient_tape`: (scope, variable name).
     pub wrapped_tapes: Vec<(Scope, String)>,
+    /// Dataset expressions already given a `.shard(...)` (module, start offset): a source read by
+    /// two loops or two `fit` calls is sharded once.
+    pub sharded: std::collections::BTreeSet<(usize, TextSize)>,
 }
 
 impl<'a, 'i> std::ops::Deref for Cx<'a, 'i> {
@@ -100,6 +103,7 @@ impl<'a, 'i> Cx<'a, 'i> {
                 .map(|_| ModState::default())
                 .collect(),
             wrapped_tapes: Vec::new(),
+            sharded: std::collections::BTreeSet::new(),
         }
     }
 
@@ -423,13 +427,27 @@ impl<'a, 'i> Cx<'a, 'i> {
     }
 
     /// Where the Horovod block goes: after the leading import section, and never before the main
-    /// module's `tensorflow` import.
+    /// module's `tensorflow` import that binds the name the block uses (`tf`). Not after a later
+    /// one: a guide that spreads its imports through the file uses `hvd` (a scaled learning
+    /// rate) before its last `from tensorflow import keras`.
     fn block_insertion_point(&self, m: usize, is_main: bool) -> (TextSize, bool) {
-        let tf_import = self.idx.modules[m]
-            .tf_imports
-            .last()
-            .filter(|_| is_main)
-            .map(|&s| self.idx.stmts[s].stmt);
+        let imports = &self.idx.modules[m].tf_imports;
+        let tf_name = self.tf_name(m);
+        let binds = |s: &Stmt| match (s, &tf_name) {
+            (Stmt::Import(i), Some(name)) => i.names.iter().any(|a| {
+                a.asname.as_ref().map_or_else(
+                    || a.name.as_str().split('.').next() == Some(name.as_str()),
+                    |n| n.as_str() == name,
+                )
+            }),
+            _ => false,
+        };
+        let tf_import = imports
+            .iter()
+            .map(|&s| self.idx.stmts[s].stmt)
+            .find(|s| binds(s))
+            .or_else(|| imports.first().map(|&s| self.idx.stmts[s].stmt))
+            .filter(|_| is_main);
         self.import_block_point(m, tf_import)
     }
 }

@@ -182,6 +182,7 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             distributed_gradient_tape::run(&mut cx);
             broadcast_initial_state::run(&mut cx);
             shard_training_steps::run(&mut cx);
+            rank_seeded_draws::run(&mut cx);
             distributed_gradient_tape::single_variable_sources(&mut cx);
         }
         Pattern::KerasFit => {
@@ -194,6 +195,7 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             if !reach.custom_loop_applies().is_empty() {
                 broadcast_initial_state::run(&mut cx);
                 shard_training_steps::run(&mut cx);
+                rank_seeded_draws::run(&mut cx);
             }
             // TF1-style Keras (`K.set_session(tf.Session(config=config))`) pins through its config.
             tf1_session_config::pin_config_protos(&mut cx);
@@ -206,6 +208,7 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             tf1_steps::run(&mut cx);
             if pattern == Pattern::Session {
                 shard_training_steps::run(&mut cx);
+                rank_seeded_draws::run(&mut cx);
             }
         }
     }
@@ -281,27 +284,53 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
         )
         .with_hint(hint)
     };
-    // A `tf.distribute` strategy only under an `if` (an optional multi-GPU branch) is left as
-    // is: the rest of the program is distributed with Horovod (a warning says to run with that
-    // branch off). Anything else unsupported stops here.
+    // A `tf.distribute` strategy that the program can go without — created under an `if`, a
+    // `try` (a TPU probe falling back to the default), or in one branch of a conditional
+    // expression or `or` — is an optional multi-device branch, left as is: the rest of the
+    // program is distributed with Horovod (a warning says to run with that branch off). Anything
+    // else unsupported stops here.
     let optional = |c: usize, name: &str| {
-        name == "tf.distribute strategy" && {
-            let mut cur = Some(idx.calls[c].stmt);
-            let mut under_if = false;
-            while let Some(s) = cur {
-                match idx.stmts[s].stmt {
-                    ruff_python_ast::Stmt::If(_) => {
-                        under_if = true;
-                        break;
-                    }
-                    ruff_python_ast::Stmt::FunctionDef(_) | ruff_python_ast::Stmt::ClassDef(_) => {
-                        break;
-                    }
-                    _ => cur = idx.stmts[s].parent,
-                }
-            }
-            under_if
+        if name != "tf.distribute strategy" {
+            return false;
         }
+        let call = &idx.calls[c];
+        let at = call.call.range();
+        struct Branch {
+            at: ruff_text_size::TextRange,
+            found: bool,
+        }
+        impl<'a> ruff_python_ast::visitor::Visitor<'a> for Branch {
+            fn visit_expr(&mut self, e: &'a Expr) {
+                let at = self.at;
+                self.found |= match e {
+                    Expr::If(i) => {
+                        i.body.range().contains_range(at) || i.orelse.range().contains_range(at)
+                    }
+                    Expr::BoolOp(b) => b
+                        .values
+                        .iter()
+                        .skip(1)
+                        .any(|v| v.range().contains_range(at)),
+                    _ => false,
+                };
+                ruff_python_ast::visitor::walk_expr(self, e);
+            }
+        }
+        let mut branch = Branch { at, found: false };
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut branch, idx.stmts[call.stmt].stmt);
+        let in_branch = branch.found;
+        if in_branch {
+            return true;
+        }
+        let mut cur = Some(call.stmt);
+        while let Some(s) = cur {
+            match idx.stmts[s].stmt {
+                Stmt::If(_) | Stmt::Try(_) => return true,
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return false,
+                _ => cur = idx.stmts[s].parent,
+            }
+        }
+        false
     };
     if let Some(&(c, name)) = reach.unsupported.iter().find(|(c, n)| !optional(*c, n)) {
         return Err(vec![at(

@@ -319,7 +319,9 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
                     continue;
                 }
                 ("train", Kind::Estimator) => r.estimator_trains.push(i),
-                ("run", Kind::Session | Kind::MonitoredSession)
+                // A session passed in as a parameter (`def train(self, sess, x, y)`) is not
+                // known as one: running a training op is what makes it one.
+                ("run", Kind::Session | Kind::MonitoredSession | Kind::Unknown)
                     if c.call
                         .arguments
                         .args
@@ -362,8 +364,20 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
             r.tapes.push(i);
         }
     }
-    // Functions that train: contain apply_gradients, or call one that does.
-    for &a in &r.applies {
+    // TF1 eager (`tf.compat.v1.enable_eager_execution()`, a `tf.train.*Optimizer` applying a
+    // tape's gradients, `global_step=`): its `apply_gradients` is a step of a GradientTape loop.
+    if !r.tapes.is_empty() && r.sessions.is_empty() && r.monitored_sessions.is_empty() {
+        for &t in &r.train_ops {
+            if matches!(&*idx.calls[t].call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
+                && !r.applies.contains(&t)
+            {
+                r.applies.push(t);
+            }
+        }
+    }
+    // Functions that train: contain apply_gradients or run a TF1 training op (a model class's
+    // `train(sess, x, y)` method), or call one that does.
+    for &a in r.applies.iter().chain(&r.session_steps) {
         if let Some(f) = idx.calls[a].scope.func {
             r.trains.insert(f);
         }
@@ -398,7 +412,7 @@ fn mentions_train_op(idx: &Index, scope: Scope, fetches: &Expr) -> bool {
     impl<'e> Visitor<'e> for V<'_, '_> {
         fn visit_expr(&mut self, e: &'e Expr) {
             if !self.found
-                && matches!(e, Expr::Name(_) | Expr::Call(_))
+                && matches!(e, Expr::Name(_) | Expr::Call(_) | Expr::Attribute(_))
                 && self.idx.kind_of(self.scope, e) == Kind::TrainOp
             {
                 self.found = true;

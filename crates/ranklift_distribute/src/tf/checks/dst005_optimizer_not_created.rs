@@ -25,7 +25,10 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         let Expr::Attribute(attr) = &*c.call.func else {
             continue;
         };
-        if matches!(idx.kind_of(c.scope, &attr.value), Kind::Optimizer { .. }) {
+        if matches!(
+            idx.kind_of(c.scope, &attr.value),
+            Kind::Optimizer { .. } | Kind::Tf1Optimizer
+        ) {
             continue;
         }
         let m = c.scope.module;

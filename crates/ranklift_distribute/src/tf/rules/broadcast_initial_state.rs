@@ -97,7 +97,7 @@ pub fn run(cx: &mut Cx) {
         let opt = cx.text(m, &*attr.value).to_owned();
         let legacy = matches!(
             idx.kind_of(scope, &attr.value),
-            Kind::Optimizer { legacy: true }
+            Kind::Optimizer { legacy: true } | Kind::Tf1Optimizer
         );
         let Some((vars, pre)) = broadcast_vars(cx, m, c.call) else {
             cx.diag(

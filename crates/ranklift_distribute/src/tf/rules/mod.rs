@@ -8,6 +8,7 @@ pub mod keras_fit_callbacks;
 pub mod keras_steps;
 pub mod keras_verbose;
 pub mod rank0_only;
+pub mod rank_seeded_draws;
 pub mod remove_device_pinning;
 pub mod scale_learning_rate;
 pub mod shard_dataset;

@@ -9,6 +9,11 @@
 //! (`path = manager.save()`). TF1: `saver.save(sess, path)` and every call on a
 //! `tf.summary.FileWriter`. Also `tf.summary.create_file_writer(...)` and `tf.summary.FileWriter(...)`.
 //!
+//! A `with` statement that opens a file for writing (`with imageio.get_writer("anim.gif") as w:`,
+//! `with open(path, "w") as f:`) is guarded whole. Code after a guarded statement that reads a
+//! name bound only inside it (the last `filename` of a loop that wrote frames into a GIF) is
+//! guarded with it, transitively: on the other ranks that name would be unbound (`NameError`).
+//!
 //! **Not triggered** by a file written through another library whose path names the rank
 //! (`np.save(f"out/rank{rank}.npy", a)` with `rank = os.environ["HOROVOD_RANK"]`): such files are
 //! per process already, and guarding them would lose the other ranks' files.
@@ -61,13 +66,22 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
         if crate::writers::is_file_writing_method(a.attr.as_str()) {
             return Some("file write");
         }
-        if a.attr.as_str() == "save"
-            && let Expr::Call(inner) = &*a.value
-            && idx
-                .qualify(m, &inner.func)
-                .is_some_and(|q| crate::writers::makes_pil_image(&q))
-        {
-            return Some("image save");
+        // `Image.fromarray(a).save(p)`, also through image methods (`.resize(...).save(p)`).
+        if a.attr.as_str() == "save" {
+            let mut recv = &*a.value;
+            for _ in 0..16 {
+                let Expr::Call(inner) = recv else { break };
+                if idx
+                    .qualify(m, &inner.func)
+                    .is_some_and(|q| crate::writers::makes_pil_image(&q))
+                {
+                    return Some("image save");
+                }
+                let Expr::Attribute(next) = &*inner.func else {
+                    break;
+                };
+                recv = &next.value;
+            }
         }
     }
     if let Some(q) = idx.canonical(m, &call.func) {
@@ -141,6 +155,25 @@ pub fn run(cx: &mut Cx) {
             None => {}
         }
     }
+    for (s, info) in cx.reached_stmts() {
+        if let Stmt::With(w) = info.stmt
+            && w.items
+                .iter()
+                .any(|item| opens_for_writing(idx, info.scope.module, &item.context_expr))
+        {
+            guarded.push(s);
+        }
+    }
+    // A statement inside a guarded `with` is guarded by it.
+    let outer = guarded.clone();
+    guarded.retain(|&s| {
+        !outer
+            .iter()
+            .any(|&o| o != s && crate::editor::within(idx, s, o))
+    });
+    extend_to_dependents(idx, &mut guarded, cx.pattern.is_tf1());
+    guarded.sort_unstable();
+    guarded.dedup();
     for (group, last) in cx
         .ed
         .guard_statements(RULE, &guarded, GUARD, "hvd.rank() == 0")
@@ -150,6 +183,121 @@ pub fn run(cx: &mut Cx) {
             share_results(cx, &guarded, &group, idx.stmts[last].stmt);
         }
     }
+}
+
+/// `open(path, "w")`, `imageio.get_writer(path)`, ...: a call that opens a file for writing.
+fn opens_for_writing(idx: &Index, m: usize, e: &Expr) -> bool {
+    let Expr::Call(c) = e else { return false };
+    let q = match &*c.func {
+        Expr::Name(n)
+            if n.id.as_str() == "open" && !idx.modules[m].aliases.contains_key("open") =>
+        {
+            "open".to_owned()
+        }
+        f => match idx.qualify(m, f) {
+            Some(q) => q.to_string(),
+            None => return false,
+        },
+    };
+    let q = tf::canonical(&q);
+    if crate::writers::is_writer_opener(&q) {
+        return true;
+    }
+    let Some(at) = crate::writers::mode_opener(&q) else {
+        return false;
+    };
+    let mode = c
+        .arguments
+        .find_keyword("mode")
+        .map(|k| &k.value)
+        .or_else(|| c.arguments.args.get(at));
+    matches!(mode, Some(Expr::StringLiteral(s)) if crate::writers::is_write_mode(s.value.to_str()))
+}
+
+/// Names a statement binds anywhere inside it (assignment and loop targets, `with ... as x`).
+fn bound_names(stmt: &Stmt) -> Vec<String> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct Names(Vec<String>);
+    impl<'a> Visitor<'a> for Names {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            if matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                return;
+            }
+            visitor::walk_stmt(self, s);
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Name(n) = e
+                && n.ctx.is_store()
+            {
+                self.0.push(n.id.to_string());
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut v = Names(Vec::new());
+    v.visit_stmt(stmt);
+    v.0
+}
+
+/// Guard, with the statements already guarded, the later statements of the same block that read
+/// a name only a guarded statement binds: on the other ranks that name is unbound. A plain
+/// `path = ckpt.save(...)` is left to `share_results` (broadcast) in TF2 programs.
+fn extend_to_dependents(idx: &Index, guarded: &mut Vec<StmtId>, tf1: bool) {
+    let mut i = 0;
+    while i < guarded.len() && guarded.len() < 10_000 {
+        let g = guarded[i];
+        i += 1;
+        let info = &idx.stmts[g];
+        if matches!(info.stmt, Stmt::Assign(_) | Stmt::AnnAssign(_)) && !tf1 {
+            continue;
+        }
+        let names = bound_names(info.stmt);
+        if names.is_empty() {
+            continue;
+        }
+        let later: Vec<StmtId> = idx.modules[info.scope.module]
+            .stmts
+            .clone()
+            .filter(|&s| {
+                let o = &idx.stmts[s];
+                o.parent == info.parent
+                    && o.body == info.body
+                    && o.index_in_body > info.index_in_body
+            })
+            .collect();
+        for s in later {
+            if guarded.contains(&s) {
+                continue;
+            }
+            let reads = idx.refs.iter().any(|r| {
+                r.scope == info.scope
+                    && names.iter().any(|n| n == r.name.id.as_str())
+                    && crate::editor::within(idx, r.stmt, s)
+            });
+            if reads && bound_elsewhere(idx, info, &names, s) {
+                guarded.push(s);
+            }
+        }
+    }
+}
+
+/// Is one of `names` bound *only* by guarded code before `reader`? (A name also bound by an
+/// unguarded statement before the reader is defined on every rank.)
+fn bound_elsewhere(
+    idx: &Index,
+    guarded: &crate::index::StmtInfo,
+    names: &[String],
+    reader: StmtId,
+) -> bool {
+    let r = &idx.stmts[reader];
+    let rebinding = idx.modules[guarded.scope.module].stmts.clone().any(|s| {
+        let o = &idx.stmts[s];
+        o.parent == guarded.parent
+            && o.body == guarded.body
+            && o.index_in_body < guarded.index_in_body
+            && bound_names(o.stmt).iter().any(|b| names.contains(b))
+    });
+    !rebinding && r.index_in_body > guarded.index_in_body
 }
 
 /// A guarded `path = ckpt.save(...)` leaves `path` unbound on the other ranks: if code that runs

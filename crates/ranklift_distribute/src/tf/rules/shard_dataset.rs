@@ -4,8 +4,12 @@
 //! each do all the work (the one thing a user distributes to avoid):
 //! - a training loop (`for x, y in ds:`, `enumerate(ds)`, ...) over a `tf.data` dataset with no
 //!   `take(n)` and no `range(n)` (those are divided by `shard_training_steps`);
-//! - `model.fit(ds)` on a dataset, or `model.fit(x, y)` on arrays, without `steps_per_epoch`
-//!   (that one is divided by `keras_steps`).
+//! - `model.fit(ds)` on a dataset, or `model.fit(x, y)` on arrays;
+//! - a dataset whose step count is divided (`ds.take(n)` in a training loop, `fit(ds,
+//!   steps_per_epoch=n)`): dividing the count alone leaves every process drawing *the same*
+//!   batches from a seeded or unshuffled pipeline (`shuffle(buf, seed=12).repeat()`), and
+//!   overlapping ones from an unseeded one — the right number of steps, no speed-up. Its source
+//!   is sharded too (`shard_training_steps` and `keras_steps` divide the count).
 //!
 //! **Rewrite:**
 //! - a dataset gets `.shard(hvd.size(), hvd.rank())` right after the call its pipeline starts
@@ -17,8 +21,8 @@
 //!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded;
 //! - arrays given to `fit` are sliced `x[hvd.rank()::hvd.size()]` (also `y` and
 //!   `sample_weight`);
-//! - any other `fit` input (a generator, a `Sequence`, a dict of arrays) keeps its data and
-//!   `epochs=E` becomes `(E + hvd.size() - 1) // hvd.size()`, as Horovod's Keras example
+//! - any other `fit` input (a generator, a `Sequence`, a dict of arrays) without
+//!   `steps_per_epoch` keeps its data and `epochs=E` becomes `(E + hvd.size() - 1) // hvd.size()`, as Horovod's Keras example
 //!   divides epochs; without `epochs` there is nothing to divide and DST306 says so.
 //!
 //! `--explain` states which choice was made and why.
@@ -143,6 +147,9 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
     match source_of(idx, scope, used, 0) {
         Ok(src) => {
             let sm = src.scope.module;
+            if !cx.sharded.insert((sm, src.call.start())) {
+                return;
+            }
             cx.trailer(sm, RULE, src.call, SHARD);
             let line = cx.line_of(sm, src.call.start());
             cx.note(
@@ -158,6 +165,9 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
             cx.use_hvd(src.scope);
         }
         Err(why) => {
+            if !cx.sharded.insert((m, used.start())) {
+                return;
+            }
             cx.trailer(m, RULE, used, SHARD);
             cx.note(
                 m,
@@ -181,6 +191,19 @@ fn short(s: &str) -> String {
     }
 }
 
+/// `ds.take(n)` in a training loop, whose `n` `shard_training_steps` divides: `ds` is sharded
+/// too, so that each process's n/N steps read its own elements.
+pub fn shard_counted(cx: &mut Cx, scope: Scope, take: &ruff_python_ast::ExprCall) {
+    let Expr::Attribute(a) = &*take.func else {
+        return;
+    };
+    let what = format!(
+        "dataset `{}` read by `take` (its count divided)",
+        short(cx.text(scope.module, &*a.value))
+    );
+    shard(cx, scope, &a.value, &what);
+}
+
 /// A training loop over a dataset that `shard_training_steps` did not divide.
 pub fn shard_loop(cx: &mut Cx, scope: Scope, f: &StmtFor) {
     let inner = unwrap_iter(&f.iter);
@@ -194,7 +217,8 @@ pub fn shard_loop(cx: &mut Cx, scope: Scope, f: &StmtFor) {
     shard(cx, scope, inner, &what);
 }
 
-/// `model.fit(...)` without `steps_per_epoch`.
+/// `model.fit(...)`: its data split (with `steps_per_epoch`, which `keras_steps` divides, as
+/// without).
 pub fn run_fit(cx: &mut Cx) {
     let idx = cx.idx;
     for &fc in &cx.reach.fits.clone() {
@@ -202,9 +226,9 @@ pub fn run_fit(cx: &mut Cx) {
         let (scope, call) = (c.scope, c.call);
         let m = scope.module;
         let args = &call.arguments;
-        if args.find_keyword("steps_per_epoch").is_some() {
-            continue;
-        }
+        let counted = args
+            .find_keyword("steps_per_epoch")
+            .is_some_and(|k| !matches!(k.value, Expr::NoneLiteral(_)));
         let Some(x) = args
             .find_keyword("x")
             .map(|k| &k.value)
@@ -242,6 +266,10 @@ pub fn run_fit(cx: &mut Cx) {
                 ),
             );
             cx.use_hvd(scope);
+            continue;
+        }
+        if counted {
+            // A generator or `Sequence` with divided steps: each process draws its own batches.
             continue;
         }
         match args.find_keyword("epochs") {

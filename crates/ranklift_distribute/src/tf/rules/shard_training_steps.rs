@@ -141,6 +141,7 @@ pub fn run(cx: &mut Cx) {
         }
         for (ts, call) in takes {
             shard_take(cx, ts, call);
+            super::shard_dataset::shard_counted(cx, ts, call);
         }
     }
 }

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Real TensorFlow programs nobody here wrote, run through `ranklift distribute` on 2 real Horovod
+ranks (issue 25): the sweep that measures first contact.
+
+For every program of the manifest (`scripts/realworld-tf-programs.json`: a public repository at
+a pinned commit, a script or a notebook, its arguments), from a snapshot fetched locally (the
+search tool's `fetch`, under /work/.mirror; never copied into this repository):
+
+1. the program's directory is exported from the snapshot into a scratch directory, unmodified; a
+   notebook becomes the script `jupyter nbconvert --to script` would write (magics and shell
+   escapes commented out), which is what a user hands to ranklift;
+2. `ranklift distribute SCRIPT --format json` writes the rewrite next to it, or refuses, or says
+   the program is already distributed (a program left alone or refused is not run);
+3. the original runs on one process with the offline data layer
+   (`scripts/realworld_torch/ranklift_offline.py`: synthetic `tf.keras.datasets`, no downloads)
+   and the probes (`scripts/e2e/tf_probe.py`), from a copy (what it writes stays there);
+4. the rewrite runs on 2 ranks (`horovodrun -np 2 --gloo`, ranks seeded apart) with the same
+   arguments, from the directory the printed launch command names;
+5. the checks: the run succeeds; both ranks end with the same weights (every variable an
+   optimizer stepped); rank 1 prints nothing and writes no file; the examples the ranks trained
+   on are disjoint (hashes of every training row; see tf_probe.py); rank 0's loss falls where
+   the original's did (GANs exempt).
+
+Rows: PASS, FAIL (ranklift rewrote it and the rewrite is wrong), REFUSED (ranklift declined: its
+code, to be justified), ALREADY, SKIP (the original does not run here: data the layer does not
+provide, a missing package, a TF 1 API that TensorFlow 2.13 no longer has).
+
+Usage: realworld_tf_run.py --bin target/debug/ranklift [--mirror /work/.mirror] [--only NAME...]
+       [--json results.json]
+Run with the Horovod venv's python (scripts/horovod-env.sh). Prints a table and `N passed, M
+failed` (failed = FAIL rows).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import e2e_distribute as e2e  # noqa: E402  (running, rank output, the split tolerance)
+from realworld_common import export, notebook_to_script  # noqa: E402
+
+SITE = HERE / "realworld_tf"
+MANIFEST = HERE / "realworld-tf-programs.json"
+# What tutorials import besides TensorFlow (plots, tables, GIFs, IPython.display), pinned to
+# what TensorFlow 2.13's numpy 1.24 allows; installed into the venv on first use only.
+EXTRAS = ["matplotlib==3.8.4", "contourpy==1.2.1", "pandas==2.0.3", "pillow==10.4.0",
+          "imageio==2.34.2", "ipython==8.18.1", "numpy==1.24.3"]
+AGREE_TOL = 1e-6
+
+
+def ensure_extras():
+    probe = "import matplotlib, pandas, PIL, imageio, IPython"
+    if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
+
+
+def env_for(rec, tmp, n, ranks=False, real_sizes=False):
+    env = {"RANKLIFT_OFFLINE_REAL_SIZES": "1" if real_sizes else "0","RANKLIFT_E2E_PROBE": str(rec), "RANKLIFT_E2E_COUNT": str(rec), "PYTHONPATH": str(SITE),
+           "PYTHONHASHSEED": "0", "RANKLIFT_OFFLINE_N": str(n), "MPLBACKEND": "Agg",
+           "TMPDIR": str(tmp), "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONUNBUFFERED": "1"}
+    if ranks:
+        env.update(RANKLIFT_E2E_TMP=str(tmp), RANKLIFT_E2E_DESYNC="1")
+    return env
+
+
+def load(rec, rank):
+    j, z = rec / f"probe{rank}.json", rec / f"probe{rank}.npz"
+    if not j.exists():
+        return None
+    out = json.loads(j.read_text())
+    weights = np.load(z) if z.exists() else {}
+    out["weights"] = [weights[k] for k in sorted(getattr(weights, "files", []))]
+    count = rec / f"count{rank}.json"
+    out["steps"] = json.loads(count.read_text())["steps"] if count.exists() else None
+    return out
+
+
+def tenth_means(xs):
+    k = max(len(xs) // 10, 1)
+    return float(np.mean(xs[:k])), float(np.mean(xs[-k:]))
+
+
+class Failure(Exception):
+    pass
+
+
+def check(orig, recs, stdout, orig_printed, adversarial):
+    if None in recs:
+        raise Failure("a rank wrote no probe record (it did not reach exit)")
+    a, b = recs[0]["weights"], recs[1]["weights"]
+    if not a:
+        raise Failure("no variable was stepped by an optimizer on rank 0")
+    d = e2e.max_diff(a, b)
+    if d > AGREE_TOL:
+        raise Failure(f"ranks end with different weights (max |diff| = {d:.3g})")
+    r1 = e2e.rank_output(stdout, 1)
+    if r1:
+        raise Failure(f"rank 1 printed: {r1.splitlines()[0][:120]!r}")
+    if orig_printed and not e2e.rank_output(stdout, 0):
+        raise Failure("rank 0 printed nothing, the original did")
+    if recs[1]["writes"]:
+        raise Failure(f"rank 1 wrote {len(set(recs[1]['writes']))} file(s): "
+                      f"{sorted({os.path.basename(w) for w in recs[1]['writes']})[:3]}")
+    why = e2e.samples_error(orig and orig["batches"], [recs[0]["batches"], recs[1]["batches"]])
+    if why:
+        raise Failure(why)
+    if orig and len(orig["losses"]) >= 10 and len(recs[0]["losses"]) >= 10 and not adversarial:
+        a0, b0 = tenth_means(orig["losses"])
+        c0, d0 = tenth_means(recs[0]["losses"])
+        if b0 < a0 and not d0 < c0:
+            raise Failure(f"the loss fell in the original ({a0:.3f} -> {b0:.3f}) but not on rank 0 "
+                          f"({c0:.3f} -> {d0:.3f})")
+
+
+def run_program(p, bin_path, mirror, work):
+    row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
+    subdir, script = os.path.split(p["path"])
+    src = work / "src"
+    export(mirror, p["repo"], p["commit"], subdir, src, p.get("files"))
+    if script.endswith(".ipynb"):
+        script = notebook_to_script(src / script).name
+    args = p.get("args", [])
+    n = p.get("n", 512)
+    timeout = p.get("timeout", 600)
+    rc, so, se, _ = e2e.run([str(bin_path), "distribute", script, "--format", "json"], cwd=src)
+    try:
+        report = json.loads(so)
+    except ValueError:
+        row["why"] = f"ranklift exited {rc} without a JSON report: {se[-300:]}"
+        return row
+    row["codes"] = sorted({d["code"] for d in report.get("diagnostics", [])})
+    status = report.get("status")
+    if status == "already-distributed":
+        row.update(result="ALREADY", why="; ".join(d["message"][:120] for d in report["diagnostics"][:1]))
+        return row
+    if status != "rewritten" or rc != 0:
+        errs = [d for d in report.get("diagnostics", []) if d.get("severity") == "error"]
+        first = errs[0] if errs else (report.get("diagnostics") or [{"code": "?", "message": f"exit {rc}: {se[-200:]}"}])[0]
+        row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
+        return row
+    orig_dir = work / "orig"
+    shutil.copytree(src, orig_dir)
+    rec1, tmp1 = work / "rec1", work / "tmp1"
+    for d in (rec1, tmp1):
+        d.mkdir()
+    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=env_for(rec1, tmp1, n, real_sizes=p.get("real_sizes", False)), cwd=orig_dir,
+                             timeout=timeout)
+    row["t1"] = round(t1, 1)
+    if rc != 0:
+        last = [l for l in se.strip().splitlines() if l.strip()][-1:] or ["?"]
+        why = f"too slow here (over {timeout}s)" if rc == -1 else f"the original does not run here: {last[0][:160]}"
+        row.update(result="SKIP", why=why)
+        return row
+    orig = load(rec1, 0)
+    launch = report.get("launch")
+    if isinstance(launch, dict):
+        cwd = src / launch["cwd"] if launch.get("cwd") else src
+        prog = (cwd / launch["argv"][-1]).resolve()
+    else:
+        prog = (src / report.get("output", script)).resolve()
+    if not prog.exists():
+        row["why"] = f"ranklift reported a rewrite but {prog.name} was not written"
+        return row
+    rec2, tmp2 = work / "rec2", work / "tmp2"
+    for d in (rec2, tmp2):
+        d.mkdir()
+    cmd = [str(Path(sys.executable).parent / "horovodrun"), "-np", "2", "--gloo", "-H", "localhost:2",
+           sys.executable, str(prog)] + args
+    rc, so2, se2, t2 = e2e.run(cmd, env=env_for(rec2, tmp2, n, ranks=True, real_sizes=p.get("real_sizes", False)), cwd=prog.parent, timeout=timeout)
+    row["t2"] = round(t2, 1)
+    try:
+        if rc != 0:
+            lines = [l for l in (so2 + se2).splitlines() if "Error" in l or "error" in l]
+            raise Failure(f"the rewrite fails on 2 ranks: {(lines[-1] if lines else se2[-200:])[:220]}")
+        recs = [load(rec2, 0), load(rec2, 1)]
+        check(orig, recs, so2, bool(so.strip()), p.get("adversarial"))
+        rank1_files = e2e.written_files(tmp2 / "rank1")
+        if rank1_files:
+            raise Failure(f"rank 1 wrote files: {[os.path.basename(f) for f in rank1_files][:3]}")
+        seen = [e2e.examples_seen(r["batches"]) for r in (orig or {"batches": []}, *recs)]
+        split = f"{seen[0]}->{seen[1]}+{seen[2]} ex" if seen[0] else "examples not seen"
+        row.update(result="PASS", why=f"steps {orig['steps'] if orig else '?'}->{recs[0]['steps']}+{recs[1]['steps']}, {split}")
+    except Failure as e:
+        row["why"] = str(e)
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--mirror", default="/work/.mirror")
+    ap.add_argument("--manifest", default=str(MANIFEST))
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    programs = json.loads(Path(a.manifest).read_text())["programs"]
+    ensure_extras()
+    base = Path(tempfile.mkdtemp(prefix="rl-realworld-tf-"))
+    rows = []
+    for i, p in enumerate(programs):
+        if a.only and p["name"] not in a.only:
+            continue
+        t0 = time.monotonic()
+        try:
+            r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
+        except FileNotFoundError as e:
+            r = {"name": p["name"], "repo": p["repo"], "result": "SKIP", "why": str(e), "codes": []}
+        except Exception as e:  # noqa: BLE001 - a harness fault is this row's, not the sweep's
+            r = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "codes": [],
+                 "why": f"harness error: {type(e).__name__}: {e}"}
+        r["secs"] = round(time.monotonic() - t0, 1)
+        print(f"{r['result']:8} {r['name']:<52} {r['secs']:6.1f}s  {r['why']}", flush=True)
+        rows.append(r)
+        shutil.rmtree(base / f"{i:03}", ignore_errors=True)
+    counts = {k: sum(r["result"] == k for r in rows) for k in ("PASS", "FAIL", "REFUSED", "ALREADY", "SKIP")}
+    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    rewritten = counts["PASS"] + counts["FAIL"]
+    if rewritten:
+        print(f"correct on 2 ranks: {counts['PASS']}/{rewritten} of the programs ranklift rewrote")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+    shutil.rmtree(base, ignore_errors=True)
+    print(f"{counts['PASS']} passed, {counts['FAIL']} failed")
+    sys.exit(1 if counts["FAIL"] else 0)
+
+
+if __name__ == "__main__":
+    main()
