@@ -39,7 +39,7 @@
 //! ```
 use ranklift_python::Severity;
 use ruff_python_ast::{Expr, Stmt, StmtFor};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::index::{Callee, Index, Kind, Scope};
 use crate::tf::context::Cx;
@@ -74,6 +74,7 @@ fn source_of<'a>(
     scope: Scope,
     e: &'a Expr,
     depth: u32,
+    reads: &[(usize, TextRange)],
 ) -> Result<Source<'a>, &'static str> {
     if depth > 8 {
         return Err("its pipeline is too deep to follow");
@@ -90,7 +91,7 @@ fn source_of<'a>(
                 && tf::dataset_method_returns_dataset(a.attr.as_str())
                 && idx.kind_of(scope, &a.value) == Kind::Dataset
             {
-                return source_of(idx, scope, &a.value, depth + 1);
+                return source_of(idx, scope, &a.value, depth + 1, reads);
             }
             if let Some(Callee::Func(f)) = idx.resolve_call(scope, c) {
                 let fs = Scope {
@@ -109,7 +110,7 @@ fn source_of<'a>(
                     })
                     .collect();
                 return match returns.as_slice() {
-                    [one] => source_of(idx, fs, one, depth + 1),
+                    [one] => source_of(idx, fs, one, depth + 1, reads),
                     _ => Err("the function that builds it has several returns"),
                 };
             }
@@ -120,11 +121,23 @@ fn source_of<'a>(
             if assigned.is_empty() {
                 return Err("its variable is not assigned in this function or module");
             }
+            // Reads by training itself (`fit(ds)` then a fine-tuning loop over `ds`) all want
+            // the shard: only other reads (evaluation) keep the source whole.
             let loads = idx
                 .refs
                 .iter()
                 .filter(|r| r.scope.module == s.module && r.name.id == n.id)
-                .count();
+                .filter(|r| {
+                    !reads
+                        .iter()
+                        .any(|&(m, range)| m == s.module && range.contains_range(r.name.range()))
+                })
+                .count()
+                + usize::from(
+                    reads
+                        .iter()
+                        .any(|&(m, range)| m == scope.module && range.contains_range(n.range())),
+                );
             // `ds = ds.shuffle(...)` steps re-read the name once each.
             let chain_steps = assigned.len() - 1;
             if loads > 1 + chain_steps {
@@ -133,7 +146,7 @@ fn source_of<'a>(
                 );
             }
             // The first assignment starts the pipeline; later ones extend it.
-            source_of(idx, s, assigned[0], depth + 1)
+            source_of(idx, s, assigned[0], depth + 1, reads)
         }
         _ => Err("it is not built from a call ranklift can follow"),
     }
@@ -144,7 +157,8 @@ fn source_of<'a>(
 fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
     let idx = cx.idx;
     let m = scope.module;
-    match source_of(idx, scope, used, 0) {
+    let reads = training_reads(cx);
+    match source_of(idx, scope, used, 0, &reads) {
         Ok(src) => {
             let sm = src.scope.module;
             if !cx.sharded.insert((sm, src.call.start())) {
@@ -180,6 +194,27 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
             cx.use_hvd(scope);
         }
     }
+}
+
+/// Where training reads its data: the input of every `fit` and the iterable of every training
+/// loop (module, range).
+fn training_reads(cx: &Cx) -> Vec<(usize, TextRange)> {
+    let idx = cx.idx;
+    let mut out = Vec::new();
+    for &fc in &cx.reach.fits {
+        let c = &idx.calls[fc];
+        let args = &c.call.arguments;
+        if let Some(x) = args.find_keyword("x").map(|k| &k.value).or(args.args.first()) {
+            out.push((c.scope.module, x.range()));
+        }
+    }
+    for l in super::shard_training_steps::training_loops(cx) {
+        let info = &idx.stmts[l];
+        if let Stmt::For(f) = info.stmt {
+            out.push((info.scope.module, f.iter.range()));
+        }
+    }
+    out
 }
 
 fn short(s: &str) -> String {
@@ -240,7 +275,7 @@ pub fn run_fit(cx: &mut Cx) {
             .find_keyword("y")
             .map(|k| &k.value)
             .or(args.args.get(1));
-        if idx.kind_of(scope, x) == Kind::Dataset || source_of(idx, scope, x, 0).is_ok() {
+        if idx.kind_of(scope, x) == Kind::Dataset || source_of(idx, scope, x, 0, &[]).is_ok() {
             let what = format!("`fit` input `{}`", short(cx.text(m, x)));
             shard(cx, scope, x, &what);
             continue;
