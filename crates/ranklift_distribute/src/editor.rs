@@ -515,23 +515,37 @@ impl<'a, 'i> Editor<'a, 'i> {
         let mut diags = self.diags;
         let mut edits = self.edits;
         let mut applied_by = self.applied;
-        let work: Vec<(usize, Vec<Edit>, Vec<Applied>)> = modules
+        let work: Vec<(usize, Vec<Edit>, Vec<Applied>, u8)> = modules
             .iter()
             .map(|&m| {
+                let unit = &self.styles[m].0;
+                let width = if unit.starts_with('\t') {
+                    4
+                } else {
+                    unit.len().clamp(1, 8)
+                };
                 (
                     m,
                     std::mem::take(&mut edits[m]),
                     std::mem::take(&mut applied_by[m]),
+                    width as u8,
                 )
             })
-            .filter(|(_, e, _)| !e.is_empty())
+            .filter(|(_, e, _, _)| !e.is_empty())
             .collect();
         use rayon::prelude::*;
         type FileResult = Result<(FileChange, Vec<Applied>), Box<Diagnostic>>;
         let results: Vec<FileResult> = work
             .into_par_iter()
-            .map(|(m, edits, applied)| {
+            .map(|(m, edits, applied, indent_width)| {
                 let pm = &project.modules[m];
+                // Statements the rules made longer than the file's lines: wrapped as Black would.
+                let edits = ranklift_python::wrap::wrap_long_statements(
+                    &pm.parsed.text,
+                    pm.parsed.suite(),
+                    edits,
+                    indent_width,
+                );
                 let units =
                     ranklift_python::guard::units(&pm.parsed.text, pm.parsed.parsed.syntax());
                 let new_text =

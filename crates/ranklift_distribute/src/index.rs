@@ -1147,6 +1147,45 @@ impl<'a> Index<'a> {
     }
 
     /// Parameters take the kinds of the arguments at their call sites.
+    /// The arguments given for parameter `name` of function `f` at each of its call sites:
+    /// (caller scope, argument). None when a call passes it through `*args`/`**kwargs`.
+    pub fn arguments_for(&self, f: FuncId, name: &str) -> Option<Vec<(Scope, &'a Expr)>> {
+        let def = self.funcs[f].def;
+        let mut params: Vec<&str> = def
+            .parameters
+            .posonlyargs
+            .iter()
+            .chain(def.parameters.args.iter())
+            .map(|p| p.parameter.name.as_str())
+            .collect();
+        if self.funcs[f].class.is_some() && !params.is_empty() {
+            params.remove(0);
+        }
+        let pos = params.iter().position(|p| *p == name);
+        let mut out = Vec::new();
+        for c in &self.calls {
+            if !matches!(self.resolve_call(c.scope, c.call), Some(Callee::Func(g)) if g == f) {
+                continue;
+            }
+            let args = &c.call.arguments;
+            if args.args.iter().any(|a| matches!(a, Expr::Starred(_)))
+                || args.keywords.iter().any(|k| k.arg.is_none())
+            {
+                return None;
+            }
+            let given = args
+                .keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == name))
+                .map(|k| &k.value)
+                .or_else(|| pos.and_then(|i| args.args.get(i)));
+            if let Some(a) = given {
+                out.push((c.scope, a));
+            }
+        }
+        Some(out)
+    }
+
     fn kinds_from_calls(&self, calls: &[(usize, &CallInfo<'a>)]) -> Partial<'a> {
         let mut p = Partial::default();
         for &(ci, c) in calls {

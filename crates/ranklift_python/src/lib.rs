@@ -27,6 +27,7 @@ pub mod notebook;
 pub mod parse;
 pub mod project;
 pub mod source;
+pub mod wrap;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use edit::{Edit, EditError};

@@ -16,7 +16,8 @@
 //!   from (`from_tensor_slices(...)`, `TFRecordDataset(...)`, ...), *before* its shuffle and
 //!   batch, so that the processes read disjoint elements (Horovod's and tf.data's advice) — when
 //!   that source is found through variables, method chains and project functions, and none of the
-//!   variables on the way is used elsewhere (sharding a source shared with evaluation would shard
+//!   variables on the way is used elsewhere — a parameter followed to the one argument its
+//!   callers pass (sharding a source shared with evaluation would shard
 //!   the evaluation too). Otherwise it is sharded where training reads it (`for x in
 //!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded;
 //! - arrays given to `fit` are sliced `x[hvd.rank()::hvd.size()]` (also `y` and
@@ -119,6 +120,14 @@ fn source_of<'a>(
         Expr::Name(n) => {
             let (s, assigned) = idx.assignments(scope, n.id.as_str());
             if assigned.is_empty() {
+                // A parameter: the one dataset every caller passes (`train(model, opt,
+                // make_dataset(15))`).
+                if let Some(f) = scope.func
+                    && let Some(args) = idx.arguments_for(f, n.id.as_str())
+                    && let [(caller, arg)] = args.as_slice()
+                {
+                    return source_of(idx, *caller, arg, depth + 1, reads);
+                }
                 return Err("its variable is not assigned in this function or module");
             }
             // Reads by training itself (`fit(ds)` then a fine-tuning loop over `ds`) all want
@@ -204,7 +213,11 @@ fn training_reads(cx: &Cx) -> Vec<(usize, TextRange)> {
     for &fc in &cx.reach.fits {
         let c = &idx.calls[fc];
         let args = &c.call.arguments;
-        if let Some(x) = args.find_keyword("x").map(|k| &k.value).or(args.args.first()) {
+        if let Some(x) = args
+            .find_keyword("x")
+            .map(|k| &k.value)
+            .or(args.args.first())
+        {
             out.push((c.scope.module, x.range()));
         }
     }
@@ -212,6 +225,9 @@ fn training_reads(cx: &Cx) -> Vec<(usize, TextRange)> {
         let info = &idx.stmts[l];
         if let Stmt::For(f) = info.stmt {
             out.push((info.scope.module, f.iter.range()));
+        }
+        if let Some(iter) = super::shard_training_steps::comprehension_over_dataset(cx, l) {
+            out.push((info.scope.module, iter.range()));
         }
     }
     out
@@ -237,6 +253,17 @@ pub fn shard_counted(cx: &mut Cx, scope: Scope, take: &ruff_python_ast::ExprCall
         short(cx.text(scope.module, &*a.value))
     );
     shard(cx, scope, &a.value, &what);
+}
+
+/// A comprehension inside a training loop that steps over a dataset (`sum(train_step(x, y) for
+/// x, y in ds)`): that is where the data is read, so it is sharded there — not the epochs of
+/// the loop around it, which would have every rank step through the same batches.
+pub fn shard_comprehension(cx: &mut Cx, scope: Scope, iter: &Expr) {
+    let what = format!(
+        "comprehension over `{}` that trains",
+        short(cx.text(scope.module, iter))
+    );
+    shard(cx, scope, iter, &what);
 }
 
 /// A training loop over a dataset that `shard_training_steps` did not divide.

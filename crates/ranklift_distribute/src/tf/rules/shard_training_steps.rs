@@ -93,6 +93,12 @@ pub fn run(cx: &mut Cx) {
         let Stmt::For(f) = info.stmt else { continue };
         let scope = info.scope;
         let m = scope.module;
+        // The steps are taken in a comprehension over a dataset inside the loop: shard that
+        // dataset, keep the loop's count.
+        if let Some(iter) = comprehension_over_dataset(cx, l) {
+            super::shard_dataset::shard_comprehension(cx, scope, iter);
+            continue;
+        }
         // range(n)
         if let Expr::Call(c) = &*f.iter
             && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
@@ -144,6 +150,61 @@ pub fn run(cx: &mut Cx) {
             super::shard_dataset::shard_counted(cx, ts, call);
         }
     }
+}
+
+/// The dataset a comprehension in loop `l`'s body iterates, when a training step is taken in
+/// that comprehension's element.
+pub fn comprehension_over_dataset<'a>(cx: &Cx<'a, '_>, l: StmtId) -> Option<&'a Expr> {
+    let idx = cx.idx;
+    let reach = cx.reach;
+    for c in &idx.calls {
+        if c.stmt == l || !crate::editor::within(idx, c.stmt, l) {
+            continue;
+        }
+        let is_step = matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
+            || matches!(idx.resolve_call(c.scope, c.call), Some(Callee::Func(f)) if reach.trains.contains(&f));
+        if !is_step {
+            continue;
+        }
+        struct Find<'a, 'i> {
+            idx: &'i Index<'a>,
+            scope: Scope,
+            at: ruff_text_size::TextRange,
+            found: Option<&'a Expr>,
+        }
+        impl<'a> Visitor<'a> for Find<'a, '_> {
+            fn visit_expr(&mut self, e: &'a Expr) {
+                let (elt_range, generators) = match e {
+                    Expr::Generator(g) => (g.elt.range(), &g.generators),
+                    Expr::ListComp(g) => (g.elt.range(), &g.generators),
+                    Expr::SetComp(g) => (g.elt.range(), &g.generators),
+                    _ => {
+                        visitor::walk_expr(self, e);
+                        return;
+                    }
+                };
+                if elt_range.contains_range(self.at)
+                    && let Some(g) = generators
+                        .iter()
+                        .find(|g| self.idx.kind_of(self.scope, &g.iter) == Kind::Dataset)
+                {
+                    self.found.get_or_insert(&g.iter);
+                }
+                visitor::walk_expr(self, e);
+            }
+        }
+        let mut v = Find {
+            idx,
+            scope: c.scope,
+            at: c.call.range(),
+            found: None,
+        };
+        v.visit_stmt(idx.stmts[c.stmt].stmt);
+        if v.found.is_some() {
+            return v.found;
+        }
+    }
+    None
 }
 
 fn shard_take(cx: &mut Cx, scope: Scope, call: &ExprCall) {
