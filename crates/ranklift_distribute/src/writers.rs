@@ -82,3 +82,44 @@ pub fn makes_pil_image(qual: &str) -> bool {
             | "tensorflow.keras.utils.array_to_img"
     )
 }
+
+/// `os.makedirs(p)` without `exist_ok`, or `os.mkdir(p)`: every rank runs the program's setup,
+/// and the second rank to create the directory raises `FileExistsError`. The edits that make it
+/// `os.makedirs(p, exist_ok=True)` (`qual` is the call's qualified name), or none.
+pub fn shared_dir_edits(
+    src: &str,
+    call: &ruff_python_ast::ExprCall,
+    qual: &str,
+) -> Vec<ranklift_python::Edit> {
+    use ruff_python_ast::Expr;
+    use ruff_text_size::Ranged;
+    let args = &call.arguments;
+    let has_exist_ok = args
+        .keywords
+        .iter()
+        .any(|k| k.arg.is_none() || k.arg.as_ref().is_some_and(|a| a.as_str() == "exist_ok"));
+    match qual {
+        "os.makedirs" if !has_exist_ok && args.args.len() < 3 => {
+            vec![crate::editor::add_keyword_edit(src, call, "exist_ok=True")]
+        }
+        // `os.mkdir(p)` (its `mode` kept): `mkdir` becomes `makedirs`, which also accepts
+        // `exist_ok`. Only as an attribute of `os`, so no import changes.
+        "os.mkdir"
+            if !has_exist_ok
+                && args.args.len() <= 2
+                && args
+                    .keywords
+                    .iter()
+                    .all(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "mode")) =>
+        {
+            let Expr::Attribute(a) = &*call.func else {
+                return Vec::new();
+            };
+            vec![
+                ranklift_python::Edit::replace(a.attr.range(), "makedirs"),
+                crate::editor::add_keyword_edit(src, call, "exist_ok=True"),
+            ]
+        }
+        _ => Vec::new(),
+    }
+}

@@ -218,6 +218,7 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
         keras_fit_callbacks::run(&mut cx);
     }
     rank0_only::run(&mut cx);
+    shared_dirs::run(&mut cx);
     for m in cx.modules() {
         horovod_init::run(&mut cx, m, m == main_idx);
     }

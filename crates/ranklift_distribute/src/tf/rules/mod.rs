@@ -13,6 +13,7 @@ pub mod remove_device_pinning;
 pub mod scale_learning_rate;
 pub mod shard_dataset;
 pub mod shard_training_steps;
+pub mod shared_dirs;
 pub mod tf1_broadcast;
 pub mod tf1_distributed_optimizer;
 pub mod tf1_rank0_dirs;

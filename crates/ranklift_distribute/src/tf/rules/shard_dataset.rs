@@ -266,6 +266,16 @@ pub fn shard_comprehension(cx: &mut Cx, scope: Scope, iter: &Expr) {
     shard(cx, scope, iter, &what);
 }
 
+/// `it = iter(ds)`, drawn from with `next(it)` by a training loop whose count is divided: `ds`
+/// is sharded, or every rank would draw the same batches.
+pub fn shard_drawn(cx: &mut Cx, scope: Scope, ds: &Expr) {
+    let what = format!(
+        "dataset `{}` drawn from with `next` by a divided training loop",
+        short(cx.text(scope.module, ds))
+    );
+    shard(cx, scope, ds, &what);
+}
+
 /// A training loop over a dataset that `shard_training_steps` did not divide.
 pub fn shard_loop(cx: &mut Cx, scope: Scope, f: &StmtFor) {
     let inner = unwrap_iter(&f.iter);

@@ -99,6 +99,28 @@ pub fn run(cx: &mut Cx) {
             super::shard_dataset::shard_comprehension(cx, scope, iter);
             continue;
         }
+        // TF1 full-batch steps (`sess.run(train_op, {x: x_np, y: y_np})`): every step reads
+        // all the data, so the data of each step is split and the count kept.
+        if let Some(feeds) = whole_array_feeds(cx, l) {
+            for (m, v) in &feeds {
+                cx.trailer(*m, RULE, v, "[hvd.rank()::hvd.size()]");
+            }
+            cx.note(
+                m,
+                RULE,
+                f.start(),
+                format!(
+                    "every step feeds whole arrays (`{}`): each process feeds every hvd.size()-th row of them, the step count is kept",
+                    feeds
+                        .iter()
+                        .map(|(fm, v)| cx.text(*fm, *v).to_owned())
+                        .collect::<Vec<_>>()
+                        .join("`, `")
+                ),
+            );
+            cx.use_hvd(scope);
+            continue;
+        }
         // range(n)
         if let Expr::Call(c) = &*f.iter
             && matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
@@ -129,6 +151,10 @@ pub fn run(cx: &mut Cx) {
                     ),
                 );
                 cx.use_hvd(scope);
+                // The steps draw with `next(it)` from `it = iter(ds)`: `ds` is sharded too.
+                for (ds_scope, ds) in next_over_dataset(cx, l) {
+                    super::shard_dataset::shard_drawn(cx, ds_scope, ds);
+                }
             } else {
                 cx.diag(m, c.range(), "DST303", Severity::Warning,
                         "this training loop's `range(...)` has several arguments; ranklift does not divide it by `hvd.size()`",
@@ -150,6 +176,81 @@ pub fn run(cx: &mut Cx) {
             super::shard_dataset::shard_counted(cx, ts, call);
         }
     }
+}
+
+/// The values of the feed dicts of loop `l`'s TF1 training steps, when every one is a whole
+/// array (a name, not `x[idx]` or `next_batch()`): full-batch training.
+fn whole_array_feeds<'a>(cx: &Cx<'a, '_>, l: StmtId) -> Option<Vec<(usize, &'a Expr)>> {
+    let idx = cx.idx;
+    let mut out = Vec::new();
+    for &s in &cx.reach.session_steps {
+        let c = &idx.calls[s];
+        if c.stmt == l || !crate::editor::within(idx, c.stmt, l) {
+            continue;
+        }
+        let args = &c.call.arguments;
+        let feed = args
+            .find_keyword("feed_dict")
+            .map(|k| &k.value)
+            .or_else(|| args.args.get(1))?;
+        let Expr::Dict(d) = feed else { return None };
+        for item in &d.items {
+            let Expr::Name(n) = &item.value else {
+                // `x[idx]`, `next_batch()`: the step reads a batch; a literal is a setting.
+                if item.key.is_none() || !is_literal(&item.value) {
+                    return None;
+                }
+                continue;
+            };
+            // An array: bound by calls, subscripts or lists, never by a literal (a learning
+            // rate or keep probability fed beside the data is left alone).
+            let (_, values) = idx.assignments(c.scope, n.id.as_str());
+            if values.is_empty() || values.iter().any(|v| is_literal(v)) {
+                continue;
+            }
+            out.push((c.scope.module, &item.value));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Datasets a loop's body draws from with `next(it)`, `it` bound to `iter(ds)`.
+fn next_over_dataset<'a>(cx: &Cx<'a, '_>, l: StmtId) -> Vec<(Scope, &'a Expr)> {
+    let idx = cx.idx;
+    let mut out: Vec<(Scope, &'a Expr)> = Vec::new();
+    for c in &idx.calls {
+        if c.stmt == l || !crate::editor::within(idx, c.stmt, l) {
+            continue;
+        }
+        let is_next = matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "next")
+            && !idx.modules[c.scope.module].aliases.contains_key("next");
+        let Some(Expr::Name(it)) = c.call.arguments.args.first().filter(|_| is_next) else {
+            continue;
+        };
+        let (s, values) = idx.assignments(c.scope, it.id.as_str());
+        for v in values {
+            if let Expr::Call(call) = v
+                && matches!(&*call.func, Expr::Name(n) if n.id.as_str() == "iter")
+                && let Some(ds) = call.arguments.args.first()
+                && idx.kind_of(s, ds) == Kind::Dataset
+                && !out.iter().any(|(_, e)| e.range() == ds.range())
+            {
+                out.push((s, ds));
+            }
+        }
+    }
+    out
+}
+
+fn is_literal(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::NumberLiteral(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::StringLiteral(_)
+            | Expr::NoneLiteral(_)
+            | Expr::UnaryOp(_)
+    )
 }
 
 /// The dataset a comprehension in loop `l`'s body iterates, when a training step is taken in

@@ -1,8 +1,10 @@
 //! Rule `shared_dirs`: every rank may create the directories the program creates.
 //!
-//! **Trigger:** `os.makedirs(path)` without `exist_ok`, in code the program runs.
+//! **Trigger:** `os.makedirs(path)` without `exist_ok`, or `os.mkdir(path)`, in code the program
+//! runs.
 //!
-//! **Rewrite:** `exist_ok=True` is added.
+//! **Rewrite:** `os.makedirs(path, exist_ok=True)` (`crate::writers::shared_dir_edits`, shared
+//! with the TensorFlow target).
 //!
 //! **Why:** all ranks run the program's setup; the usual `if not os.path.exists(d):
 //! os.makedirs(d)` lets two ranks both see no directory, and the second `makedirs` raises
@@ -19,7 +21,6 @@
 //! if not os.path.exists(sample_dir):
 //!     os.makedirs(sample_dir, exist_ok=True)
 //! ```
-use crate::editor::add_keyword_edit;
 use crate::torch::Tx;
 use ruff_text_size::Ranged;
 
@@ -29,23 +30,20 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     for (id, c) in idx.calls.iter().enumerate() {
         let m = c.scope.module;
-        if !tx.plan.in_reach(m)
-            || tx.plan.qual(id) != Some("os.makedirs")
-            || c.scope.func.is_some_and(|f| tx.plan.never_run.contains(&f))
-            || c.call.arguments.keywords.iter().any(|k| {
-                k.arg.is_none() || k.arg.as_ref().is_some_and(|a| a.as_str() == "exist_ok")
-            })
-            || c.call.arguments.args.len() >= 3
-        {
+        if !tx.plan.in_reach(m) || c.scope.func.is_some_and(|f| tx.plan.never_run.contains(&f)) {
             continue;
         }
-        let e = add_keyword_edit(tx.ed.src(m), c.call, "exist_ok=True");
-        tx.ed.edit(
-            m,
-            RULE,
-            c.call.start(),
-            e,
-            "every rank creates the directory: one that exists already is not an error",
-        );
+        let Some(qual) = tx.plan.qual(id) else {
+            continue;
+        };
+        let edits = crate::writers::shared_dir_edits(tx.ed.src(m), c.call, qual);
+        for (i, e) in edits.into_iter().enumerate() {
+            let msg = if i == 0 {
+                "every rank creates the directory: one that exists already is not an error"
+            } else {
+                ""
+            };
+            tx.ed.edit(m, RULE, c.call.start(), e, msg);
+        }
     }
 }
