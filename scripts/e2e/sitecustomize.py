@@ -70,7 +70,7 @@ if _rank is not None:
 #   is a second optimizer object that does the stepping).
 # - TF1: a training op is what `Optimizer.apply_gradients` (hence `minimize`) returns; every
 #   `Session.run` whose fetches contain one is a step (MonitoredSession and Estimator run through
-#   it too).
+#   it too). In eager mode (`enable_eager_execution`) each TF1 `apply_gradients` is a step.
 # Nothing in the examples is edited for this: the counting lives only here.
 if os.environ.get("RANKLIFT_E2E_COUNT"):
     import atexit as _atexit
@@ -119,6 +119,8 @@ if os.environ.get("RANKLIFT_E2E_COUNT"):
             if not tf.executing_eagerly():
                 _train_ops.add(id(op))
                 _keep.append(op)
+            else:  # TF1 optimizer in eager mode (`enable_eager_execution`): each call is a step
+                _session_steps[0] += 1
             return op
 
         v1.apply_gradients = apply_gradients
