@@ -53,3 +53,137 @@ def notebook_to_script(path):
     script = Path(path).with_suffix(".py")
     script.write_text("\n".join(out) + "\n")
     return script
+
+
+def remove_horovod(path):
+    """Horovod's own examples, made single-process as their authors would have written them
+    before Horovod (issue 25: "Horovod's examples with Horovod removed by the harness"), by a
+    transform of the syntax tree (the output is `ast.unparse`d: comments are gone, which only
+    the harness's copy sees): imports of horovod and `hvd.init()` go; `hvd.size()` is 1 and
+    `hvd.rank()`/`hvd.local_rank()` 0, then folded (`x * 1`, `n // 1`, `.shard(1, 0)`,
+    `a if 0 == 0 else b`, `if 0 == 0:`); wrappers are unwrapped (`hvd.DistributedOptimizer(o)`
+    → `o`, `hvd.DistributedGradientTape(t)` → `t`); broadcasts, Horovod callbacks and hooks
+    are dropped. Writes the result over `path`."""
+    import ast
+
+    src = Path(path).read_text()
+    tree = ast.parse(src)
+    names = {"hvd"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("horovod"):
+                    names.add(a.asname or a.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("horovod"):
+            for a in node.names:
+                names.add(a.asname or a.name)
+
+    def is_hvd(e):
+        while isinstance(e, ast.Attribute):
+            e = e.value
+        return isinstance(e, ast.Name) and e.id in names
+
+    def hvd_call(e, *attrs):
+        return (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and is_hvd(e.func)
+                and (not attrs or e.func.attr in attrs))
+
+    class Strip(ast.NodeTransformer):
+        def visit_Import(self, node):
+            node.names = [a for a in node.names if not a.name.startswith("horovod")]
+            return node if node.names else None
+
+        def visit_ImportFrom(self, node):
+            return None if (node.module or "").startswith("horovod") else node
+
+        def visit_Expr(self, node):
+            self.generic_visit(node)
+            if hvd_call(node.value) or (isinstance(node.value, ast.Constant) and node.value.value is None):
+                return None
+            return node
+
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if hvd_call(node, "size", "local_size", "cross_size"):
+                return ast.Constant(1)
+            if hvd_call(node, "nccl_built", "mpi_built", "ddl_built", "ccl_built", "gloo_built"):
+                return ast.Constant(False)
+            if hvd_call(node, "rank", "local_rank", "cross_rank"):
+                return ast.Constant(0)
+            if hvd_call(node, "DistributedOptimizer", "DistributedGradientTape", "allreduce",
+                        "broadcast", "broadcast_object") and node.args:
+                return node.args[0]
+            if (isinstance(node.func, ast.Attribute) and node.func.attr == "shard"
+                    and [getattr(a, "value", None) for a in node.args] == [1, 0]):
+                return node.func.value
+            return node
+
+        def visit_Attribute(self, node):
+            self.generic_visit(node)
+            if is_hvd(node) and isinstance(node.value, ast.Attribute):  # hvd.Compression.fp16
+                return ast.Constant(None)
+            return node
+
+        def visit_List(self, node):
+            self.generic_visit(node)
+            node.elts = [e for e in node.elts if not hvd_call(e)]
+            return node
+
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            one = isinstance(node.right, ast.Constant) and node.right.value == 1
+            if one and isinstance(node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
+                return node.left
+            if isinstance(node.left, ast.Constant) and node.left.value == 1 and isinstance(node.op, ast.Mult):
+                return node.right
+            return node
+
+        def _truth(self, test):
+            if not all(isinstance(n, (ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.cmpop,
+                                      ast.boolop, ast.unaryop)) for n in ast.walk(test)):
+                return None
+            try:
+                expr = ast.fix_missing_locations(ast.Expression(body=test))
+                return bool(eval(compile(expr, "<test>", "eval"), {"__builtins__": {}}))
+            except Exception:  # noqa: BLE001 - not a constant test
+                return None
+
+        def visit_BoolOp(self, node):
+            self.generic_visit(node)
+            keep = [v for v in node.values if self._truth(v) is not (isinstance(node.op, ast.And))]
+            if len(keep) == len(node.values):
+                return node
+            if not keep:
+                return ast.Constant(isinstance(node.op, ast.And))
+            return keep[0] if len(keep) == 1 else ast.BoolOp(op=node.op, values=keep)
+
+        def visit_Assign(self, node):
+            self.generic_visit(node)
+            if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Name) and node.value.id == node.targets[0].id):
+                return None  # `tape = hvd.DistributedGradientTape(tape)` unwrapped
+            return node
+
+        def visit_IfExp(self, node):
+            self.generic_visit(node)
+            t = self._truth(node.test)
+            return node if t is None else (node.body if t else node.orelse)
+
+        def visit_If(self, node):
+            self.generic_visit(node)
+            t = self._truth(node.test)
+            if t is None:
+                if all(isinstance(b, ast.Pass) for b in node.body) and not node.orelse:
+                    return None  # `if first_batch: hvd.broadcast_variables(...)` emptied
+                return node
+            return (node.body if t else node.orelse) or None
+
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(node, field, None)
+                if isinstance(block, list) and field == "body" and not block and not isinstance(node, ast.Module):
+                    block.append(ast.Pass())
+            return node
+
+    tree = ast.fix_missing_locations(Strip().visit(tree))
+    Path(path).write_text(ast.unparse(tree) + "\n")

@@ -8,7 +8,9 @@ search tool's `fetch`, under /work/.mirror; never copied into this repository):
 
 1. the program's directory is exported from the snapshot into a scratch directory, unmodified; a
    notebook becomes the script `jupyter nbconvert --to script` would write (magics and shell
-   escapes commented out), which is what a user hands to ranklift;
+   escapes commented out), which is what a user hands to ranklift; one of Horovod's own examples
+   (`remove_horovod`) has Horovod taken out first (realworld_common.remove_horovod), which gives
+   the single-process program its authors started from;
 2. `ranklift distribute SCRIPT --format json` writes the rewrite next to it, or refuses, or says
    the program is already distributed (a program left alone or refused is not run);
 3. the original runs on one process with the offline data layer
@@ -46,7 +48,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import e2e_distribute as e2e  # noqa: E402  (running, rank output, the split tolerance)
-from realworld_common import export, notebook_to_script  # noqa: E402
+from realworld_common import export, notebook_to_script, remove_horovod  # noqa: E402
 
 SITE = HERE / "realworld_tf"
 MANIFEST = HERE / "realworld-tf-programs.json"
@@ -144,6 +146,8 @@ def run_program(p, bin_path, mirror, work):
     export(mirror, p["repo"], p["commit"], subdir, src, p.get("files"))
     if script.endswith(".ipynb"):
         script = notebook_to_script(src / script).name
+    if p.get("remove_horovod"):
+        remove_horovod(src / script)
     args = p.get("args", [])
     n = p.get("n", 512)
     timeout = p.get("timeout", 600)
