@@ -55,6 +55,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -72,21 +73,41 @@ NP1_REL = 0.30
 NP1_ABS = 0.02
 LOSS_SKIP = {"gan.py": "a GAN's losses are adversarial and need not fall"}
 NOT_RUN = {"refusals", "already_ddp"}
+def _statement(lines, marker):
+    """The line numbers of the statement whose first line contains `marker` (a wrapped call
+    spans lines until its brackets close)."""
+    start = next(i for i, l in enumerate(lines) if marker in l)
+    depth, end = 0, start
+    for end in range(start, len(lines)):
+        depth += sum(lines[end].count(c) for c in "([{") - sum(lines[end].count(c) for c in ")]}")
+        if depth <= 0:
+            break
+    return list(range(start, end + 1))
+
+
+def _without_statement(text, marker):
+    lines = text.split("\n")
+    drop = set(_statement(lines, marker))
+    return "\n".join(l for i, l in enumerate(lines) if i not in drop)
+
+
 def _wrap_before_main_block(text):
     lines = text.split("\n")
-    wrap = next(l for l in lines if "= DDP(" in l)
-    lines.remove(wrap)
+    span = _statement(lines, "= DDP(")
+    indent = len(lines[span[0]]) - len(lines[span[0]].lstrip())
+    wrap = [l[indent:] for l in lines[span[0]:span[-1] + 1]]
+    del lines[span[0]:span[-1] + 1]
     at = max(i for i, l in enumerate(lines) if l.startswith("if __name__ ==") and i < len(lines) - 5)
-    lines.insert(at, wrap.strip())
+    lines[at:at] = wrap
     return "\n".join(lines)
 
 
 CONTROLS = [
-    ("plain_loop.py", "no DDP wrap", lambda t: "\n".join(l for l in t.split("\n") if "= DDP(" not in l).replace("model.module.", "model."), "agree"),
+    ("plain_loop.py", "no DDP wrap", lambda t: _without_statement(t, "= DDP(").replace("model.module.", "model."), "agree"),
     ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
     ("plain_loop.py", "saving on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # DDP waits for gradients of the backbone that never come: the run itself must fail.
-    ("finetune_head.py", "no find_unused_parameters", lambda t: t.replace(", find_unused_parameters=True", ""), "runs"),
+    ("finetune_head.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
     # The wrap where ranklift used to put it: at column 0 before the `if __name__` block, where
     # `model` is not bound yet (NameError on every rank).
     ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),

@@ -62,6 +62,12 @@ pub fn wrap_long_statements(
 ) -> Vec<Edit> {
     let limit = line_length(text);
     let mut edits = edits;
+    // Whole statements inserted by a rule (`model = DDP(model, ...)` on a line of its own).
+    for e in &mut edits {
+        if let Some(wrapped) = wrap_inserted_lines(text, e, limit, indent_width) {
+            e.text = wrapped;
+        }
+    }
     for range in simple_statements(suite) {
         // Edits strictly inside the statement (whole lines inserted at its start or end belong to
         // the statements around it).
@@ -146,8 +152,61 @@ pub fn wrap_long_statements(
     edits
 }
 
-/// `stmt` (one statement, its continuation lines in any indentation) formatted alone.
-fn format_alone(stmt: &str, width: usize, indent_width: u8) -> Option<String> {
+/// An insertion of whole lines (`stmt\n<indent>` inserted after a line's indentation) with a
+/// line longer than `limit`: the same lines, each statement wrapped. None when the text is not
+/// whole statements (an `if ...:` header, a fragment of an expression) or fits.
+fn wrap_inserted_lines(text: &str, e: &Edit, limit: usize, indent_width: u8) -> Option<String> {
+    if !e.is_insertion() || !e.text.contains('\n') {
+        return None;
+    }
+    let at = usize::from(e.range.start());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let base = &text[line_start..at];
+    if !base.chars().all(|c| c == ' ' || c == '\t') {
+        return None;
+    }
+    let nl = if e.text.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let (body, tail) = e.text.rsplit_once('\n')?;
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    let width = base.chars().count();
+    if !body.lines().any(|l| {
+        let extra = if l.starts_with(base) { 0 } else { width };
+        l.chars().count() + extra > limit
+    }) || width + 20 > limit
+    {
+        return None;
+    }
+    // Dedent: the first line sits at `base`, the others carry it.
+    let mut block = String::new();
+    for (i, l) in body.lines().enumerate() {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        let l = if i == 0 { l } else { l.strip_prefix(base)? };
+        block.push_str(l);
+        block.push('\n');
+    }
+    let options = options(limit - width, indent_width)?;
+    let printed = format_module_source(&block, options).ok()?;
+    let code = printed.as_code();
+    let mut out = String::new();
+    for (i, l) in code.trim_end().lines().enumerate() {
+        if i > 0 {
+            out.push_str(nl);
+            if !l.is_empty() {
+                out.push_str(base);
+            }
+        }
+        out.push_str(l);
+    }
+    out.push_str(nl);
+    out.push_str(tail);
+    Some(out)
+}
+
+fn options(width: usize, indent_width: u8) -> Option<PyFormatOptions> {
     let width = u16::try_from(width).ok()?;
     let mut options = PyFormatOptions::default()
         .with_quote_style(QuoteStyle::Preserve)
@@ -155,7 +214,12 @@ fn format_alone(stmt: &str, width: usize, indent_width: u8) -> Option<String> {
     if let Ok(w) = indent_width.try_into() {
         options = options.with_indent_width(w);
     }
-    let printed = format_module_source(stmt, options).ok()?;
+    Some(options)
+}
+
+/// `stmt` (one statement, its continuation lines in any indentation) formatted alone.
+fn format_alone(stmt: &str, width: usize, indent_width: u8) -> Option<String> {
+    let printed = format_module_source(stmt, options(width, indent_width)?).ok()?;
     let code = printed.as_code().to_owned();
     // One statement in, one statement out (a formatter that split it would change meaning).
     let reparsed = ruff_python_parser::parse_module(&code).ok()?;
@@ -183,6 +247,22 @@ mod tests {
             out,
             "model.fit(\n    x,\n    y,\n    callbacks=[\n        hvd.callbacks.BroadcastGlobalVariablesCallback(0),\n        hvd.callbacks.MetricAverageCallback(),\n    ],\n    epochs=3,\n)\n"
         );
+    }
+
+    #[test]
+    fn inserted_lines_are_wrapped_at_their_indentation() {
+        let src = "def main():\n    model = Net()\n    train(model)\n";
+        let at = TextSize::from(src.find("train").unwrap() as u32);
+        let line = "model = DDP(model, device_ids=[LOCAL_RANK] if torch.cuda.is_available() else None, find_unused_parameters=True)";
+        let out = wrap(src, vec![Edit::insert(at, format!("{line}\n    "))]);
+        assert_eq!(
+            out,
+            "def main():\n    model = Net()\n    model = DDP(\n        model,\n        device_ids=[LOCAL_RANK] if torch.cuda.is_available() else None,\n        find_unused_parameters=True,\n    )\n    train(model)\n"
+        );
+        // A header (not a whole statement) is left as it is.
+        let header = format!("if {}:\n    ", "x".repeat(100));
+        let out = wrap(src, vec![Edit::insert(at, header.clone())]);
+        assert!(out.contains(&header), "{out}");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //!
 //! **Rewrite:** `sampler=DistributedSampler(dataset, shuffle=<the loader's shuffle>)`; the
 //! loader's own `shuffle=` is replaced by it (the two are exclusive: `ValueError`). A dataset
-//! given as an expression is named once with `:=` so that it is built once. Keyword arguments
+//! given as an expression is built once, on a line of its own before the statement
+//! (`train_dataset = TensorDataset(x, y)`), or named with `:=` where it stands when it cannot move
+//! (inside a comprehension or lambda, a `while` test, a line shared with other code). Keyword arguments
 //! spread from a mapping (`**train_kwargs`, which may hold `shuffle` on some machines) give
 //! the sampler `train_kwargs.get("shuffle", False)` and the loader the mapping without it.
 //!
@@ -56,20 +58,44 @@ pub fn run(tx: &mut Tx) {
                     name = format!("train_dataset_{n}");
                     n += 1;
                 }
-                tx.ed.edit(
-                    m,
-                    RULE,
-                    dataset.start(),
-                    Edit::insert(dataset.start(), format!("({name} := ")),
-                    "",
-                );
-                tx.ed.edit(
-                    m,
-                    RULE,
-                    dataset.start(),
-                    Edit::insert(dataset.end(), ")"),
-                    "",
-                );
+                let ds_src = tx.ed.text(m, dataset).to_owned();
+                match hoistable(idx, c.stmt, c.call) {
+                    // `train_dataset = TensorDataset(x, y)` on the line before the statement.
+                    Some(stmt) => {
+                        tx.ed.insert_lines_before(
+                            m,
+                            RULE,
+                            stmt,
+                            &[format!("{name} = {}", ds_src.trim())],
+                            "",
+                        );
+                        tx.ed.edit(
+                            m,
+                            RULE,
+                            dataset.start(),
+                            Edit::replace(dataset.range(), name.clone()),
+                            "",
+                        );
+                    }
+                    // Inside a comprehension or lambda, or a line shared with other code: named
+                    // where it stands, once.
+                    None => {
+                        tx.ed.edit(
+                            m,
+                            RULE,
+                            dataset.start(),
+                            Edit::insert(dataset.start(), format!("({name} := ")),
+                            "",
+                        );
+                        tx.ed.edit(
+                            m,
+                            RULE,
+                            dataset.start(),
+                            Edit::insert(dataset.end(), ")"),
+                            "",
+                        );
+                    }
+                }
                 name
             }
         };
@@ -140,4 +166,64 @@ pub fn run(tx: &mut Tx) {
             );
         }
     }
+}
+
+/// The statement before which a loader's dataset expression can be computed: the loader call's
+/// own simple statement (or a `for`/`with` header), alone on its line, with the call not inside a
+/// comprehension or lambda whose names the expression may use.
+fn hoistable<'a>(
+    idx: &crate::index::Index<'a>,
+    stmt: crate::index::StmtId,
+    call: &ruff_python_ast::ExprCall,
+) -> Option<&'a ruff_python_ast::Stmt> {
+    use ruff_python_ast::Stmt;
+    use ruff_python_ast::visitor::{self, Visitor};
+    let s = idx.stmts[stmt].stmt;
+    let header_ok = match s {
+        Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::Expr(_) | Stmt::Return(_) => true,
+        Stmt::For(f) => f.iter.range().contains_range(call.range()),
+        Stmt::With(w) => w
+            .items
+            .iter()
+            .any(|i| i.context_expr.range().contains_range(call.range())),
+        _ => false,
+    };
+    if !header_ok {
+        return None;
+    }
+    let src = &idx.project.modules[idx.stmts[stmt].scope.module]
+        .parsed
+        .text;
+    let line_start = src[..usize::from(s.start())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    if !src[line_start..usize::from(s.start())].trim().is_empty() {
+        return None;
+    }
+    struct Scoped {
+        at: ruff_text_size::TextRange,
+        inside: bool,
+    }
+    impl<'b> Visitor<'b> for Scoped {
+        fn visit_expr(&mut self, e: &'b Expr) {
+            if matches!(
+                e,
+                Expr::Lambda(_)
+                    | Expr::ListComp(_)
+                    | Expr::SetComp(_)
+                    | Expr::DictComp(_)
+                    | Expr::Generator(_)
+            ) && e.range().contains_range(self.at)
+            {
+                self.inside = true;
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut v = Scoped {
+        at: call.range(),
+        inside: false,
+    };
+    v.visit_stmt(s);
+    (!v.inside).then_some(s)
 }
