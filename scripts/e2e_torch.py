@@ -71,7 +71,8 @@ SITE = Path(__file__).resolve().parent / "e2e_torch"
 SPLIT_TOL = 0.10
 NP1_REL = 0.30
 NP1_ABS = 0.02
-LOSS_SKIP = {"gan.py": "a GAN's losses are adversarial and need not fall"}
+LOSS_SKIP = {"gan.py": "a GAN's losses are adversarial and need not fall",
+             "gan_aux_head.py": "a GAN's losses are adversarial and need not fall"}
 NOT_RUN = {"refusals", "already_ddp"}
 def _statement(lines, marker):
     """The line numbers of the statement whose first line contains `marker` (a wrapped call
@@ -108,6 +109,9 @@ CONTROLS = [
     ("plain_loop.py", "saving on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # DDP waits for gradients of the backbone that never come: the run itself must fail.
     ("finetune_head.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
+    # The generator's step discards the discriminator's class output: without
+    # find_unused_parameters DDP fails at the discriminator's next forward.
+    ("gan_aux_head.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
     # The wrap where ranklift used to put it: at column 0 before the `if __name__` block, where
     # `model` is not bound yet (NameError on every rank).
     ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),

@@ -17,8 +17,11 @@
 //!   to, and (for `self.model`) in the class's other methods.
 //!
 //! When every optimizer takes only part of the model (`model.head.parameters()`, a frozen or
-//! `no_grad` backbone), the wrap says `find_unused_parameters=True`: DDP otherwise waits for
-//! gradients of parameters that never get one and fails at the next iteration.
+//! `no_grad` backbone), or the program discards some of the model's outputs (`validity, _ =
+//! discriminator(x)`: the head behind `_` gets no gradient from that loss, as in a GAN whose
+//! discriminator has an auxiliary head), the wrap says `find_unused_parameters=True`: DDP
+//! otherwise waits for gradients of parameters that never get one and fails at the next
+//! iteration.
 //!
 //! **Why:** DDP broadcasts rank 0's parameters and buffers when it is built and averages
 //! gradients in `backward()`, so every rank takes the same step (`ddp-rules.md` §1.3). A checkpoint
@@ -92,7 +95,11 @@ pub fn run(tx: &mut Tx) {
         }
         // Only part of the model trains (`model.head.parameters()`): the other parameters get
         // no gradient, and DDP must not wait for them.
-        let extra = if model.part {
+        let callee = match &model.holder {
+            Holder::Name { name, .. } => name.clone(),
+            Holder::Attr { attr, .. } => format!("self.{attr}"),
+        };
+        let extra = if model.part || discards_outputs(idx, &callee) {
             ", find_unused_parameters=True"
         } else {
             ""
@@ -641,4 +648,33 @@ fn compound_header_exprs(s: &Stmt) -> Vec<&Expr> {
         Stmt::With(w) => w.items.iter().map(|i| &i.context_expr).collect(),
         _ => Vec::new(),
     }
+}
+
+/// Does the program unpack a call of `callee` (`discriminator`, `self.net`) into a tuple that
+/// throws an output away (`validity, _ = discriminator(x)`)? The parameters that produce it get
+/// no gradient from the loss built on the others.
+fn discards_outputs(idx: &crate::index::Index, callee: &str) -> bool {
+    idx.stmts.iter().any(|info| {
+        let Stmt::Assign(a) = info.stmt else {
+            return false;
+        };
+        let [Expr::Tuple(_) | Expr::List(_)] = a.targets.as_slice() else {
+            return false;
+        };
+        let elts = match &a.targets[0] {
+            Expr::Tuple(t) => &t.elts,
+            Expr::List(l) => &l.elts,
+            _ => return false,
+        };
+        let discards = elts.iter().any(|e| match e {
+            Expr::Name(n) => n.id.as_str() == "_",
+            Expr::Starred(st) => matches!(&*st.value, Expr::Name(n) if n.id.as_str() == "_"),
+            _ => false,
+        });
+        let Expr::Call(c) = &*a.value else {
+            return false;
+        };
+        let src = &idx.project.modules[info.scope.module].parsed.text;
+        discards && &src[c.func.range()] == callee
+    })
 }
