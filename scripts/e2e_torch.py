@@ -112,6 +112,8 @@ CONTROLS = [
     # The generator's step discards the discriminator's class output: without
     # find_unused_parameters DDP fails at the discriminator's next forward.
     ("gan_aux_head.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
+    # A layer the model builds and never uses: without find_unused_parameters DDP fails.
+    ("unused_submodule.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
     # The wrap where ranklift used to put it: at column 0 before the `if __name__` block, where
     # `model` is not bound yet (NameError on every rank).
     ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),

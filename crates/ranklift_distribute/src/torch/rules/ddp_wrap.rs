@@ -19,7 +19,8 @@
 //! When every optimizer takes only part of the model (`model.head.parameters()`, a frozen or
 //! `no_grad` backbone), or the program discards some of the model's outputs (`validity, _ =
 //! discriminator(x)`: the head behind `_` gets no gradient from that loss, as in a GAN whose
-//! discriminator has an auxiliary head), the wrap says `find_unused_parameters=True`: DDP
+//! discriminator has an auxiliary head), or its class builds a submodule that no method uses
+//! (`self.label_emb = nn.Embedding(...)` left over in a generator), the wrap says `find_unused_parameters=True`: DDP
 //! otherwise waits for gradients of parameters that never get one and fails at the next
 //! iteration.
 //!
@@ -99,7 +100,10 @@ pub fn run(tx: &mut Tx) {
             Holder::Name { name, .. } => name.clone(),
             Holder::Attr { attr, .. } => format!("self.{attr}"),
         };
-        let extra = if model.part || discards_outputs(idx, &callee) {
+        let extra = if model.part
+            || discards_outputs(idx, &callee)
+            || model_class(idx, &model.holder).is_some_and(|c| has_unused_submodule(idx, c))
+        {
             ", find_unused_parameters=True"
         } else {
             ""
@@ -676,5 +680,84 @@ fn discards_outputs(idx: &crate::index::Index, callee: &str) -> bool {
         };
         let src = &idx.project.modules[info.scope.module].parsed.text;
         discards && &src[c.func.range()] == callee
+    })
+}
+
+/// The project class a model is an instance of (`model = Net()`, `self.net = Net()`).
+fn model_class(idx: &crate::index::Index, holder: &Holder) -> Option<crate::index::ClassId> {
+    let (scope, value): (Scope, Option<&Expr>) = match holder {
+        Holder::Name { scope, name } => {
+            let (s, values) = idx.assignments(*scope, name);
+            (s, values.first().copied())
+        }
+        Holder::Attr { .. } => return None,
+    };
+    let Some(Expr::Call(c)) = value else {
+        return None;
+    };
+    // `Net().to(device)`: the class is the innermost call's.
+    let mut call = c;
+    while let Expr::Attribute(a) = &*call.func
+        && let Expr::Call(inner) = &*a.value
+    {
+        call = inner;
+    }
+    match idx.resolve_call(scope, call) {
+        Some(Callee::Class(k)) => Some(k),
+        _ => None,
+    }
+}
+
+/// Does the class build a submodule (`self.x = nn.Something(...)` in `__init__`) that nothing
+/// in the class reads again (`self.x` appears once)? Its parameters never get a gradient. A class
+/// that reaches its submodules dynamically (`getattr(self, ...)`, `self.children()`) is not judged.
+fn has_unused_submodule(idx: &crate::index::Index, class: crate::index::ClassId) -> bool {
+    let info = &idx.classes[class];
+    let m = info.module;
+    let src = &idx.project.modules[m].parsed.text;
+    let body = &src[info.def.range()];
+    if [
+        "getattr(self",
+        "self.children(",
+        "self.modules(",
+        "self._modules",
+        "self.named_",
+    ]
+    .iter()
+    .any(|d| body.contains(d))
+    {
+        return false;
+    }
+    let Some(&init) = info.methods.get("__init__") else {
+        return false;
+    };
+    let init_def = idx.funcs[init].def;
+    init_def.body.iter().any(|st| {
+        let Stmt::Assign(a) = st else { return false };
+        let [Expr::Attribute(t)] = a.targets.as_slice() else {
+            return false;
+        };
+        if !matches!(&*t.value, Expr::Name(n) if n.id.as_str() == "self") {
+            return false;
+        }
+        let Expr::Call(c) = &*a.value else {
+            return false;
+        };
+        if !idx.qualify(m, &c.func).is_some_and(|q| {
+            q.starts_with("torch.nn.") && q[9..].chars().next().is_some_and(char::is_uppercase)
+        }) {
+            return false;
+        }
+        let needle = format!("self.{}", t.attr.as_str());
+        let uses = body
+            .match_indices(&needle)
+            .filter(|(i, _)| {
+                !body[i + needle.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_alphanumeric() || ch == '_')
+            })
+            .count();
+        uses == 1
     })
 }
