@@ -139,15 +139,48 @@ def check(orig, recs, stdout, orig_printed, adversarial):
                           f"({c0:.3f} -> {d0:.3f})")
 
 
+def prepared(p, mirror, dest):
+    """The program as ranklift gets it (exported; a notebook as its script; Horovod removed)."""
+    subdir, script = os.path.split(p["path"])
+    export(mirror, p["repo"], p["commit"], subdir, dest, p.get("files"))
+    if script.endswith(".ipynb"):
+        script = notebook_to_script(dest / script).name
+    if p.get("remove_horovod"):
+        remove_horovod(dest / script)
+    return script
+
+
+def rewrite_ast(bin_path, p, mirror, work):
+    """What a ranklift binary makes of the program, as syntax trees (`ast.dump` of every file it
+    writes, no formatting), with its status and codes: two binaries whose trees are equal made
+    the same program."""
+    import ast
+
+    d = work / f"ast-{abs(hash(str(bin_path))) % 10**8}"
+    shutil.rmtree(d, ignore_errors=True)
+    script = prepared(p, mirror, d)
+    before = {f: f.read_bytes() for f in d.rglob("*") if f.is_file()}
+    rc, so, se, _ = e2e.run([str(bin_path), "distribute", script, "--format", "json"], cwd=d)
+    try:
+        report = json.loads(so)
+    except ValueError:
+        return None
+    trees = {}
+    for f in sorted(d.rglob("*.py")):
+        if before.get(f) != f.read_bytes():
+            try:
+                trees[str(f.relative_to(d))] = ast.dump(ast.parse(f.read_text()))
+            except SyntaxError:
+                return None
+    codes = sorted({x["code"] for x in report.get("diagnostics", [])})
+    shutil.rmtree(d, ignore_errors=True)
+    return report.get("status"), codes, trees
+
+
 def run_program(p, bin_path, mirror, work):
     row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
-    subdir, script = os.path.split(p["path"])
     src = work / "src"
-    export(mirror, p["repo"], p["commit"], subdir, src, p.get("files"))
-    if script.endswith(".ipynb"):
-        script = notebook_to_script(src / script).name
-    if p.get("remove_horovod"):
-        remove_horovod(src / script)
+    script = prepared(p, mirror, src)
     args = p.get("args", [])
     n = p.get("n", 512)
     timeout = p.get("timeout", 600)
@@ -221,6 +254,10 @@ def main():
     ap.add_argument("--manifest", default=str(MANIFEST))
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--json")
+    ap.add_argument("--reuse", nargs=2, metavar=("PRIOR_JSON", "PRIOR_BIN"),
+                    help="a row of an earlier sweep is kept, not run again, when PRIOR_BIN's "
+                         "rewrite of the program has the same syntax trees as --bin's (only "
+                         "formatting differs: the same program runs)")
     a = ap.parse_args()
     programs = json.loads(Path(a.manifest).read_text())["programs"]
     ensure_extras()
@@ -230,6 +267,17 @@ def main():
         if a.only and p["name"] not in a.only:
             continue
         t0 = time.monotonic()
+        if a.reuse:
+            prior = {r["name"]: r for r in json.loads(Path(a.reuse[0]).read_text())}
+            if p["name"] in prior:
+                mine = rewrite_ast(Path(a.bin).resolve(), p, a.mirror, base)
+                theirs = rewrite_ast(Path(a.reuse[1]).resolve(), p, a.mirror, base)
+                if mine is not None and mine == theirs:
+                    r = dict(prior[p["name"]], reused=True)
+                    r["why"] = "(same program as the earlier sweep's) " + r.get("why", "")
+                    print(f"{r['result']:8} {r['name']:<52}   reused  {r['why']}", flush=True)
+                    rows.append(r)
+                    continue
         try:
             r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
         except FileNotFoundError as e:
