@@ -76,6 +76,8 @@ SPLIT_CONTROLS = {
 # example -> (text ranklift inserted, what to put back): only the steps stay divided.
 SAMPLE_CONTROLS = {
     "keras_fit_repeat_seeded.py": (".shard(hvd.size(), hvd.rank())", ""),
+    # Unseeded, the ranks' internal shuffles differ and the shards after them overlap.
+    "project_csv_dataset": (re.compile(r",?\s*shuffle_seed=0,?"), ""),
 }
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
@@ -117,6 +119,9 @@ def load_rank(d, rank):
 # shard_training_steps), so each rank runs all of the original's steps, as Horovod's own
 # benchmarks do. Their split check is "each rank ran the original's count" (1 way, not 2).
 BENCHMARKS = {"tape_benchmark.py"}
+# Programs whose original run is not deterministic, so one rank cannot equal it: the tutorial's
+# make_csv_dataset shuffles without a seed (ranklift seeds it so that the ranks shuffle alike).
+NP1_SKIP = {"project_csv_dataset": "the original shuffles without a seed: no two of its runs are equal"}
 # Full-batch training (every step feeds the whole arrays): each rank runs every step on its half
 # of each step's rows, so the step counts are not divided — the example check proves the split.
 FULL_BATCH = {"tf1_restore_or_init.py"}
@@ -166,9 +171,10 @@ def samples_error(orig, ranks, coverage=True):
 
     - the ranks must not train on the same batches (step k of rank 0 = step k of rank 1 for half
       the steps or more: dividing the step count alone, with a seeded or unshuffled pipeline);
-    - a program that goes through its data (without replacement): the ranks' examples are
-      disjoint (at most 1% in common: rows equal in content) and together cover 3/4 of the
-      original's distinct examples or more (a validation split taken per rank moves some out).
+    - a program that goes through its data (without replacement): at each step the two ranks'
+      batches share no example (at most 5% of the steps may: a last partial batch), and together
+      the ranks cover 3/4 of the original's distinct examples or more (a validation split taken
+      per rank moves some out).
     """
     if not orig:
         return None
@@ -180,10 +186,14 @@ def samples_error(orig, ranks, coverage=True):
         return f"data not split: both ranks trained on the same batch in {same} of {len(pairs)} steps"
     if draws_with_replacement(orig):
         return None
+    # Step k of rank 0 and step k of rank 1 make one global batch: no example in both. (Over the
+    # whole run the ranks' sets may meet: a source sharded after its shuffle splits each epoch's
+    # order, and the next epoch's order deals the examples anew.) Unsplit data whose shuffles
+    # differ per rank meets at some steps by chance; a last partial batch may pair across epochs.
+    meet = sum(bool(set(a) & set(b)) for a, b in pairs)
+    if meet > max(1, 0.05 * len(pairs)):
+        return f"data not split: at {meet} of {len(pairs)} steps the ranks' batches share examples"
     s0, s1 = ({h for b in r for h in b} for r in ranks)
-    common = s0 & s1
-    if len(common) > 0.01 * min(len(s0), len(s1)):
-        return f"data not split: the ranks trained on {len(common)} common examples ({len(s0)} and {len(s1)} each)"
     distinct = {h for b in orig for h in b}
     covered = len((s0 | s1) & distinct)
     if coverage and covered < 0.75 * len(distinct):
@@ -317,10 +327,10 @@ def check_example(ex, bin_path, work):
             raise Failure(f"1-rank run failed ({rc}): {stderr[-3000:]}")
         n1 = load_rank(dirs["np1"], 0)
         d1 = max_diff(orig[1], n1[1])
-        row["np1"] = f"{d1:.1g}"
-        if d1 > NP1_TOL:
+        row["np1"] = f"{d1:.1g}" if name not in NP1_SKIP else "skip"
+        if d1 > NP1_TOL and name not in NP1_SKIP:
             raise Failure(f"-np 1 differs from the original: max |diff| = {d1}")
-        if load_count(dirs["np1"], 0) != orig_steps:
+        if load_count(dirs["np1"], 0) != orig_steps and name not in NP1_SKIP:
             raise Failure(f"-np 1 ran {load_count(dirs['np1'], 0)} steps, the original {orig_steps}")
         # negative control
         controls = []
@@ -392,10 +402,14 @@ def check_split_control(edit, new_main, work, base_env, orig_steps):
 def check_sample_control(edit, new_main, work, base_env, orig_steps, orig_batches):
     added, back = edit
     text = new_main.read_text()
-    if added not in text:
-        raise Failure(f"example control: `{added}` not found in the rewrite")
+    if isinstance(added, re.Pattern):
+        broken = added.sub(back, text)
+    else:
+        broken = text.replace(added, back)
+    if broken == text:
+        raise Failure(f"example control: `{getattr(added, 'pattern', added)}` not found in the rewrite")
     prog = new_main.with_name("samplecontrol_" + new_main.name)
-    prog.write_text(text.replace(added, back))
+    prog.write_text(broken)
     out = work / "samplecontrol"
     out.mkdir()
     env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(work / "tmp-samplecontrol"),

@@ -157,6 +157,19 @@ pub fn is_dataset_constructor(canon: &str) -> bool {
         )
 }
 
+/// Dataset constructors that shuffle inside, before they batch (so a shard can only come after
+/// the shuffle): the keyword that seeds that shuffle, and the one that turns it off.
+pub fn internal_shuffle_seed(canon: &str) -> Option<(&'static str, &'static str)> {
+    match canon {
+        "tensorflow.data.experimental.make_csv_dataset" => Some(("shuffle_seed", "shuffle")),
+        "tensorflow.keras.utils.image_dataset_from_directory"
+        | "tensorflow.keras.utils.text_dataset_from_directory"
+        | "tensorflow.keras.preprocessing.image_dataset_from_directory"
+        | "tensorflow.keras.preprocessing.text_dataset_from_directory" => Some(("seed", "shuffle")),
+        _ => None,
+    }
+}
+
 /// `tf.data.Dataset` methods that do not return a dataset.
 pub fn dataset_method_returns_dataset(method: &str) -> bool {
     !matches!(

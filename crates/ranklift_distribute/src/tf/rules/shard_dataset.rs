@@ -26,6 +26,12 @@
 //!   `steps_per_epoch` keeps its data and `epochs=E` becomes `(E + hvd.size() - 1) // hvd.size()`, as Horovod's Keras example
 //!   divides epochs; without `epochs` there is nothing to divide and DST306 says so.
 //!
+//! A source that shuffles inside before it batches (`make_csv_dataset`,
+//! `image_dataset_from_directory`) can only be sharded after its shuffle: unseeded, each rank
+//! would shuffle differently and the shards would overlap. It gets a seed (`shuffle_seed=0`,
+//! `seed=0`) when it has none, so that every rank shuffles alike and takes its own batches of
+//! the one order (the order still changes every epoch).
+//!
 //! `--explain` states which choice was made and why.
 //!
 //! ```python
@@ -174,6 +180,7 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
                 return;
             }
             cx.trailer(sm, RULE, src.call, SHARD);
+            seed_internal_shuffle(cx, src.scope, src.call);
             let line = cx.line_of(sm, src.call.start());
             cx.note(
                 m,
@@ -203,6 +210,36 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
             cx.use_hvd(scope);
         }
     }
+}
+
+/// `make_csv_dataset(...)` without `shuffle_seed` (and not `shuffle=False`): seeded, so that every
+/// rank's shuffle is the same and the shard after it splits one order.
+fn seed_internal_shuffle(cx: &mut Cx, scope: Scope, call: &Expr) {
+    let Expr::Call(c) = call else { return };
+    let m = scope.module;
+    let Some((seed_kw, shuffle_kw)) = cx
+        .idx
+        .canonical(m, &c.func)
+        .and_then(|q| tf::internal_shuffle_seed(&q))
+    else {
+        return;
+    };
+    let has = |kw: &str| c.arguments.find_keyword(kw);
+    if has(seed_kw).is_some()
+        || has(shuffle_kw)
+            .is_some_and(|k| matches!(k.value, Expr::BooleanLiteral(ref b) if !b.value))
+        || c.arguments.keywords.iter().any(|k| k.arg.is_none())
+    {
+        return;
+    }
+    let e = crate::editor::add_keyword_edit(cx.src(m), c, &format!("{seed_kw}=0"));
+    cx.edit(
+        m,
+        RULE,
+        c.start(),
+        e,
+        format!("`{seed_kw}=0`: the source shuffles before its shard, and every rank must shuffle alike for the shards to be disjoint"),
+    );
 }
 
 /// Where training reads its data: the input of every `fit` and the iterable of every training
