@@ -44,7 +44,17 @@ impl<'a, 'i> Editor<'a, 'i> {
             .map(|m| {
                 let st = Stylist::from_tokens(m.parsed.parsed.tokens(), &m.parsed.text);
                 let indent = st.indentation().as_str().to_owned();
-                let indent = if indent.is_empty() || !indent.chars().all(|c| c == ' ' || c == '\t')
+                // A file without an indented block has no indentation of its own (Ruff's Stylist
+                // then reports a continuation line's): PEP 8's four spaces.
+                let blocks = m
+                    .parsed
+                    .parsed
+                    .tokens()
+                    .iter()
+                    .any(|t| t.kind() == ruff_python_ast::token::TokenKind::Indent);
+                let indent = if !blocks
+                    || indent.is_empty()
+                    || !indent.chars().all(|c| c == ' ' || c == '\t')
                 {
                     "    ".to_owned()
                 } else {

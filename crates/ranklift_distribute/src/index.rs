@@ -871,6 +871,13 @@ impl<'a> Index<'a> {
                 {
                     return self.attr_kind(c, a.attr.as_str());
                 }
+                if let Some(key) = self.module_attr_key(scope.module, expr) {
+                    let module_scope = Scope {
+                        module: scope.module,
+                        func: None,
+                    };
+                    return self.name_kind(module_scope, key);
+                }
                 match self.kind_of_depth(scope, &a.value, depth + 1) {
                     Kind::Instance(c) => self.attr_kind(c, a.attr.as_str()),
                     _ => Kind::Unknown,
@@ -879,6 +886,16 @@ impl<'a> Index<'a> {
             Expr::Named(n) => self.kind_of_depth(scope, &n.value, depth + 1),
             _ => Kind::Unknown,
         }
+    }
+
+    /// `tf.model` (an attribute set on an imported module: some tutorials keep their model
+    /// there): its source text, the key its kind is kept under in the module's names.
+    fn module_attr_key(&self, m: usize, e: &Expr) -> Option<&'a str> {
+        let Expr::Attribute(a) = e else { return None };
+        let Expr::Name(r) = &*a.value else { return None };
+        self.modules[m].aliases.get(r.id.as_str())?;
+        let project: &'a Project = self.project;
+        Some(&project.modules[m].parsed.text[e.range()])
     }
 
     fn attr_kind(&self, class: ClassId, attr: &str) -> Kind {
@@ -1139,6 +1156,19 @@ impl<'a> Index<'a> {
                     && let Some(c) = self.self_class(scope)
                 {
                     let e = p.attrs.entry((c, a.attr.as_str())).or_insert(Kind::Unknown);
+                    *e = e.join(k);
+                } else if let Some(key) = self.module_attr_key(scope.module, target) {
+                    // `tf.model = tf.keras.Sequential()`: a global kept on a module.
+                    let module_scope = Scope {
+                        module: scope.module,
+                        func: None,
+                    };
+                    let e = p
+                        .env
+                        .entry(module_scope)
+                        .or_default()
+                        .entry(key)
+                        .or_insert(Kind::Unknown);
                     *e = e.join(k);
                 }
             }
