@@ -254,7 +254,7 @@ def main():
     ap.add_argument("--manifest", default=str(MANIFEST))
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--json")
-    ap.add_argument("--reuse", nargs=2, metavar=("PRIOR_JSON", "PRIOR_BIN"),
+    ap.add_argument("--reuse", nargs=2, metavar=("PRIOR_JSON", "PRIOR_BIN"), action="append",
                     help="a row of an earlier sweep is kept, not run again, when PRIOR_BIN's "
                          "rewrite of the program has the same syntax trees as --bin's (only "
                          "formatting differs: the same program runs)")
@@ -267,17 +267,24 @@ def main():
         if a.only and p["name"] not in a.only:
             continue
         t0 = time.monotonic()
-        if a.reuse:
-            prior = {r["name"]: r for r in json.loads(Path(a.reuse[0]).read_text())}
-            if p["name"] in prior:
-                mine = rewrite_ast(Path(a.bin).resolve(), p, a.mirror, base)
-                theirs = rewrite_ast(Path(a.reuse[1]).resolve(), p, a.mirror, base)
-                if mine is not None and mine == theirs:
-                    r = dict(prior[p["name"]], reused=True)
-                    r["why"] = "(same program as the earlier sweep's) " + r.get("why", "")
-                    print(f"{r['result']:8} {r['name']:<52}   reused  {r['why']}", flush=True)
-                    rows.append(r)
-                    continue
+        reused = None
+        for prior_json, prior_bin in a.reuse or []:
+            prior = {r["name"]: r for r in json.loads(Path(prior_json).read_text())}
+            # A PASS stays one (the checks only grew weaker since: per-step instead of
+            # whole-run disjointness), a refusal is the binary's alone; a FAIL or a SKIP (the data
+            # layer and the extras grow) runs again.
+            if p["name"] not in prior or prior[p["name"]]["result"] not in ("PASS", "REFUSED", "ALREADY"):
+                continue
+            mine = rewrite_ast(Path(a.bin).resolve(), p, a.mirror, base)
+            theirs = rewrite_ast(Path(prior_bin).resolve(), p, a.mirror, base)
+            if mine is not None and mine == theirs:
+                reused = dict(prior[p["name"]], reused=True)
+                reused["why"] = "(same program as an earlier sweep's) " + reused.get("why", "")
+                break
+        if reused:
+            print(f"{reused['result']:8} {reused['name']:<52}   reused  {reused['why']}", flush=True)
+            rows.append(reused)
+            continue
         try:
             r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
         except FileNotFoundError as e:
