@@ -892,7 +892,9 @@ impl<'a> Index<'a> {
     /// there): its source text, the key its kind is kept under in the module's names.
     fn module_attr_key(&self, m: usize, e: &Expr) -> Option<&'a str> {
         let Expr::Attribute(a) = e else { return None };
-        let Expr::Name(r) = &*a.value else { return None };
+        let Expr::Name(r) = &*a.value else {
+            return None;
+        };
         self.modules[m].aliases.get(r.id.as_str())?;
         let project: &'a Project = self.project;
         Some(&project.modules[m].parsed.text[e.range()])

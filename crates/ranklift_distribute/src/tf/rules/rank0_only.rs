@@ -14,6 +14,12 @@
 //! name bound only inside it (the last `filename` of a loop that wrote frames into a GIF) is
 //! guarded with it, transitively: on the other ranks that name would be unbound (`NameError`).
 //!
+//! A statement that reads back a file only rank 0 wrote — its path has the same string
+//! literal (`'image_at_epoch_{:04d}.png'`) or the same variable (`anim_file`) as a guarded write,
+//! directly or through a project function that opens it (`display_image(EPOCHS)`) — is guarded
+//! too: on the other ranks the file is not there (FileNotFoundError in TensorFlow's DCGAN and
+//! CVAE tutorials).
+//!
 //! **Not triggered** by a file written through another library whose path names the rank
 //! (`np.save(f"out/rank{rank}.npy", a)` with `rank = os.environ["HOROVOD_RANK"]`): such files are
 //! per process already, and guarding them would lose the other ranks' files.
@@ -164,6 +170,7 @@ pub fn run(cx: &mut Cx) {
             guarded.push(s);
         }
     }
+    guarded.extend(readers_of_rank0_files(cx, &guarded));
     // A statement inside a guarded `with` is guarded by it.
     let outer = guarded.clone();
     guarded.retain(|&s| {
@@ -183,6 +190,139 @@ pub fn run(cx: &mut Cx) {
             share_results(cx, &guarded, &group, idx.stmts[last].stmt);
         }
     }
+}
+
+/// String literals and names in the arguments of a statement's calls.
+fn path_tokens(stmt: &Stmt) -> (Vec<String>, Vec<String>) {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct T(Vec<String>, Vec<String>);
+    impl<'a> Visitor<'a> for T {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Call(c) = e {
+                for a in c
+                    .arguments
+                    .args
+                    .iter()
+                    .chain(c.arguments.keywords.iter().map(|k| &k.value))
+                {
+                    match a {
+                        Expr::Name(n) => self.1.push(n.id.to_string()),
+                        _ => collect_literals(a, &mut self.0),
+                    }
+                }
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut t = T(Vec::new(), Vec::new());
+    t.visit_stmt(stmt);
+    (t.0, t.1)
+}
+
+fn collect_literals(e: &Expr, out: &mut Vec<String>) {
+    use ruff_python_ast::visitor::{self, Visitor};
+    struct L<'o>(&'o mut Vec<String>);
+    impl<'a> Visitor<'a> for L<'_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::StringLiteral(sl) = e {
+                let v = sl.value.to_str();
+                if v.len() >= 5 && (v.contains('.') || v.contains('/')) {
+                    self.0.push(v.to_owned());
+                }
+            }
+            visitor::walk_expr(self, e);
+        }
+    }
+    L(out).visit_expr(e);
+}
+
+/// Statements that read back what only rank 0 writes: calls whose arguments hold a path
+/// literal or a name of a guarded write, or calls of project functions that do.
+fn readers_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
+    let idx = cx.idx;
+    let mut lits: Vec<String> = Vec::new();
+    let mut names: Vec<(usize, String)> = Vec::new();
+    for &g in guarded {
+        let (l, n) = path_tokens(idx.stmts[g].stmt);
+        lits.extend(l);
+        // A name is a path only at module level (where `anim_file = 'dcgan.gif'` lives).
+        if idx.stmts[g].scope.func.is_none() {
+            names.extend(n.into_iter().map(|n| (idx.stmts[g].scope.module, n)));
+        }
+    }
+    if lits.is_empty() && names.is_empty() {
+        return Vec::new();
+    }
+    let reads = |s: StmtId| {
+        let info = &idx.stmts[s];
+        if !opens_a_file(info.stmt) {
+            return false;
+        }
+        let (l, n) = path_tokens(info.stmt);
+        l.iter().any(|x| lits.contains(x))
+            || (info.scope.func.is_none()
+                && n.iter()
+                    .any(|x| names.contains(&(info.scope.module, x.clone()))))
+    };
+    // Project functions whose own statements read such a path (`def display_image(n): return
+    // PIL.Image.open('image_at_epoch_{:04d}.png'.format(n))`), unless they also write it.
+    let mut readers: Vec<crate::index::FuncId> = Vec::new();
+    for (s, info) in cx.reached_stmts() {
+        if let Some(f) = info.scope.func
+            && !guarded.contains(&s)
+            && reads(s)
+            && !readers.contains(&f)
+            && !guarded.iter().any(|&g| idx.stmts[g].scope.func == Some(f))
+        {
+            readers.push(f);
+        }
+    }
+    let mut out = Vec::new();
+    for (s, info) in cx.reached_stmts() {
+        if guarded.contains(&s)
+            || info.scope.func.is_some_and(|f| readers.contains(&f))
+            || !matches!(info.stmt, Stmt::Expr(_) | Stmt::Assign(_))
+        {
+            continue;
+        }
+        let calls_reader = idx.calls.iter().any(|c| {
+            c.stmt == s
+                && matches!(idx.resolve_call(c.scope, c.call), Some(crate::index::Callee::Func(f)) if readers.contains(&f))
+        });
+        // The writes themselves live in guarded statements; a read elsewhere at module level.
+        if calls_reader || (info.scope.func.is_none() && reads(s) && !writes_here(idx, info)) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Does the statement call something that reads a file (`PIL.Image.open`, `imageio.imread`,
+/// `embed_file`, `open`)? Only those can fail on a rank that does not have the file; a path
+/// merely computed (`os.path.dirname(checkpoint_path)`) must stay on every rank.
+fn opens_a_file(stmt: &Stmt) -> bool {
+    ruff_python_ast::helpers::any_over_body(std::slice::from_ref(stmt), |e| {
+        let Expr::Call(c) = e else { return false };
+        let name = match &*c.func {
+            Expr::Attribute(a) => a.attr.as_str(),
+            Expr::Name(n) => n.id.as_str(),
+            _ => return false,
+        };
+        matches!(
+            name,
+            "open" | "imread" | "imopen" | "embed_file" | "read_file" | "read" | "load_img"
+        )
+    })
+}
+
+/// Does the statement itself write (it would be guarded already)? Loads (`load_weights`,
+/// `restore`) are reads every rank must do, so they are never taken for one.
+fn writes_here(idx: &Index, info: &crate::index::StmtInfo) -> bool {
+    stmt_call(info.stmt).is_some_and(|c| is_rank0_call(idx, info.scope, c).is_some())
+        || stmt_call(info.stmt).is_some_and(|c| {
+            matches!(&*c.func, Expr::Attribute(a) if matches!(a.attr.as_str(), "load_weights" | "restore" | "load_model" | "expect_partial" | "assert_consumed"))
+                || idx.canonical(info.scope.module, &c.func).is_some_and(|q| q.contains("load"))
+        })
 }
 
 /// `open(path, "w")`, `imageio.get_writer(path)`, ...: a call that opens a file for writing.
