@@ -34,6 +34,42 @@ def export(mirror, repo, commit, subdir, dest, files=None):
     subprocess.run(["tar", "-x", "-C", str(dest)], input=got.stdout, check=True)
 
 
+def summarize(rows, json_path=None):
+    """The sweep's totals (printed), its rows as JSON, and its exit status: 1 if a rewrite failed."""
+    counts = {k: sum(r["result"] == k for r in rows) for k in ("PASS", "FAIL", "REFUSED", "ALREADY", "SKIP")}
+    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    rewritten = counts["PASS"] + counts["FAIL"]
+    if rewritten:
+        print(f"correct on 2 ranks: {counts['PASS']}/{rewritten} of the programs ranklift rewrote")
+    if json_path:
+        Path(json_path).write_text(json.dumps(rows, indent=1))
+    print(f"{counts['PASS']} passed, {counts['FAIL']} failed")
+    return 1 if counts["FAIL"] else 0
+
+
+def ranklift_verdict(rc, stdout, stderr, row):
+    """`ranklift distribute --format json`'s answer for one program of a sweep: its report when it
+    rewrote the program; otherwise None, with the row marked ALREADY, REFUSED (its first error) or
+    FAIL (no JSON report)."""
+    try:
+        report = json.loads(stdout)
+    except ValueError:
+        row["why"] = f"ranklift exited {rc} without a JSON report: {stderr[-300:]}"
+        return None
+    row["codes"] = sorted({d["code"] for d in report.get("diagnostics", [])})
+    status = report.get("status")
+    if status == "already-distributed":
+        row.update(result="ALREADY", why="; ".join(d["message"][:120] for d in report["diagnostics"][:1]))
+        return None
+    if status != "rewritten" or rc != 0:
+        errs = [d for d in report.get("diagnostics", []) if d.get("severity") == "error"]
+        fallback = {"code": "?", "message": f"exit {rc}: {stderr[-200:]}"}
+        first = errs[0] if errs else (report.get("diagnostics") or [fallback])[0]
+        row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
+        return None
+    return report
+
+
 def notebook_to_script(path):
     """The code cells of a notebook, in order, as `jupyter nbconvert --to script` writes them:
     IPython's shell escapes (`!pip ...`) and magics (`%matplotlib`) become comments, the rest is

@@ -48,7 +48,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import e2e_distribute as e2e  # noqa: E402  (running, rank output, the split tolerance)
-from realworld_common import export, notebook_to_script, remove_horovod  # noqa: E402
+from realworld_common import export, notebook_to_script, ranklift_verdict, remove_horovod, summarize  # noqa: E402
 
 SITE = HERE / "realworld_tf"
 MANIFEST = HERE / "realworld-tf-programs.json"
@@ -185,20 +185,8 @@ def run_program(p, bin_path, mirror, work):
     n = p.get("n", 512)
     timeout = p.get("timeout", 600)
     rc, so, se, _ = e2e.run([str(bin_path), "distribute", script, "--format", "json"], cwd=src)
-    try:
-        report = json.loads(so)
-    except ValueError:
-        row["why"] = f"ranklift exited {rc} without a JSON report: {se[-300:]}"
-        return row
-    row["codes"] = sorted({d["code"] for d in report.get("diagnostics", [])})
-    status = report.get("status")
-    if status == "already-distributed":
-        row.update(result="ALREADY", why="; ".join(d["message"][:120] for d in report["diagnostics"][:1]))
-        return row
-    if status != "rewritten" or rc != 0:
-        errs = [d for d in report.get("diagnostics", []) if d.get("severity") == "error"]
-        first = errs[0] if errs else (report.get("diagnostics") or [{"code": "?", "message": f"exit {rc}: {se[-200:]}"}])[0]
-        row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
+    report = ranklift_verdict(rc, so, se, row)
+    if report is None:
         return row
     orig_dir = work / "orig"
     shutil.copytree(src, orig_dir)
@@ -296,16 +284,8 @@ def main():
         print(f"{r['result']:8} {r['name']:<52} {r['secs']:6.1f}s  {r['why']}", flush=True)
         rows.append(r)
         shutil.rmtree(base / f"{i:03}", ignore_errors=True)
-    counts = {k: sum(r["result"] == k for r in rows) for k in ("PASS", "FAIL", "REFUSED", "ALREADY", "SKIP")}
-    print("  ".join(f"{k}: {v}" for k, v in counts.items()))
-    rewritten = counts["PASS"] + counts["FAIL"]
-    if rewritten:
-        print(f"correct on 2 ranks: {counts['PASS']}/{rewritten} of the programs ranklift rewrote")
-    if a.json:
-        Path(a.json).write_text(json.dumps(rows, indent=1))
     shutil.rmtree(base, ignore_errors=True)
-    print(f"{counts['PASS']} passed, {counts['FAIL']} failed")
-    sys.exit(1 if counts["FAIL"] else 0)
+    sys.exit(summarize(rows, a.json))
 
 
 if __name__ == "__main__":
