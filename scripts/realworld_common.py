@@ -155,13 +155,14 @@ def remove_horovod(path):
 
         def visit_Attribute(self, node):
             self.generic_visit(node)
-            if is_hvd(node) and isinstance(node.value, ast.Attribute):  # hvd.Compression.fp16
+            if (is_hvd(node) and isinstance(node.value, ast.Attribute)
+                    and node.value.attr == "Compression"):  # hvd.Compression.fp16
                 return ast.Constant(None)
             return node
 
         def visit_List(self, node):
+            node.elts = [e for e in node.elts if not hvd_call(e)]  # Horovod's callbacks, hooks
             self.generic_visit(node)
-            node.elts = [e for e in node.elts if not hvd_call(e)]
             return node
 
         def visit_BinOp(self, node):
