@@ -102,7 +102,10 @@ def run(cmd, env=None, cwd=None, timeout=900):
         p = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
         rc, out, err = p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
-        rc, out, err = -1, e.stdout or "", (e.stderr or "") + f"\ntimeout after {timeout}s"
+        # The partial output of a timed-out run comes as bytes, whatever `text=` said.
+        def text(b):
+            return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        rc, out, err = -1, text(e.stdout), text(e.stderr) + f"\ntimeout after {timeout}s"
     return rc, out if isinstance(out, str) else out.decode(), err if isinstance(err, str) else err.decode(), time.monotonic() - t0
 
 
