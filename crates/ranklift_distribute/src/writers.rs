@@ -31,11 +31,17 @@ pub fn is_file_writer(qual: &str) -> bool {
 }
 
 /// Calls that write to the console outside `print` and logging: a hand-made progress bar
-/// (`sys.stdout.write(f"\r{i}/{n}")`), which N processes would interleave.
+/// (`sys.stdout.write(f"\r{i}/{n}")`), a notebook's `display(...)` / `clear_output()` (escape
+/// codes on a terminal), which N processes would interleave.
 pub fn is_console_output(qual: &str) -> bool {
     matches!(
         qual,
-        "sys.stdout.write" | "sys.stdout.flush" | "sys.stdout.writelines" | "pprint.pprint"
+        "sys.stdout.write"
+            | "sys.stdout.flush"
+            | "sys.stdout.writelines"
+            | "pprint.pprint"
+            | "IPython.display.display"
+            | "IPython.display.clear_output"
     )
 }
 

@@ -68,6 +68,11 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
     {
         return Some("file write");
     }
+    if let Some(q) = idx.qualify(m, &call.func)
+        && crate::writers::is_console_output(&q)
+    {
+        return Some("console output");
+    }
     if let Expr::Attribute(a) = &*call.func {
         if crate::writers::is_file_writing_method(a.attr.as_str()) {
             return Some("file write");
