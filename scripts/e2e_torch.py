@@ -103,6 +103,16 @@ def _wrap_before_main_block(text):
     return "\n".join(lines)
 
 
+def _wrap_after_make_private(text):
+    lines = text.split("\n")
+    span = _statement(lines, "= DDP(")
+    wrap = lines[span[0]:span[-1] + 1]
+    del lines[span[0]:span[-1] + 1]
+    at = next(i for i, l in enumerate(lines) if l.strip().startswith("for epoch in"))
+    lines[at:at] = wrap
+    return "\n".join(lines)
+
+
 CONTROLS = [
     ("plain_loop.py", "no DDP wrap", lambda t: _without_statement(t, "= DDP(").replace("model.module.", "model."), "agree"),
     ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
@@ -125,6 +135,14 @@ CONTROLS = [
     ("plateau_schedule.py", "rank-local plateau metric", lambda t: t.replace("scheduler.step(plateau_metric.item() / WORLD_SIZE)", "scheduler.step(total / len(loader))"), "agree"),
     # os.makedirs without exist_ok on every rank: the second rank's FileExistsError.
     ("output_dir.py", "makedirs without exist_ok", lambda t: t.replace("os.makedirs(out_dir, exist_ok=True)", "os.makedirs(out_dir)"), "runs"),
+    # DDP wrapped after Opacus' make_private: Opacus trains each rank on its own noisy gradients
+    # (and its whole loader), and the ranks' weights drift apart.
+    ("private_training.py", "DDP wrap after make_private", _wrap_after_make_private, "agree"),
+    # What ranklift wrote at first contact with Opacus' mnist.py: set_epoch on the loader Opacus
+    # replaced (its Poisson batch sampler has none).
+    ("private_training.py", "set_epoch on the adopted loader", lambda t: t.replace(
+        "        train(model, train_loader, optimizer, epoch)",
+        "        train_loader.sampler.set_epoch(epoch)\n        train(model, train_loader, optimizer, epoch)"), "runs"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]
@@ -314,8 +332,17 @@ def check_example(ex, bin_path, work):
         slack = max(1.0, SPLIT_TOL * want)
         got = [r["steps"] for r in recs]
         row["steps"] = f"{orig['steps']}->{got[0]}+{got[1]}"
+        sampled = False  # batches drawn at random by a library's sampler (no fixed order)
         if any(abs(g - want) > slack for g in got):
-            raise Failure(f"work not split: the original took {orig['steps']} steps, the ranks {got}")
+            # A library's own sampler may keep the step count and split each batch instead
+            # (Opacus' Poisson sampling): then each rank must have drawn half the rows.
+            rows = [r.get("rows", 0) for r in recs]
+            half = orig.get("rows", 0) / 2
+            if not (got == [orig["steps"]] * 2 and half and all(abs(r - half) <= SPLIT_TOL * half for r in rows)):
+                raise Failure(f"work not split: the original took {orig['steps']} steps, the ranks {got}"
+                              f" (rows {orig.get('rows', 0)} -> {rows})")
+            row["steps"] = f"{orig['rows']}->{rows[0]}+{rows[1]} rows"
+            sampled = True
         shuffles = len(recs[0]["orders"]) >= 2 and recs[0]["orders"][0] != sorted(recs[0]["orders"][0])
         check_shuffle(recs, shuffles)
         saved = {s["name"]: s["keys"] for s in orig["saves"]}
@@ -338,7 +365,7 @@ def check_example(ex, bin_path, work):
         one = load(d1, 0)
         if one["steps"] != orig["steps"]:
             raise Failure(f"-np 1 took {one['steps']} steps, the original {orig['steps']}")
-        if shuffles:
+        if shuffles or sampled:
             _, lo = tenth_means(orig["losses"])
             _, l1v = tenth_means(one["losses"])
             row["np1"] = f"{lo:.3f}/{l1v:.3f}"

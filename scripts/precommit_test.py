@@ -3,7 +3,8 @@
 
 pre-commit (pinned, in a cached venv under ~/.cache/ranklift/precommit-venv) installs this
 repository as the hooks' environment (`language: python`: pip builds the wheel with maturin;
-CARGO_TARGET_DIR points at this checkout's target/ so the binary is not compiled again) in a
+CARGO_TARGET_DIR points at this checkout's target/ and MATURIN_PEP517_ARGS selects the dev profile,
+so the binary `cargo test` built is reused, not compiled again) in a
 fresh PRE_COMMIT_HOME, and runs the hooks on a sample repository made in a temporary directory:
 
 - `pre-commit try-repo . ranklift-shapes`: a matmul of (4, 3) by (4, 2) fails the hook with
@@ -81,7 +82,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         env = dict(os.environ, PRE_COMMIT_HOME=str(tmp / "pre-commit-home"),
-                   CARGO_TARGET_DIR=str(ROOT / "target"), PRE_COMMIT_COLOR="never")
+                   CARGO_TARGET_DIR=str(ROOT / "target"), PRE_COMMIT_COLOR="never",
+                   MATURIN_PEP517_ARGS="--profile dev")
         repo = tmp / "sample"
         repo.mkdir()
         git(repo, "init", "-q")

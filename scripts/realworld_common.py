@@ -1,9 +1,72 @@
 """What the real-program sweeps (`realworld_torch_run.py`, `realworld_tf_run.py`) share: taking a
-program out of a fetched snapshot unmodified, and turning a notebook into the script a user would
-get from `jupyter nbconvert --to script`."""
+program out of a fetched snapshot (or a pinned PyPI source distribution) unmodified, and turning a
+notebook into the script a user would get from `jupyter nbconvert --to script`."""
+import hashlib
 import json
+import os
+import shutil
 import subprocess
+import sys
+import tarfile
 from pathlib import Path
+
+# Source distributions downloaded from PyPI (pinned by SHA-256) stay here between runs.
+SDISTS = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ranklift" / "realworld" / "sdists"
+
+
+def sdist(spec):
+    """The cached source distribution a manifest's `pypi` entry pins ({name, version, file,
+    sha256}), downloaded from PyPI on first use (no build step: the archive itself)."""
+    SDISTS.mkdir(parents=True, exist_ok=True)
+    path = SDISTS / spec["file"]
+    if not path.exists():
+        partial = SDISTS / (spec["file"] + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+               "--no-build-isolation", "--quiet", "-d", str(partial), f"{spec['name']}=={spec['version']}"]
+        if subprocess.run(cmd, timeout=900).returncode != 0 or not (partial / spec["file"]).exists():
+            raise FileNotFoundError(f"{spec['name']}=={spec['version']} could not be downloaded from PyPI")
+        (partial / spec["file"]).replace(path)
+        shutil.rmtree(partial, ignore_errors=True)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != spec["sha256"]:
+        raise SystemExit(f"{path}: SHA-256 {digest} differs from the pinned one; delete it to download again")
+    return path
+
+
+def export_sdist(spec, subdir, dest, files=None):
+    """The files of `subdir` of a pinned source distribution (or only `files` of it), unmodified,
+    under `dest`. Members are matched by name below the archive's top directory; links and
+    anything outside `subdir` are left out."""
+    dest.mkdir(parents=True, exist_ok=True)
+    wanted = set(files or [])
+    found = set()
+    with tarfile.open(sdist(spec)) as tar:
+        for m in tar.getmembers():
+            parts = m.name.split("/", 1)
+            if len(parts) < 2 or not m.isfile():
+                continue
+            rel = parts[1]
+            if subdir:
+                if not rel.startswith(subdir.rstrip("/") + "/"):
+                    continue
+                rel = rel[len(subdir.rstrip("/")) + 1:]
+            if ".." in rel.split("/") or (wanted and rel not in wanted):
+                continue
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            (dest / rel).write_bytes(tar.extractfile(m).read())
+            found.add(rel)
+    if wanted - found:
+        raise FileNotFoundError(f"{spec['file']}: {sorted(wanted - found)} not in the archive")
+
+
+def export_program(p, mirror, subdir, dest):
+    """A manifest entry's files under `dest`: from its PyPI source distribution (`pypi`) or from
+    the fetched snapshot of its repository at its commit."""
+    if "pypi" in p:
+        export_sdist(p["pypi"], subdir, dest, p.get("files"))
+    else:
+        export(mirror, p["repo"], p["commit"], subdir, dest, p.get("files"))
 
 
 def export(mirror, repo, commit, subdir, dest, files=None):

@@ -48,7 +48,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import e2e_distribute as e2e  # noqa: E402  (running, rank output, the split tolerance)
-from realworld_common import export, notebook_to_script, ranklift_verdict, remove_horovod, summarize  # noqa: E402
+from realworld_common import export_program, notebook_to_script, ranklift_verdict, remove_horovod, summarize  # noqa: E402
 
 SITE = HERE / "realworld_tf"
 MANIFEST = HERE / "realworld-tf-programs.json"
@@ -142,7 +142,7 @@ def check(orig, recs, stdout, orig_printed, adversarial):
 def prepared(p, mirror, dest):
     """The program as ranklift gets it (exported; a notebook as its script; Horovod removed)."""
     subdir, script = os.path.split(p["path"])
-    export(mirror, p["repo"], p["commit"], subdir, dest, p.get("files"))
+    export_program(p, mirror, subdir, dest)
     if script.endswith(".ipynb"):
         script = notebook_to_script(dest / script).name
     if p.get("remove_horovod"):
@@ -241,6 +241,9 @@ def main():
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--manifest", default=str(MANIFEST))
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--ci", action="store_true",
+                    help="only the fixed sample CI runs (the manifest's rows marked \"ci\": programs "
+                         "from pinned PyPI source distributions, which a fresh machine can download)")
     ap.add_argument("--json")
     ap.add_argument("--reuse", nargs=2, metavar=("PRIOR_JSON", "PRIOR_BIN"), action="append",
                     help="a row of an earlier sweep is kept, not run again, when PRIOR_BIN's "
@@ -248,11 +251,12 @@ def main():
                          "formatting differs: the same program runs)")
     a = ap.parse_args()
     programs = json.loads(Path(a.manifest).read_text())["programs"]
-    ensure_extras()
+    if not a.ci:  # the sample's programs import Keras alone
+        ensure_extras()
     base = Path(tempfile.mkdtemp(prefix="rl-realworld-tf-"))
     rows = []
     for i, p in enumerate(programs):
-        if a.only and p["name"] not in a.only:
+        if (a.only and p["name"] not in a.only) or (a.ci and not p.get("ci")):
             continue
         t0 = time.monotonic()
         reused = None

@@ -41,21 +41,25 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import e2e_torch as e2e  # noqa: E402  (the checks, shared with the examples' e2e run)
-from realworld_common import export, ranklift_verdict, summarize  # noqa: E402
+from realworld_common import export_program, ranklift_verdict, summarize  # noqa: E402
 
 SITE = HERE / "realworld_torch"
 MANIFEST = HERE / "realworld-torch-programs.json"
 
 
-# What real tutorials import besides torch (plots, TensorBoard logs): installed into the torch
-# venv on first use, pinned (the e2e examples do not need them, so CI's venv stays as it is).
-EXTRAS = ["matplotlib==3.11.2", "tensorboard==2.21.0"]
+# What real programs import besides torch (plots, TensorBoard logs; Opacus for the programs of
+# its source distribution): installed into the torch venv on first use, pinned (the e2e examples
+# do not need them). CI's sample needs only Opacus.
+EXTRAS = {"opacus": ["opacus==1.6.0", "opt-einsum==3.4.0", "scipy==1.17.1"],
+          "matplotlib, tensorboard": ["matplotlib==3.11.2", "tensorboard==2.21.0"]}
 
 
-def ensure_extras():
-    probe = "import matplotlib, tensorboard"
-    if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
+def ensure_extras(ci=False):
+    for probe, pins in EXTRAS.items():
+        if ci and probe != "opacus":
+            continue
+        if subprocess.run([sys.executable, "-c", f"import {probe}"], capture_output=True).returncode != 0:
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + pins, check=True)
 
 
 def probe_env(rec, tmp, shared, n):
@@ -71,7 +75,7 @@ def run_program(p, bin_path, mirror, work):
     row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
     subdir, script = os.path.split(p["path"])
     src = work / "src"
-    export(mirror, p["repo"], p["commit"], subdir, src, p.get("files"))
+    export_program(p, mirror, subdir, src)
     for setup in p.get("setup", []):  # e.g. a data generator the README runs first
         rc, so, se, _ = e2e.run([sys.executable] + setup, cwd=src)
         if rc != 0:
@@ -151,14 +155,17 @@ def main():
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--manifest", default=str(MANIFEST))
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--ci", action="store_true",
+                    help="only the fixed sample CI runs (the manifest's rows marked \"ci\": programs "
+                         "from pinned PyPI source distributions, which a fresh machine can download)")
     ap.add_argument("--json")
     a = ap.parse_args()
     programs = json.loads(Path(a.manifest).read_text())["programs"]
-    ensure_extras()
+    ensure_extras(a.ci)
     base = Path(tempfile.mkdtemp(prefix="rl-realworld-torch-"))
     rows = []
     for i, p in enumerate(programs):
-        if a.only and p["name"] not in a.only:
+        if (a.only and p["name"] not in a.only) or (a.ci and not p.get("ci")):
             continue
         t0 = time.monotonic()
         try:

@@ -40,3 +40,9 @@ cargo build --quiet --bin ranklift
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh
 echo "== end-to-end check on real torch.distributed (torchrun, gloo)"
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-torch.sh
+# The real-program sweeps run locally over fetched repositories (their tables are in the notes);
+# CI runs their fixed sample from pinned PyPI source distributions (the rows marked "ci").
+echo "== real programs from PyPI (Keras 2.2.4's examples) on 2 Horovod ranks: the sweep's CI sample"
+"$(scripts/horovod-env.sh | tail -n 1)/bin/python" scripts/realworld_tf_run.py --ci --bin "$PWD/target/debug/ranklift"
+echo "== real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the sweep's CI sample"
+"$(scripts/torch-env.sh | tail -n 1)/bin/python" scripts/realworld_torch_run.py --ci --bin "$PWD/target/debug/ranklift"

@@ -33,8 +33,18 @@ assert dist.is_available() and dist.is_gloo_available()
 PYEOF
 }
 
+# Opacus (pure Python, a few hundred kB): its examples are the PyPI programs of the CI sample of
+# the real-program sweep, and one e2e example trains with its PrivacyEngine. Added to a cached
+# venv in place, so an existing torch install is never rebuilt for it.
+OPACUS=(opacus==1.6.0 opt-einsum==3.4.0 scipy==1.17.1)
+ensure_opacus() {
+  "$VENV/bin/python" -c "import opacus" 2>/dev/null && return 0
+  "$VENV/bin/pip" install --quiet --no-deps "${OPACUS[@]}" >&2
+}
+
 if check; then
   echo "torch-env: reusing $VENV" >&2
+  ensure_opacus
   echo "$VENV"
   exit 0
 fi
@@ -52,4 +62,5 @@ if ! check; then
   "$VENV/bin/python" -c "import torch" >&2 || true
   exit 1
 fi
+ensure_opacus
 echo "$VENV"

@@ -11,7 +11,7 @@ hooks on PyTorch itself:
   that DDP broadcast rank 0's; the negative control without the wrap proves they would differ;
 - a global optimizer step hook counts steps and remembers the optimizers; `Tensor.backward`
   records the value of every scalar loss; `DistributedSampler.__iter__` records the order of
-  indices of every pass; `torch.save` records the keys and shapes of every state dict saved;
+  indices of every pass; `DataLoader` iterators count the rows of every batch; `torch.save` records the keys and shapes of every state dict saved;
   `open` records every file opened for writing (outside caches and the record itself);
 - at exit, `$RANKLIFT_E2E_OUT/rank<R>.pt` holds: steps, losses, the final parameters of every
   optimizer (in the order they first stepped), sampler orders, saves and writes.
@@ -43,7 +43,7 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
         torch.manual_seed = _seed
         torch.random.manual_seed = _seed
 
-    _rec = {"steps": 0, "losses": [], "orders": [], "saves": [], "writes": []}
+    _rec = {"steps": 0, "losses": [], "orders": [], "saves": [], "writes": [], "rows": 0}
     _optimizers = []
 
     def _post_step(opt, args, kwargs):
@@ -72,6 +72,24 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
         return iter(order)
 
     _tud.DistributedSampler.__iter__ = _iter
+
+    # Rows drawn from every DataLoader (the first dimension of a batch's first tensor): the
+    # work a rank did when a library's own sampler splits batches rather than steps (Opacus'
+    # Poisson sampling keeps the step count and shrinks each rank's batches).
+    import torch.utils.data.dataloader as _tdl
+
+    _orig_next = _tdl._BaseDataLoaderIter.__next__
+
+    def _next(self):
+        batch = _orig_next(self)
+        first = batch
+        while isinstance(first, (list, tuple)) and first:
+            first = first[0]
+        if isinstance(first, torch.Tensor) and first.dim() > 0:
+            _rec["rows"] += int(first.shape[0])
+        return batch
+
+    _tdl._BaseDataLoaderIter.__next__ = _next
 
     def _shapes(obj, prefix=""):
         out = {}

@@ -7,6 +7,7 @@
 //! and the process group) → [`Editor::finish`] (re-parse guard). Everything PyTorch-specific lives
 //! under this module; [`names`] holds the names it knows.
 
+pub mod adopters;
 pub mod checks;
 pub mod names;
 pub mod plan;

@@ -81,6 +81,12 @@ pub struct Plan {
     pub unfed_steps: Vec<CallId>,
     /// `for` loops that reach a step.
     pub train_loops: Vec<StmtId>,
+    /// Library calls that take the model and its loader and distribute themselves once the
+    /// model is DDP-wrapped (Opacus' `make_private`: `crate::torch::adopters`).
+    pub adopters: Vec<crate::torch::adopters::Adopter>,
+    /// Loaders handed to an adopter (removed from `loaders`: the library shards them), with the
+    /// adopting call.
+    pub adopted: Vec<(CallId, CallId)>,
     /// Module-level functions of the reached modules (and the functions nested in them) that
     /// nothing the program runs calls or refers to — `def test(): ...` left in a model file —
     /// whose code the rewrite leaves as it is.
@@ -221,6 +227,8 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         unresolved_loops: Vec::new(),
         unfed_steps: Vec::new(),
         train_loops: Vec::new(),
+        adopters: Vec::new(),
+        adopted: Vec::new(),
         never_run: FastSet::default(),
     };
     plan.never_run = never_run(idx, &plan);
@@ -289,6 +297,15 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     mark_training(idx, &mut plan);
     find_models(idx, &mut plan);
     find_loaders(idx, &mut plan);
+    plan.adopters = crate::torch::adopters::find(idx, &plan);
+    let adopted: Vec<(CallId, CallId)> = plan
+        .adopters
+        .iter()
+        .flat_map(|a| a.loaders.iter().map(move |&l| (l, a.call)))
+        .collect();
+    plan.loaders
+        .retain(|l| !adopted.iter().any(|&(a, _)| a == l.call));
+    plan.adopted = adopted;
     plan
 }
 

@@ -7,6 +7,8 @@
 //! - a model held by a name: `model = DDP(model, device_ids=...)` right before the first
 //!   statement of its scope that trains (reaches `optimizer.step()`), so after `.to(device)` and
 //!   after a checkpoint is loaded into it;
+//! - a model handed to a library that distributes itself when it gets a DDP module (Opacus'
+//!   `make_private`, `crate::torch::adopters`): the same line before that statement;
 //! - a model held by `self.model`: the same line at the end of the method that binds it
 //!   (`__init__`);
 //! - `nn.DataParallel(model, ...)` → `model`, and the wrap above (the migration PyTorch
@@ -427,7 +429,17 @@ fn wrap_point(tx: &Tx, scope: Scope, name: &str) -> Option<StmtId> {
     let idx = tx.idx;
     let m = scope.module;
     let def_stmt = scope.func.map(|f| idx.funcs[f].stmt);
-    let training = |s: StmtId| tx.plan.training_stmts.contains(&s);
+    // A statement that trains, or that hands the model to a library that distributes itself
+    // only when it gets the DDP wrapper (Opacus' `make_private`: `crate::torch::adopters`).
+    let adopts = |s: StmtId| {
+        let r = idx.stmts[s].stmt.range();
+        tx.plan.adopters.iter().any(|a| {
+            a.model.as_deref() == Some(name)
+                && idx.stmts[a.stmt].scope == scope
+                && r.contains_range(idx.stmts[a.stmt].stmt.range())
+        })
+    };
+    let training = |s: StmtId| tx.plan.training_stmts.contains(&s) || adopts(s);
     // The first binding in source order, in the scope's own code (not a class body).
     let binding = idx.modules[m]
         .stmts

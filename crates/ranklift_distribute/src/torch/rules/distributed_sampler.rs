@@ -157,6 +157,15 @@ pub fn run(tx: &mut Tx) {
         if !tx.plan.in_reach(c.scope.module) || tx.plan.loaders.iter().any(|l| l.call == id) {
             continue;
         }
+        if tx.plan.adopted.iter().any(|&(l, _)| l == id) {
+            tx.ed.note(
+                c.scope.module,
+                RULE,
+                c.call.start(),
+                "handed to Opacus' make_private with the DDP-wrapped model: Opacus replaces this loader with its own, sharded across ranks (no DistributedSampler; the sample rate and the privacy accounting stay the original's)",
+            );
+            continue;
+        }
         if tx.plan.qual(id).is_some_and(names::is_data_loader) {
             tx.ed.note(
                 c.scope.module,
