@@ -43,6 +43,10 @@ SAMPLE_CONTROLS the sharding is removed but the divided step counts stay: the st
 (each rank runs half the steps), so the example check must fail — every rank drew the same
 batches.
 
+Negative controls (runs): for the examples in RUN_CONTROLS, the failure the rewrite avoids is put
+back (unequal shares, an unguarded reader of a guarded name, a late Horovod block) and the 2-rank
+run must fail.
+
 Negative controls: for one example of each kind (GradientTape, Keras, TF1 Session, TF1 hooks), the broadcast is removed from the
 transformed program and the 2-rank run must then END WITH DIFFERENT weights — otherwise the check
 above could not detect a missing broadcast, and the run fails.
@@ -71,13 +75,28 @@ SPLIT_TOL = 0.10
 # example -> (text ranklift inserted, what to put back): undoing the split must fail the check.
 SPLIT_CONTROLS = {
     "tape_epoch_loop.py": (".shard(hvd.size(), hvd.rank())", ""),
-    "keras_fit_basic.py": ("[hvd.rank()::hvd.size()]", ""),
+    "keras_fit_basic.py": ("[shard]", ""),
 }
 # example -> (text ranklift inserted, what to put back): only the steps stay divided.
 SAMPLE_CONTROLS = {
     "keras_fit_repeat_seeded.py": (".shard(hvd.size(), hvd.rank())", ""),
     # Unseeded, the ranks' internal shuffles differ and the shards after them overlap.
     "project_csv_dataset": (re.compile(r",?\s*shuffle_seed=0,?"), ""),
+}
+# example -> (what the broken program does, edit): the failure ranklift's rewrite avoids, put back;
+# the 2-rank run of the edited program must FAIL (an error, or a stall Horovod shuts down).
+RUN_CONTROLS = {
+    # The `x[rank::size]` slices of the first version: one rank gets one more batch and its
+    # extra all-reduce waits for the other (mnist_transfer_cnn hung so).
+    "keras_fit_uneven_shares.py": ("unequal shares", lambda t: t.replace("[shard]", "[hvd.rank()::hvd.size()]")),
+    # The statement that reads `filename` (bound only inside the guarded `with`) left unguarded.
+    "keras_gif_frames.py": ("a reader of the guarded loop's name on every rank", lambda t: t.replace(
+        "\n    last_frame = os.path.basename(filename)\n",
+        "\nlast_frame = os.path.basename(filename)\nif hvd.rank() == 0:\n")),
+    # The Horovod block after the guide's last import, where the optimizer already used `hvd`.
+    "keras_imports_spread.py": ("the Horovod block after the last import", lambda t: t.replace(
+        "import horovod.tensorflow.keras as hvd\nhvd.init()\n", "").replace(
+        "from tensorflow import keras\n", "from tensorflow import keras\nimport horovod.tensorflow.keras as hvd\nhvd.init()\n")),
 }
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
@@ -347,6 +366,9 @@ def check_example(ex, bin_path, work):
             check_sample_control(SAMPLE_CONTROLS[name], new_main, work, base_env, orig_steps,
                                  load_batches(dirs["orig"], 0))
             controls.append("example control ok")
+        if name in RUN_CONTROLS:
+            check_run_control(*RUN_CONTROLS[name], new_main, work, base_env)
+            controls.append("run control ok")
         row["why"] = ", ".join(controls)
         row["result"] = "PASS"
     except Failure as f:
@@ -424,6 +446,24 @@ def check_sample_control(edit, new_main, work, base_env, orig_steps, orig_batche
         raise Failure("example control: the steps are no longer divided; it tests nothing")
     if samples_error(orig_batches, [load_batches(out, 0), load_batches(out, 1)]) is None:
         raise Failure("example control: with only the steps divided the example check still passes; it is powerless")
+
+
+def check_run_control(what, edit, new_main, work, base_env):
+    text = new_main.read_text()
+    broken = edit(text)
+    if broken == text:
+        raise Failure(f"run control ({what}): the edit found nothing to change in the rewrite")
+    prog = new_main.with_name("runcontrol_" + new_main.name)
+    prog.write_text(broken)
+    out = work / "runcontrol"
+    out.mkdir()
+    # A stalled collective is shut down by Horovod's stall inspector instead of hanging the check.
+    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), PYTHONPATH=str(SITE),
+               HOROVOD_STALL_CHECK_TIME_SECONDS="5", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="15")
+    cmd = ["horovodrun", "-np", "2", "--gloo", "-H", "localhost:2", sys.executable, str(prog)]
+    rc, _, _, _ = run(cmd, env=env, cwd=prog.parent, timeout=240)
+    if rc == 0:
+        raise Failure(f"run control ({what}): the broken program ran on 2 ranks; the example tests nothing")
 
 
 def main():

@@ -143,6 +143,10 @@ def run_program(p, bin_path, mirror, work):
             if b < a and not d < c and not p.get("adversarial"):
                 raise e2e.Failure(f"the loss fell in the original ({a:.3f} -> {b:.3f}) but not on rank 0 ({c:.3f} -> {d:.3f})")
         steps = f"{orig_rec['steps'] if orig_rec else '?'}->{recs[0]['steps']}+{recs[1]['steps']}"
+        if orig_rec and orig_rec.get("rows"):
+            # Rows drawn from DataLoaders (training and evaluation): a library's own sampler may
+            # keep the steps and split each batch (Opacus).
+            steps += f" steps, rows {orig_rec['rows']}->{recs[0].get('rows')}+{recs[1].get('rows')}"
         row.update(result="PASS", why=steps)
     except e2e.Failure as e:
         row["why"] = str(e)

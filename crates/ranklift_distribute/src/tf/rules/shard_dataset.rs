@@ -20,8 +20,10 @@
 //!   callers pass (sharding a source shared with evaluation would shard
 //!   the evaluation too). Otherwise it is sharded where training reads it (`for x in
 //!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded;
-//! - arrays given to `fit` are sliced `x[hvd.rank()::hvd.size()]` (also `y` and
-//!   `sample_weight`);
+//! - arrays given to `fit` are sliced by `shard = slice(hvd.rank(), len(x) // hvd.size() *
+//!   hvd.size(), hvd.size())` (also `y` and `sample_weight`): every rank the same number of
+//!   samples, or one rank would run one more batch and wait forever in its all-reduce (an `x`
+//!   that calls something, or a `fit` that shares its line, gets `x[hvd.rank()::hvd.size()]`);
 //! - any other `fit` input (a generator, a `Sequence`, a dict of arrays) without
 //!   `steps_per_epoch` keeps its data and `epochs=E` becomes `(E + hvd.size() - 1) // hvd.size()`, as Horovod's Keras example
 //!   divides epochs; without `epochs` there is nothing to divide and DST306 says so.
@@ -362,16 +364,42 @@ pub fn run_fit(cx: &mut Cx) {
             if let Some(w) = args.find_keyword("sample_weight") {
                 parts.push(&w.value);
             }
+            // Equal shares: `x[hvd.rank()::hvd.size()]` gives the first `len(x) % hvd.size()`
+            // ranks one more sample, and when that makes one more batch, that rank's extra
+            // gradient all-reduce waits for ranks that have finished the epoch: a hang. A
+            // `slice` that stops at a multiple of hvd.size() gives every rank the same count.
+            let stmt = c.stmt;
+            let slice = if !has_call(x)
+                && cx.ed.stmt_alone(m, idx.stmts[stmt].stmt)
+                && cx.ed.lines_around_ok(stmt)
+            {
+                let name = ["shard", "rank_shard", "hvd_shard"]
+                    .into_iter()
+                    .find(|n| {
+                        idx.assignments(scope, n).1.is_empty() && !cx.text(m, call).contains(n)
+                    })
+                    .unwrap_or("hvd_shard");
+                let line = format!(
+                    "{name} = slice(hvd.rank(), len({x}) // hvd.size() * hvd.size(), hvd.size())",
+                    x = cx.text(m, x)
+                );
+                let why = "# Every rank the same number of samples: one more batch on one rank would stall the others.".to_owned();
+                cx.insert_lines_before(m, RULE, idx.stmts[stmt].stmt, &[why, line], "");
+                format!("[{name}]")
+            } else {
+                SLICE.to_owned()
+            };
             for p in &parts {
-                cx.trailer(m, RULE, p, SLICE);
+                cx.trailer(m, RULE, p, &slice);
             }
             cx.note(
                 m,
                 RULE,
                 x.start(),
                 format!(
-                    "`fit` arrays `{}` sliced `{SLICE}`: each process trains on every hvd.size()-th sample",
-                    parts.iter().map(|p| short(cx.text(m, *p))).collect::<Vec<_>>().join("`, `")
+                    "`fit` arrays `{}` sliced `{slice}`: each process trains on every hvd.size()-th sample{}",
+                    parts.iter().map(|p| short(cx.text(m, *p))).collect::<Vec<_>>().join("`, `"),
+                    if slice == SLICE { "" } else { ", every process the same number (an extra batch on one would stall the others)" }
                 ),
             );
             cx.use_hvd(scope);
@@ -407,4 +435,21 @@ pub fn run_fit(cx: &mut Cx) {
                 "pass a tf.data.Dataset or arrays to `fit`, or `steps_per_epoch`, so that ranklift can split the work"),
         }
     }
+}
+
+/// Does `e` call anything (so that repeating its text would run the call again)?
+fn has_call(e: &Expr) -> bool {
+    use ruff_python_ast::visitor::{Visitor, walk_expr};
+    struct V(bool);
+    impl Visitor<'_> for V {
+        fn visit_expr(&mut self, e: &Expr) {
+            if matches!(e, Expr::Call(_)) {
+                self.0 = true;
+            }
+            walk_expr(self, e);
+        }
+    }
+    let mut v = V(false);
+    v.visit_expr(e);
+    v.0
 }
