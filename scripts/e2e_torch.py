@@ -113,6 +113,15 @@ def _wrap_after_make_private(text):
     return "\n".join(lines)
 
 
+def _wrap_in_main_after_trainer(text):
+    lines = text.split("\n")
+    span = _statement(lines, "self.model = DDP(")
+    del lines[span[0]:span[-1] + 1]
+    at = next(i for i, l in enumerate(lines) if l.strip().startswith("trainer.train("))
+    lines[at:at] = ["    model = DDP(model)"]
+    return "\n".join(lines).replace("self.model.module.", "self.model.")
+
+
 CONTROLS = [
     ("plain_loop.py", "no DDP wrap", lambda t: _without_statement(t, "= DDP(").replace("model.module.", "model."), "agree"),
     ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
@@ -143,6 +152,9 @@ CONTROLS = [
     ("private_training.py", "set_epoch on the adopted loader", lambda t: t.replace(
         "        train(model, train_loader, optimizer, epoch)",
         "        train_loader.sampler.set_epoch(epoch)\n        train(model, train_loader, optimizer, epoch)"), "runs"),
+    # The wrap in main() after the Trainer stored the bare model (where the model's name is bound):
+    # DDP syncs the first weights, but the trainer's copy trains without averaged gradients.
+    ("trainer_takes_model.py", "wrap in main after the trainer", _wrap_in_main_after_trainer, "agree"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

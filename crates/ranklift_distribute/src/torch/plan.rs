@@ -504,7 +504,15 @@ fn holder_of(idx: &Index, scope: Scope, e: &Expr) -> Option<Holder> {
     match e {
         Expr::Name(n) => {
             let name = n.id.to_string();
-            let (s, _) = idx.assignments(scope, &name);
+            let (mut s, _) = idx.assignments(scope, &name);
+            // Bound in the function by unpacking (`dataset, model, opt = load()`): local too.
+            if s != scope
+                && bindings(idx, scope, &name)
+                    .iter()
+                    .any(|(bs, _, _)| *bs == scope)
+            {
+                s = scope;
+            }
             // A parameter is local to its function even without assignments.
             let is_param = scope.func.is_some_and(|f| {
                 let p = &idx.funcs[f].def.parameters;
@@ -581,7 +589,11 @@ fn find_models(idx: &Index, plan: &mut Plan) {
             {
                 h = outer;
             }
-            for h in returned_holders(idx, plan, h) {
+            let holders: Vec<Holder> = returned_holders(idx, plan, h)
+                .into_iter()
+                .map(|h| stored_holder(idx, plan, h))
+                .collect();
+            for h in holders {
                 if let Some(existing) = plan.models.iter_mut().find(|m| m.holder == h) {
                     existing.part &= part;
                 } else {
@@ -662,6 +674,67 @@ fn returned_holders(idx: &Index, plan: &Plan, h: Holder) -> Vec<Holder> {
         }
     }
     if out.is_empty() { vec![h] } else { out }
+}
+
+/// A model handed to the constructor of a project class that keeps it (`trainer =
+/// Trainer(model, ...)` with `self.model = model.to(gpu_id)` in `__init__`) and trains it in its
+/// methods lives in that attribute: the wrap belongs at the end of `__init__` (after `.to()`),
+/// where the trainer's own copy is the one that trains — PyTorch's DDP tutorial
+/// (`single_gpu.py` → `multigpu_torchrun.py`) moves it there. Other holders are themselves.
+fn stored_holder(idx: &Index, plan: &Plan, h: Holder) -> Holder {
+    let Holder::Name { scope, name } = &h else {
+        return h;
+    };
+    for c in idx.calls.iter() {
+        if c.scope != *scope {
+            continue;
+        }
+        let Some(Callee::Class(cl)) = idx.resolve_call(c.scope, c.call) else {
+            continue;
+        };
+        let Some(init) = idx.method(cl, "__init__") else {
+            continue;
+        };
+        let trains = idx
+            .funcs
+            .iter()
+            .enumerate()
+            .any(|(f, info)| info.class == Some(cl) && plan.training_funcs.contains(&f));
+        if !trains {
+            continue;
+        }
+        for (arg, param) in arg_params(idx, init, c.call) {
+            if !matches!(arg, Expr::Name(n) if n.id.as_str() == name) {
+                continue;
+            }
+            // `self.X = param` or `self.X = param.to(...)` (method chains on it).
+            for info in &idx.stmts {
+                if info.scope.func != Some(init) {
+                    continue;
+                }
+                let Stmt::Assign(a) = info.stmt else { continue };
+                let [Expr::Attribute(t)] = a.targets.as_slice() else {
+                    continue;
+                };
+                if !matches!(&*t.value, Expr::Name(n) if n.id.as_str() == "self") {
+                    continue;
+                }
+                let mut v: &Expr = &a.value;
+                while let Expr::Call(vc) = v
+                    && let Expr::Attribute(va) = &*vc.func
+                {
+                    v = &va.value;
+                }
+                if matches!(v, Expr::Name(n) if n.id.as_str() == param) {
+                    return Holder::Attr {
+                        class: cl,
+                        attr: t.attr.to_string(),
+                    };
+                }
+            }
+        }
+    }
+    h
 }
 
 pub fn is_param(idx: &Index, f: FuncId, name: &str) -> bool {
