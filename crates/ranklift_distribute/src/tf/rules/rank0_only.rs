@@ -20,6 +20,11 @@
 //! too: on the other ranks the file is not there (FileNotFoundError in TensorFlow's DCGAN and
 //! CVAE tutorials).
 //!
+//! A statement that *loads* such a file on every rank (`model.load_weights(path)` after a guarded
+//! `model.save_weights(path)`, `tf.keras.models.load_model('my_model.keras')`) stays on every
+//! rank, after a barrier (`hvd_tf.join()`, TF 2): the other ranks wait until rank 0 has written
+//! it (FileNotFoundError on rank 1 in TensorFlow's save-and-load tutorial).
+//!
 //! **Not triggered** by a file written through another library whose path names the rank
 //! (`np.save(f"out/rank{rank}.npy", a)` with `rank = os.environ["HOROVOD_RANK"]`): such files are
 //! per process already, and guarding them would lose the other ranks' files.
@@ -175,6 +180,11 @@ pub fn run(cx: &mut Cx) {
             guarded.push(s);
         }
     }
+    let loads = if cx.pattern.is_tf1() {
+        Vec::new()
+    } else {
+        loads_of_rank0_files(cx, &guarded)
+    };
     guarded.extend(readers_of_rank0_files(cx, &guarded));
     // A statement inside a guarded `with` is guarded by it.
     let outer = guarded.clone();
@@ -184,6 +194,7 @@ pub fn run(cx: &mut Cx) {
             .any(|&o| o != s && crate::editor::within(idx, s, o))
     });
     extend_to_dependents(idx, &mut guarded, cx.pattern.is_tf1());
+    barrier_before_loads(cx, &loads);
     guarded.sort_unstable();
     guarded.dedup();
     for (group, last) in cx
@@ -195,6 +206,65 @@ pub fn run(cx: &mut Cx) {
             share_results(cx, &guarded, &group, idx.stmts[last].stmt);
         }
     }
+}
+
+/// Every rank loads what rank 0 alone saved (`model.save_weights(p)` guarded, then
+/// `model.load_weights(p)` on every rank): the other ranks wait at a barrier until rank 0 has
+/// written it (TF 2; `hvd_tf.join()` returns once every rank has called it).
+fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
+    let idx = cx.idx;
+    for &s in loads {
+        let m = idx.stmts[s].scope.module;
+        if !cx.ed.lines_around_ok(s) {
+            continue;
+        }
+        let join = cx.hvd_tf(m, "join");
+        cx.insert_lines_before(
+            m,
+            RULE,
+            idx.stmts[s].stmt,
+            &[format!("{join}()  # wait until rank 0 has written the file loaded next")],
+            "every rank loads what only rank 0 saved: a barrier first (hvd.join), or the other ranks would not find the file",
+        );
+        cx.use_hvd(idx.stmts[s].scope);
+    }
+}
+
+/// Statements that load (`load_weights`, `load_model`, `restore`) a path only rank 0 writes: the
+/// same string literal, or the same module-level name, as a guarded write.
+fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
+    let idx = cx.idx;
+    let mut lits: Vec<String> = Vec::new();
+    let mut names: Vec<(usize, String)> = Vec::new();
+    for &g in guarded {
+        let (l, n) = path_tokens(idx.stmts[g].stmt);
+        lits.extend(l);
+        if idx.stmts[g].scope.func.is_none() {
+            names.extend(n.into_iter().map(|n| (idx.stmts[g].scope.module, n)));
+        }
+    }
+    let mut out = Vec::new();
+    for (s, info) in cx.reached_stmts() {
+        if guarded.contains(&s) || !matches!(info.stmt, Stmt::Expr(_) | Stmt::Assign(_)) {
+            continue;
+        }
+        let loads = ruff_python_ast::helpers::any_over_body(std::slice::from_ref(info.stmt), |e| {
+            matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Attribute(a)
+                if matches!(a.attr.as_str(), "load_weights" | "load_model" | "restore")))
+        });
+        if !loads {
+            continue;
+        }
+        let (l, n) = path_tokens(info.stmt);
+        if l.iter().any(|x| lits.contains(x))
+            || (info.scope.func.is_none()
+                && n.iter()
+                    .any(|x| names.contains(&(info.scope.module, x.clone()))))
+        {
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// String literals and names in the arguments of a statement's calls.
