@@ -219,22 +219,72 @@ pub fn run(tx: &mut Tx) {
                     _ => None,
                 })
                 .collect();
-            t.push_str(&format!("if __name__ == {q}__main__{q}:{nl}"));
+            // The script already ends in `if __name__ == "__main__":` (`main()` under it): the
+            // teardown goes at the end of that block, not into a second one.
+            let (at, unit, open) = match trailing_main_block(tx, m) {
+                Some((block_end, body_indent)) => {
+                    t.clear();
+                    t.push_str(nl);
+                    (block_end, body_indent, false)
+                }
+                None => (end, unit.clone(), true),
+            };
+            if open {
+                t.push_str(&format!("if __name__ == {q}__main__{q}:{nl}"));
+            }
+            let mut body: Vec<String> = Vec::new();
             if !wrapped.is_empty() {
-                t.push_str(&format!("{unit}del {}{nl}", wrapped.join(", ")));
+                body.push(format!("{unit}del {}", wrapped.join(", ")));
             }
             match &gc_name {
-                Some(g) => t.push_str(&format!("{unit}{g}.collect(){nl}")),
-                None => t.push_str(&format!("{unit}__import__({q}gc{q}).collect(){nl}")),
+                Some(g) => body.push(format!("{unit}{g}.collect()")),
+                None => body.push(format!("{unit}__import__({q}gc{q}).collect()")),
             }
-            t.push_str(&format!("{unit}{}.destroy_process_group(){nl}", n.dist));
+            body.push(format!("{unit}{}.destroy_process_group()", n.dist));
+            t.push_str(&body.join(nl));
+            if open {
+                t.push_str(nl);
+            }
             tx.ed.edit(
                 m,
                 RULE,
-                end,
-                Edit::insert(end, t),
+                at,
+                Edit::insert(at, t),
                 "the process group is destroyed when the script ends",
             );
         }
     }
+}
+
+/// The end offset and body indentation of the script's last statement when it is a plain
+/// `if __name__ == "__main__":` block (no `elif`/`else`) ending the file.
+fn trailing_main_block(tx: &Tx, m: usize) -> Option<(TextSize, String)> {
+    let body = tx.idx.project.modules[m].parsed.suite();
+    let Some(Stmt::If(i)) = body.last() else {
+        return None;
+    };
+    if !i.elif_else_clauses.is_empty() {
+        return None;
+    }
+    let test = tx.ed.text(m, &*i.test).replace('\'', "\"");
+    if test != "__name__ == \"__main__\"" {
+        return None;
+    }
+    let src = tx.ed.src(m);
+    // Nothing but blank lines and comments after it.
+    if src[usize::from(i.end())..]
+        .lines()
+        .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+    {
+        return None;
+    }
+    let first = i.body.first()?;
+    let line_start = src[..usize::from(first.start())]
+        .rfind('\n')
+        .map_or(0, |k| k + 1);
+    let indent = &src[line_start..usize::from(first.start())];
+    if !indent.chars().all(|c| c == ' ' || c == '\t') {
+        return None; // `if __name__ == "__main__": main()` on one line
+    }
+    Some((i.end(), indent.to_owned()))
 }
