@@ -155,6 +155,9 @@ CONTROLS = [
     # The wrap in main() after the Trainer stored the bare model (where the model's name is bound):
     # DDP syncs the first weights, but the trainer's copy trains without averaged gradients.
     ("trainer_takes_model.py", "wrap in main after the trainer", _wrap_in_main_after_trainer, "agree"),
+    # The sampler with replacement left seeded from the global generator: every rank draws the
+    # same batches.
+    ("infinite_loader.py", "no per-rank seed for the sampler", lambda t: re.sub(r",\s*generator=torch\.Generator\(\)\.manual_seed\(torch\.initial_seed\(\) \+ RANK\),?", "", t), "shuffle"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]
@@ -240,13 +243,14 @@ def max_diff(a, b):
     return max((float((x.double() - y.double()).abs().max()) if x.numel() else 0.0) for x, y in zip(a, b))
 
 
-def two_ranks(prog, work, tag):
-    """Run `prog` on 2 ranks; return (records, stdouts, rank-1 files, seconds)."""
+def two_ranks(prog, work, tag, desync=True):
+    """Run `prog` on 2 ranks; return (records, stdouts, rank-1 files, seconds). With `desync`,
+    ranks other than 0 seed torch differently (see sitecustomize.py)."""
     out, tmp, logs, shared = work / f"np2{tag}", work / f"tmp-np2{tag}", work / f"logs2{tag}", work / f"shared2{tag}"
     for d in (out, tmp, logs, shared):
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)
-    env = {"CHECKPOINT_DIR": str(shared),"RANKLIFT_E2E_OUT": str(out), "RANKLIFT_E2E_TMP": str(tmp), "RANKLIFT_E2E_DESYNC": "1",
+    env = {"CHECKPOINT_DIR": str(shared),"RANKLIFT_E2E_OUT": str(out), "RANKLIFT_E2E_TMP": str(tmp), "RANKLIFT_E2E_DESYNC": "1" if desync else "0",
            "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
     rc, so, se, t = torchrun(2, prog, env, logs)
     if rc != 0:
@@ -292,6 +296,16 @@ def check_shuffle(recs, shuffles):
         pad = abs(len(a) + len(b) - len(set(a) | set(b)))
         if len(common) > pad:
             raise Failure(f"pass {e}: the ranks read {len(common)} common samples (padding allows {pad})")
+
+
+def check_draws(recs):
+    """Samplers with replacement have no shards: the ranks must draw different streams (aligned
+    draws equal about 1/len(dataset) of the time by chance, all of the time when seeded alike)."""
+    for e, (a, b) in enumerate(zip(recs[0].get("draws", []), recs[1].get("draws", []))):
+        n = min(len(a), len(b))
+        same = sum(x == y for x, y in zip(a[:n], b[:n]))
+        if n >= 50 and same > n // 2:
+            raise Failure(f"pass {e}: the ranks drew the same samples ({same} of {n} aligned draws equal)")
 
 
 def check_example(ex, bin_path, work):
@@ -357,6 +371,11 @@ def check_example(ex, bin_path, work):
             sampled = True
         shuffles = len(recs[0]["orders"]) >= 2 and recs[0]["orders"][0] != sorted(recs[0]["orders"][0])
         check_shuffle(recs, shuffles)
+        if any(r.get("draws") for r in recs):
+            # Seeded alike (no desync, as the program runs for real), the ranks must still draw
+            # apart: the desynced run above would draw apart even without ranklift's seed.
+            check_draws(two_ranks(new_main, work, "-nodesync", desync=False)[0])
+            sampled = True
         saved = {s["name"]: s["keys"] for s in orig["saves"]}
         saved2 = {s["name"]: s["keys"] for s in recs[0]["saves"]}
         for name, keys in saved.items():
@@ -409,7 +428,7 @@ def check_control(name, what, edit, check, bin_path, work):
         return {"example": f"control: {name} ({what})", "result": "FAIL", "why": "the control edit changed nothing"}
     out.write_text(broken)
     try:
-        recs, stdouts, r1_files, _ = two_ranks(out, work, "-ctl")
+        recs, stdouts, r1_files, _ = two_ranks(out, work, "-ctl", desync=check != "shuffle")
     except Failure as e:
         if check == "runs":
             return {"example": f"control: {name} ({what})", "result": "PASS", "why": f"the broken program fails as it must: {str(e).splitlines()[0][:120]}"}
@@ -421,6 +440,7 @@ def check_control(name, what, edit, check, bin_path, work):
             check_agree(recs)
         elif check == "shuffle":
             check_shuffle(recs, True)
+            check_draws(recs)
         elif check == "output":
             check_output(stdouts, r1_files, True, recs[1]["saves"], recs[1].get("writes", ()))
     except Failure as e:

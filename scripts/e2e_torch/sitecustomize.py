@@ -43,7 +43,7 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
         torch.manual_seed = _seed
         torch.random.manual_seed = _seed
 
-    _rec = {"steps": 0, "losses": [], "orders": [], "saves": [], "writes": [], "rows": 0}
+    _rec = {"steps": 0, "losses": [], "orders": [], "saves": [], "writes": [], "rows": 0, "draws": []}
     _optimizers = []
 
     def _post_step(opt, args, kwargs):
@@ -72,6 +72,25 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
         return iter(order)
 
     _tud.DistributedSampler.__iter__ = _iter
+
+    # The first draws of every pass of a RandomSampler that samples with replacement (its
+    # passes are "infinite": recorded lazily, never materialised): two ranks must draw apart.
+    import torch.utils.data.sampler as _tds
+
+    _orig_rs_iter = _tds.RandomSampler.__iter__
+
+    def _rs_iter(self):
+        if not self.replacement:
+            yield from _orig_rs_iter(self)
+            return
+        drawn = []
+        _rec["draws"].append(drawn)
+        for i, x in enumerate(_orig_rs_iter(self)):
+            if i < 2000:
+                drawn.append(int(x))
+            yield x
+
+    _tds.RandomSampler.__iter__ = _rs_iter
 
     # Rows drawn from every DataLoader (the first dimension of a batch's first tensor): the
     # work a rank did when a library's own sampler splits batches rather than steps (Opacus'

@@ -252,6 +252,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     device_pinning::run(&mut tx);
     ddp_wrap::run(&mut tx);
     distributed_sampler::run(&mut tx);
+    replacement_sampler::run(&mut tx);
     download_once::run(&mut tx);
     set_epoch::run(&mut tx);
     no_sync::run(&mut tx);

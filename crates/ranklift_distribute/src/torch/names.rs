@@ -36,6 +36,14 @@ pub fn is_data_loader(q: &str) -> bool {
     )
 }
 
+/// `torch.utils.data.RandomSampler` (it samples with replacement when told to).
+pub fn is_random_sampler(q: &str) -> bool {
+    matches!(
+        q,
+        "torch.utils.data.RandomSampler" | "torch.utils.data.sampler.RandomSampler"
+    )
+}
+
 /// Base classes of datasets that cannot take a sampler.
 pub fn is_iterable_dataset_base(q: &str) -> bool {
     matches!(

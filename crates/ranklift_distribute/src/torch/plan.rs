@@ -49,6 +49,13 @@ pub struct Loader {
     pub loops: Vec<StmtId>,
     /// Statements `it = iter(loader)` whose iterator a training step draws from with `next(it)`.
     pub iters: Vec<StmtId>,
+    /// Statements in a training loop (`for` or `while`) that draw a batch through a project
+    /// function or method (`batch = batch_loader.next()`, an "infinite" loader class).
+    pub draws: Vec<StmtId>,
+    /// Its `sampler=` is a `RandomSampler(..., replacement=True)` (through a name bound in the
+    /// same scope): the call. Such a loader is not split by a DistributedSampler; each rank
+    /// draws its own stream (rule `replacement_sampler`).
+    pub replacement_sampler: Option<CallId>,
 }
 
 pub struct Plan {
@@ -297,6 +304,9 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     mark_training(idx, &mut plan);
     find_models(idx, &mut plan);
     find_loaders(idx, &mut plan);
+    for i in 0..plan.loaders.len() {
+        plan.loaders[i].replacement_sampler = replacement_sampler(idx, &plan, plan.loaders[i].call);
+    }
     plan.adopters = crate::torch::adopters::find(idx, &plan);
     let adopted: Vec<(CallId, CallId)> = plan
         .adopters
@@ -777,7 +787,7 @@ pub fn loop_source(e: &Expr) -> &Expr {
         };
         if matches!(
             callee,
-            "enumerate" | "tqdm" | "zip" | "iter" | "islice" | "trange"
+            "enumerate" | "tqdm" | "zip" | "iter" | "next" | "islice" | "trange"
         ) && let Some(first) = c.arguments.args.first()
         {
             return loop_source(first);
@@ -836,6 +846,8 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                     call,
                     loops: vec![s],
                     iters: Vec::new(),
+                    draws: Vec::new(),
+                    replacement_sampler: None,
                 }),
             }
         }
@@ -895,8 +907,48 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                         call,
                         loops: Vec::new(),
                         iters: vec![st],
+                        draws: Vec::new(),
+                        replacement_sampler: None,
                     }),
                 }
+            }
+        }
+    }
+    // `batch = batch_loader.next()` in a training loop (`for` or `while`): a batch drawn through
+    // a project function or method whose result is a loader's batch.
+    for (id, c) in idx.calls.iter().enumerate() {
+        if !plan.in_reach(c.scope.module) || plan.callee[id].is_none() {
+            continue;
+        }
+        let st = c.stmt;
+        let Stmt::Assign(a) = idx.stmts[st].stmt else {
+            continue;
+        };
+        if a.value.range() != c.call.range() {
+            continue;
+        }
+        let Some(lp) = nearest_loop(idx, st) else {
+            continue;
+        };
+        if !plan.training_stmts.contains(&lp) {
+            continue;
+        }
+        let mut found = Vec::new();
+        resolve_loader(idx, plan, c.scope, &a.value, 0, &mut found);
+        for call in found {
+            match plan.loaders.iter_mut().find(|l| l.call == call) {
+                Some(l) => {
+                    if !l.draws.contains(&st) {
+                        l.draws.push(st)
+                    }
+                }
+                None => plan.loaders.push(Loader {
+                    call,
+                    loops: Vec::new(),
+                    iters: Vec::new(),
+                    draws: vec![st],
+                    replacement_sampler: None,
+                }),
             }
         }
     }
@@ -928,6 +980,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                 .iter()
                 .copied()
                 .chain(l.iters.iter().filter_map(|&it| nearest_for(idx, it)))
+                .chain(l.draws.iter().filter_map(|&d| nearest_loop(idx, d)))
         })
         .collect();
     for &c in &plan.steps.clone() {
@@ -966,7 +1019,7 @@ pub fn resolve_loader(
     depth: usize,
     out: &mut Vec<CallId>,
 ) {
-    if depth > 4 {
+    if depth > 8 {
         return;
     }
     let m = scope.module;
@@ -987,8 +1040,13 @@ pub fn resolve_loader(
                 resolve_loader(idx, plan, scope, peeled, depth + 1, out);
                 return;
             }
-            // A project function that returns loaders.
-            if let Some(Callee::Func(f)) = idx.resolve_call(scope, c) {
+            // A project function that returns loaders, or a method of a project class's
+            // instance (`batch_loader.next()`, found through `plan.callee`).
+            let f = match idx.resolve_call(scope, c) {
+                Some(Callee::Func(f)) => Some(f),
+                _ => call_id(idx, m, c).and_then(|id| plan.callee[id]),
+            };
+            if let Some(f) = f {
                 for r in returns(idx, f) {
                     let fs = Scope {
                         module: idx.funcs[f].module,
@@ -1100,6 +1158,43 @@ fn fed(idx: &Index, plan: &Plan, loops: &[StmtId], s: StmtId, depth: usize) -> b
     call_sites(idx, plan, f)
         .iter()
         .any(|&c| fed(idx, plan, loops, idx.calls[c].stmt, depth + 1))
+}
+
+/// The `RandomSampler(..., replacement=True)` call a loader's `sampler=` is, directly or through
+/// a name bound in the loader's scope.
+fn replacement_sampler(idx: &Index, plan: &Plan, loader: CallId) -> Option<CallId> {
+    let c = &idx.calls[loader];
+    let v = &c.call.arguments.find_keyword("sampler")?.value;
+    let (scope, call) = match v {
+        Expr::Call(sc) => (c.scope, sc),
+        Expr::Name(n) => {
+            let (s, vals) = idx.assignments(c.scope, n.id.as_str());
+            match vals.as_slice() {
+                [Expr::Call(sc)] => (s, sc),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let id = call_id(idx, scope.module, call)?;
+    let replacement = call
+        .arguments
+        .find_keyword("replacement")
+        .is_some_and(|k| matches!(&k.value, Expr::BooleanLiteral(b) if b.value));
+    (replacement && plan.qual(id).is_some_and(names::is_random_sampler)).then_some(id)
+}
+
+/// The nearest `for` or `while` statement around statement `s`, within its function.
+fn nearest_loop(idx: &Index, s: StmtId) -> Option<StmtId> {
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        match idx.stmts[p].stmt {
+            Stmt::For(_) | Stmt::While(_) => return Some(p),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
+            _ => cur = idx.stmts[p].parent,
+        }
+    }
+    None
 }
 
 /// The nearest `for` statement around statement `s` (itself included), within its function.

@@ -242,6 +242,16 @@ fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
         if idx.stmts[g].scope.func.is_none() {
             names.extend(n.into_iter().map(|n| (idx.stmts[g].scope.module, n)));
         }
+        // `manager.save()`: the directory is in the manager's construction
+        // (`manager = tf.train.CheckpointManager(ckpt, "./tf-example", ...)`).
+        if let Some(c) = stmt_call(idx.stmts[g].stmt)
+            && let Expr::Attribute(a) = &*c.func
+            && let Expr::Name(recv) = &*a.value
+        {
+            for v in idx.assignments(idx.stmts[g].scope, recv.id.as_str()).1 {
+                collect_literals(v, &mut lits);
+            }
+        }
     }
     let mut out = Vec::new();
     for (s, info) in cx.reached_stmts() {
@@ -250,7 +260,7 @@ fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
         }
         let loads = ruff_python_ast::helpers::any_over_body(std::slice::from_ref(info.stmt), |e| {
             matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Attribute(a)
-                if matches!(a.attr.as_str(), "load_weights" | "load_model" | "restore")))
+                if matches!(a.attr.as_str(), "load_weights" | "load_model" | "restore" | "latest_checkpoint")))
         });
         if !loads {
             continue;

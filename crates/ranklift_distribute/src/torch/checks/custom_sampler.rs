@@ -1,6 +1,7 @@
 //! Check `custom_sampler` (DST401): a training loader brings its own sampler.
 //!
-//! **Trigger:** a training loader called with `sampler=` or `batch_sampler=`.
+//! **Trigger:** a training loader called with `sampler=` or `batch_sampler=` (but a
+//! `RandomSampler(..., replacement=True)`: rule `replacement_sampler`).
 //!
 //! **Why:** the sampler decides which samples a process reads; a `WeightedRandomSampler` or a
 //! bucketing batch sampler has no distributed counterpart that ranklift could substitute without
@@ -17,6 +18,10 @@ use crate::torch::Tx;
 pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     for l in &tx.plan.loaders {
+        // Sampling with replacement: each rank seeds its own stream (rule `replacement_sampler`).
+        if l.replacement_sampler.is_some() {
+            continue;
+        }
         let c = &idx.calls[l.call];
         for k in &c.call.arguments.keywords {
             let Some(a) = &k.arg else { continue };

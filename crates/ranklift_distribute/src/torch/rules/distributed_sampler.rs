@@ -34,6 +34,9 @@ const RULE: &str = "distributed_sampler";
 pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     for l in tx.plan.loaders.clone() {
+        if l.replacement_sampler.is_some() {
+            continue; // each rank draws its own stream: rule `replacement_sampler`
+        }
         let c = &idx.calls[l.call];
         let m = c.scope.module;
         let args = &c.call.arguments;

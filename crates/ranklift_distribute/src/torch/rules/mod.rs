@@ -11,6 +11,7 @@ pub mod no_sync;
 pub mod plateau_metric;
 pub mod process_group;
 pub mod rank0_only;
+pub mod replacement_sampler;
 pub mod scale_lr;
 pub mod set_epoch;
 pub mod shared_dirs;

@@ -7,6 +7,10 @@
 //! ...: `names::SCHEDULER_STEP_KWARGS`) when that scheduler steps inside a data loop and the
 //! count is not derived from `len(...)`.
 //!
+//! Also a `while` step loop (no data loop inside) that ends with `if step >= N: break` (through
+//! `and`: `if args.max_steps >= 0 and step >= args.max_steps:`), its counter incremented in the
+//! loop — makemore's shape.
+//!
 //! **Rewrite:** `N` → `N // WORLD_SIZE`.
 //!
 //! **Why:** each of N processes takes a batch per step, so the same step count reads N times the
@@ -87,6 +91,47 @@ pub fn run(tx: &mut Tx) {
             ),
         );
     }
+    // `while True:` step loops that stop at a counted step: `if step >= max_steps: break`.
+    for (s, info) in idx.stmts.iter().enumerate() {
+        let Stmt::While(w) = info.stmt else { continue };
+        let m = info.scope.module;
+        if !plan.in_reach(m) || !plan.training_stmts.contains(&s) {
+            continue;
+        }
+        let r = w.range();
+        if data_loops
+            .iter()
+            .any(|&d| idx.stmts[d].scope.module == m && r.contains_range(idx.stmts[d].stmt.range()))
+        {
+            continue;
+        }
+        for b in &w.body {
+            let Stmt::If(i) = b else { continue };
+            if !matches!(i.body.as_slice(), [Stmt::Break(_)]) {
+                continue;
+            }
+            for (counter, limit) in step_limits(&i.test) {
+                // The counter counts this loop's iterations (`step += 1` in its body).
+                let counts = w.body.iter().any(|st| {
+                        matches!(st, Stmt::AugAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == counter))
+                    });
+                if !counts || derived_from_len(tx.ed.text(m, limit)) {
+                    continue;
+                }
+                let ws = tx.world_size(m);
+                tx.ed.suffix(m, RULE, limit, &format!("// {ws}"));
+                tx.ed.note(
+                    m,
+                    RULE,
+                    limit.start(),
+                    format!(
+                        "the loop stops after `{}` steps: divided by the number of processes",
+                        tx.ed.text(m, limit)
+                    ),
+                );
+            }
+        }
+    }
     // Schedulers stepped per batch.
     for (cid, c) in idx.calls.iter().enumerate() {
         let m = c.scope.module;
@@ -123,5 +168,25 @@ pub fn run(tx: &mut Tx) {
                 format!("`{a}` counts optimizer steps: divided by the number of processes"),
             );
         }
+    }
+}
+
+/// `step >= limit` / `step > limit` comparisons in a break condition (through `and`), with a
+/// counter name on the left and a limit that is not a number literal.
+fn step_limits(test: &Expr) -> Vec<(&str, &Expr)> {
+    use ruff_python_ast::CmpOp;
+    match test {
+        Expr::BoolOp(b) => b.values.iter().flat_map(step_limits).collect(),
+        Expr::Compare(c)
+            if c.ops.len() == 1
+                && matches!(c.ops[0], CmpOp::GtE | CmpOp::Gt)
+                && !matches!(c.comparators[0], Expr::NumberLiteral(_)) =>
+        {
+            match &*c.left {
+                Expr::Name(n) => vec![(n.id.as_str(), &c.comparators[0])],
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
     }
 }
