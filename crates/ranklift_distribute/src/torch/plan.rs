@@ -316,6 +316,12 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     plan.loaders
         .retain(|l| !adopted.iter().any(|&(a, _)| a == l.call));
     plan.adopted = adopted;
+    for l in &mut plan.loaders {
+        for v in [&mut l.loops, &mut l.iters, &mut l.draws] {
+            v.sort_unstable();
+            v.dedup();
+        }
+    }
     plan
 }
 
@@ -796,6 +802,23 @@ pub fn loop_source(e: &Expr) -> &Expr {
     e
 }
 
+/// The plan's entry for loader `call`, made empty on first use.
+fn loader_entry(plan: &mut Plan, call: CallId) -> &mut Loader {
+    match plan.loaders.iter().position(|l| l.call == call) {
+        Some(i) => &mut plan.loaders[i],
+        None => {
+            plan.loaders.push(Loader {
+                call,
+                loops: Vec::new(),
+                iters: Vec::new(),
+                draws: Vec::new(),
+                replacement_sampler: None,
+            });
+            plan.loaders.last_mut().expect("just pushed")
+        }
+    }
+}
+
 fn find_loaders(idx: &Index, plan: &mut Plan) {
     let mut range_step_loops: Vec<StmtId> = Vec::new();
     for &s in &plan.train_loops.clone() {
@@ -836,20 +859,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             continue;
         }
         for call in found {
-            match plan.loaders.iter_mut().find(|l| l.call == call) {
-                Some(l) => {
-                    if !l.loops.contains(&s) {
-                        l.loops.push(s)
-                    }
-                }
-                None => plan.loaders.push(Loader {
-                    call,
-                    loops: vec![s],
-                    iters: Vec::new(),
-                    draws: Vec::new(),
-                    replacement_sampler: None,
-                }),
-            }
+            loader_entry(plan, call).loops.push(s);
         }
     }
     // `batch = next(it)` in a training statement, with `it = iter(loader)`.
@@ -897,20 +907,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             let mut found = Vec::new();
             resolve_loader(idx, plan, c.scope, src, 0, &mut found);
             for call in found {
-                match plan.loaders.iter_mut().find(|l| l.call == call) {
-                    Some(l) => {
-                        if !l.iters.contains(&st) {
-                            l.iters.push(st)
-                        }
-                    }
-                    None => plan.loaders.push(Loader {
-                        call,
-                        loops: Vec::new(),
-                        iters: vec![st],
-                        draws: Vec::new(),
-                        replacement_sampler: None,
-                    }),
-                }
+                loader_entry(plan, call).iters.push(st);
             }
         }
     }
@@ -936,20 +933,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
         let mut found = Vec::new();
         resolve_loader(idx, plan, c.scope, &a.value, 0, &mut found);
         for call in found {
-            match plan.loaders.iter_mut().find(|l| l.call == call) {
-                Some(l) => {
-                    if !l.draws.contains(&st) {
-                        l.draws.push(st)
-                    }
-                }
-                None => plan.loaders.push(Loader {
-                    call,
-                    loops: Vec::new(),
-                    iters: Vec::new(),
-                    draws: vec![st],
-                    replacement_sampler: None,
-                }),
-            }
+            loader_entry(plan, call).draws.push(st);
         }
     }
     // A step loop over `range(n)` that draws no batch from a loader's iterator trains every rank

@@ -234,14 +234,8 @@ fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
 /// same string literal, or the same module-level name, as a guarded write.
 fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
     let idx = cx.idx;
-    let mut lits: Vec<String> = Vec::new();
-    let mut names: Vec<(usize, String)> = Vec::new();
+    let (mut lits, names) = rank0_paths(idx, guarded);
     for &g in guarded {
-        let (l, n) = path_tokens(idx.stmts[g].stmt);
-        lits.extend(l);
-        if idx.stmts[g].scope.func.is_none() {
-            names.extend(n.into_iter().map(|n| (idx.stmts[g].scope.module, n)));
-        }
         // `manager.save()`: the directory is in the manager's construction
         // (`manager = tf.train.CheckpointManager(ckpt, "./tf-example", ...)`).
         if let Some(c) = stmt_call(idx.stmts[g].stmt)
@@ -321,20 +315,26 @@ fn collect_literals(e: &Expr, out: &mut Vec<String>) {
     L(out).visit_expr(e);
 }
 
-/// Statements that read back what only rank 0 writes: calls whose arguments hold a path
-/// literal or a name of a guarded write, or calls of project functions that do.
-fn readers_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
-    let idx = cx.idx;
+/// The paths guarded writes use: their string literals, and the names in their arguments at
+/// module level (where `anim_file = 'dcgan.gif'` lives; a name is a path only there).
+fn rank0_paths(idx: &Index, guarded: &[StmtId]) -> (Vec<String>, Vec<(usize, String)>) {
     let mut lits: Vec<String> = Vec::new();
     let mut names: Vec<(usize, String)> = Vec::new();
     for &g in guarded {
         let (l, n) = path_tokens(idx.stmts[g].stmt);
         lits.extend(l);
-        // A name is a path only at module level (where `anim_file = 'dcgan.gif'` lives).
         if idx.stmts[g].scope.func.is_none() {
             names.extend(n.into_iter().map(|n| (idx.stmts[g].scope.module, n)));
         }
     }
+    (lits, names)
+}
+
+/// Statements that read back what only rank 0 writes: calls whose arguments hold a path
+/// literal or a name of a guarded write, or calls of project functions that do.
+fn readers_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
+    let idx = cx.idx;
+    let (lits, names) = rank0_paths(idx, guarded);
     if lits.is_empty() && names.is_empty() {
         return Vec::new();
     }
