@@ -35,6 +35,14 @@ use crate::torch::{Tx, names};
 
 const RULE: &str = "step_counts";
 
+/// `n` → `n // WORLD_SIZE`, said with `what` (its `{}` is `n`'s text).
+fn divide(tx: &mut Tx, m: usize, n: &Expr, what: &str) {
+    let ws = tx.world_size(m);
+    let text = tx.ed.text(m, n).to_owned();
+    tx.ed.suffix(m, RULE, n, &format!("// {ws}"));
+    tx.ed.note(m, RULE, n.start(), what.replace("{}", &text));
+}
+
 fn derived_from_len(src: &str) -> bool {
     src.contains("len(")
 }
@@ -79,16 +87,11 @@ pub fn run(tx: &mut Tx) {
         if derived_from_len(tx.ed.text(m, n)) {
             continue;
         }
-        let ws = tx.world_size(m);
-        tx.ed.suffix(m, RULE, n, &format!("// {ws}"));
-        tx.ed.note(
+        divide(
+            tx,
             m,
-            RULE,
-            n.start(),
-            format!(
-                "hard-coded step count `{}` divided by the number of processes",
-                tx.ed.text(m, n)
-            ),
+            n,
+            "hard-coded step count `{}` divided by the number of processes",
         );
     }
     // `while True:` step loops that stop at a counted step: `if step >= max_steps: break`.
@@ -118,16 +121,11 @@ pub fn run(tx: &mut Tx) {
                 if !counts || derived_from_len(tx.ed.text(m, limit)) {
                     continue;
                 }
-                let ws = tx.world_size(m);
-                tx.ed.suffix(m, RULE, limit, &format!("// {ws}"));
-                tx.ed.note(
+                divide(
+                    tx,
                     m,
-                    RULE,
-                    limit.start(),
-                    format!(
-                        "the loop stops after `{}` steps: divided by the number of processes",
-                        tx.ed.text(m, limit)
-                    ),
+                    limit,
+                    "the loop stops after `{}` steps: divided by the number of processes",
                 );
             }
         }
