@@ -380,11 +380,20 @@ pub fn run_fit(cx: &mut Cx) {
                     })
                     .unwrap_or("hvd_shard");
                 let line = format!(
-                    "{name} = slice(hvd.rank(), len({x}) // hvd.size() * hvd.size(), hvd.size())",
+                    "{name} = slice(hvd.rank(), len({x}) // hvd.size() * hvd.size(), hvd.size()) if len({x}) >= hvd.size() else slice(None)",
                     x = cx.text(m, x)
                 );
-                let why = "# Every rank the same number of samples: one more batch on one rank would stall the others.".to_owned();
-                cx.insert_lines_before(m, RULE, idx.stmts[stmt].stmt, &[why, line], "");
+                let why = [
+                    "# Every rank the same number of samples (one more batch on one rank would stall the",
+                    "# others); with fewer samples than ranks, every rank trains on all of them.",
+                ];
+                cx.insert_lines_before(
+                    m,
+                    RULE,
+                    idx.stmts[stmt].stmt,
+                    &[why[0].to_owned(), why[1].to_owned(), line],
+                    "",
+                );
                 format!("[{name}]")
             } else {
                 SLICE.to_owned()
