@@ -101,6 +101,12 @@ RUN_CONTROLS = {
         "import horovod.tensorflow.keras as hvd\nhvd.init()\n", "").replace(
         "from tensorflow import keras\n", "from tensorflow import keras\nimport horovod.tensorflow.keras as hvd\nhvd.init()\n")),
 }
+# example -> (what, edit): the edited program's rank 1 must write files (the rank-0 filter of the
+# callbacks taken away: the appended ModelCheckpoint then writes on every rank).
+OUTPUT_CONTROLS = {
+    "keras_fit_generator_callbacks.py": ("callbacks on every rank", lambda t: re.sub(
+        r"if hvd\.rank\(\) == 0\s*or not isinstance", "if True or not isinstance", t)),
+}
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
 SKIP = {}
@@ -375,6 +381,9 @@ def check_example(ex, bin_path, work):
         if name in RUN_CONTROLS:
             check_run_control(*RUN_CONTROLS[name], new_main, work, base_env)
             controls.append("run control ok")
+        if name in OUTPUT_CONTROLS:
+            check_output_control(*OUTPUT_CONTROLS[name], new_main, work, base_env)
+            controls.append("output control ok")
         row["why"] = ", ".join(controls)
         row["result"] = "PASS"
     except Failure as f:
@@ -452,6 +461,23 @@ def check_sample_control(edit, new_main, work, base_env, orig_steps, orig_batche
         raise Failure("example control: the steps are no longer divided; it tests nothing")
     if samples_error(orig_batches, [load_batches(out, 0), load_batches(out, 1)]) is None:
         raise Failure("example control: with only the steps divided the example check still passes; it is powerless")
+
+
+def check_output_control(what, edit, new_main, work, base_env):
+    text = new_main.read_text()
+    broken = edit(text)
+    if broken == text:
+        raise Failure(f"output control ({what}): the edit found nothing to change in the rewrite")
+    prog = new_main.with_name("outputcontrol_" + new_main.name)
+    prog.write_text(broken)
+    out, tmp = work / "outputcontrol", work / "tmp-outputcontrol"
+    out.mkdir()
+    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(tmp), PYTHONPATH=str(SITE))
+    rc, _, stderr, _ = horovodrun(2, prog, prog.parent, env)
+    if rc != 0:
+        raise Failure(f"output control ({what}) run failed ({rc}): {stderr[-1500:]}")
+    if not written_files(tmp / "rank1"):
+        raise Failure(f"output control ({what}): rank 1 still wrote nothing; the check is powerless")
 
 
 def check_run_control(what, edit, new_main, work, base_env):

@@ -195,8 +195,9 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             if !reach.custom_loop_applies().is_empty() {
                 broadcast_initial_state::run(&mut cx);
                 shard_training_steps::run(&mut cx);
-                rank_seeded_draws::run(&mut cx);
             }
+            // Custom loops, and generators that feed `fit` (`fit_generator(batches())`).
+            rank_seeded_draws::run(&mut cx);
             // TF1-style Keras (`K.set_session(tf.Session(config=config))`) pins through its config.
             tf1_session_config::pin_config_protos(&mut cx);
         }

@@ -32,6 +32,9 @@ pub fn run(cx: &mut Cx) {
             "fit" => 4,
             "evaluate" => 3,
             "predict" => 2,
+            // Keras 2's generator methods (verbose by position in their signatures).
+            "fit_generator" => 3,
+            "evaluate_generator" | "predict_generator" => 6,
             _ => continue,
         };
         if !idx.is_model_receiver(c.scope, &a.value) {

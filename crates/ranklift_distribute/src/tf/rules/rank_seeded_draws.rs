@@ -1,6 +1,7 @@
 //! Rule `rank_seeded_draws`: random batches drawn in the training loop differ between processes.
 //!
-//! **Trigger:** a training loop (or a project function it calls) draws at random — `rng.integers`,
+//! **Trigger:** a training loop (or a project function it calls, or a project generator whose
+//! call feeds `fit` / `fit_generator`) draws at random — `rng.integers`,
 //! `rng.choice`, `np.random.randint`, `random.sample`, `np.random.permutation`, ... — from a
 //! generator seeded with a value: `rng = np.random.default_rng(SEED)` (or `RandomState(SEED)`,
 //! `random.Random(SEED)`), or the global `np.random.seed(SEED)` / `random.seed(SEED)`.
@@ -75,12 +76,29 @@ const GLOBAL_SEEDS: &[(&str, &str)] = &[
 pub fn run(cx: &mut Cx) {
     let idx = cx.idx;
     let loops = super::shard_training_steps::training_loops(cx);
-    if loops.is_empty() {
-        return;
-    }
-    // The scopes whose calls count: each loop's body, and project functions called there.
+    // The scopes whose calls count: each loop's body, and project functions called there; and
+    // a project generator whose call is `fit`'s input (`model.fit_generator(batches(), ...)`):
+    // its body draws the batches while `fit` trains.
     let mut draws: Vec<(Scope, &ExprCall)> = Vec::new();
     let mut helpers: BTreeSet<usize> = BTreeSet::new();
+    for &fc in &cx.reach.fits {
+        let c = &idx.calls[fc];
+        let x = c
+            .call
+            .arguments
+            .find_keyword("x")
+            .or_else(|| c.call.arguments.find_keyword("generator"))
+            .map(|k| &k.value)
+            .or(c.call.arguments.args.first());
+        if let Some(Expr::Call(g)) = x
+            && let Some(Callee::Func(f)) = idx.resolve_call(c.scope, g)
+        {
+            helpers.insert(f);
+        }
+    }
+    if loops.is_empty() && helpers.is_empty() {
+        return;
+    }
     for c in &idx.calls {
         // The loop's header (its iterable) runs once: a dataset built there is not drawn from
         // at every step.
