@@ -203,6 +203,7 @@ def samples_error(orig, ranks, coverage=True):
     original's; None if they are, or if the probe saw no batch of the original (a program whose
     batches it cannot see: numpy slices in an eager loop).
 
+    - fewer distinct examples than ranks: nothing to split (None);
     - the ranks must not train on the same batches (step k of rank 0 = step k of rank 1 for half
       the steps or more: dividing the step count alone, with a seeded or unshuffled pipeline);
     - a program that goes through its data (without replacement): at each step the two ranks'
@@ -214,6 +215,10 @@ def samples_error(orig, ranks, coverage=True):
         return None
     if any(not r for r in ranks):
         return "the probe saw the original's training batches but not a rank's"
+    # Fewer distinct examples than ranks (one sequence fit for many epochs): nothing to split,
+    # every rank trains on all of them.
+    if len({h for batch in orig for h in batch}) < len(ranks):
+        return None
     pairs = list(zip(ranks[0], ranks[1]))
     same = sum(sorted(a) == sorted(b) for a, b in pairs)
     if pairs and same >= 0.5 * len(pairs):

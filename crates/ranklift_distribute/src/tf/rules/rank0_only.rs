@@ -22,7 +22,8 @@
 //!
 //! A statement that *loads* such a file on every rank (`model.load_weights(path)` after a guarded
 //! `model.save_weights(path)`, `tf.keras.models.load_model('my_model.keras')`) stays on every
-//! rank, after a barrier (`hvd_tf.join()`, TF 2): the other ranks wait until rank 0 has written
+//! rank, after a broadcast from rank 0 (`hvd_tf.broadcast_object(None, root_rank=0)`, TF 2): the
+//! other ranks wait until rank 0 has written
 //! it (FileNotFoundError on rank 1 in TensorFlow's save-and-load tutorial).
 //!
 //! **Not triggered** by a file written through another library whose path names the rank
@@ -210,7 +211,7 @@ pub fn run(cx: &mut Cx) {
 
 /// Every rank loads what rank 0 alone saved (`model.save_weights(p)` guarded, then
 /// `model.load_weights(p)` on every rank): the other ranks wait at a barrier until rank 0 has
-/// written it (TF 2; `hvd_tf.join()` returns once every rank has called it).
+/// written it (TF 2; `hvd_tf.broadcast_object(None, root_rank=0)` returns once rank 0 is there).
 fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
     let idx = cx.idx;
     for &s in loads {
@@ -218,13 +219,15 @@ fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
         if !cx.ed.lines_around_ok(s) {
             continue;
         }
-        let join = cx.hvd_tf(m, "join");
+        // A broadcast from rank 0 returns on every rank once rank 0 has reached it, after its
+        // save (`hvd.join()` is no barrier the second time it is called: measured).
+        let bcast = cx.hvd_tf(m, "broadcast_object");
         cx.insert_lines_before(
             m,
             RULE,
             idx.stmts[s].stmt,
-            &[format!("{join}()  # wait until rank 0 has written the file loaded next")],
-            "every rank loads what only rank 0 saved: a barrier first (hvd.join), or the other ranks would not find the file",
+            &[format!("{bcast}(None, root_rank=0)  # wait until rank 0 has written the file loaded next")],
+            "every rank loads what only rank 0 saved: the others first wait for rank 0 (a broadcast from it), or they would not find the file",
         );
         cx.use_hvd(idx.stmts[s].scope);
     }
