@@ -76,6 +76,8 @@ SPLIT_TOL = 0.10
 SPLIT_CONTROLS = {
     "tape_epoch_loop.py": (".shard(hvd.size(), hvd.rank())", ""),
     "keras_fit_basic.py": ("[shard]", ""),
+    # Two programs in one guide: without the sharding of both loops' datasets the split fails.
+    "tape_guide_two_programs.py": (".shard(hvd.size(), hvd.rank())", ""),
 }
 # example -> (text ranklift inserted, what to put back): only the steps stay divided.
 SAMPLE_CONTROLS = {
