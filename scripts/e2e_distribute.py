@@ -470,37 +470,34 @@ def check_sample_control(edit, new_main, work, base_env, orig_steps, orig_batche
         raise Failure("example control: with only the steps divided the example check still passes; it is powerless")
 
 
-def check_output_control(what, edit, new_main, work, base_env):
+def run_edited(kind, what, edit, new_main, work, base_env, timeout=900):
+    """Run the rewrite with `edit` applied on 2 ranks: (return code, stderr, rank 1's tmp dir).
+    A stalled collective is shut down by Horovod's stall inspector instead of hanging the check."""
     text = new_main.read_text()
     broken = edit(text)
     if broken == text:
-        raise Failure(f"output control ({what}): the edit found nothing to change in the rewrite")
-    prog = new_main.with_name("outputcontrol_" + new_main.name)
+        raise Failure(f"{kind} control ({what}): the edit found nothing to change in the rewrite")
+    prog = new_main.with_name(f"{kind}control_" + new_main.name)
     prog.write_text(broken)
-    out, tmp = work / "outputcontrol", work / "tmp-outputcontrol"
+    out, tmp = work / f"{kind}control", work / f"tmp-{kind}control"
     out.mkdir()
-    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(tmp), PYTHONPATH=str(SITE))
-    rc, _, stderr, _ = horovodrun(2, prog, prog.parent, env)
+    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(tmp), PYTHONPATH=str(SITE),
+               HOROVOD_STALL_CHECK_TIME_SECONDS="5", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="15")
+    cmd = ["horovodrun", "-np", "2", "--gloo", "-H", "localhost:2", sys.executable, str(prog)]
+    rc, _, stderr, _ = run(cmd, env=env, cwd=prog.parent, timeout=timeout)
+    return rc, stderr, tmp / "rank1"
+
+
+def check_output_control(what, edit, new_main, work, base_env):
+    rc, stderr, rank1 = run_edited("output", what, edit, new_main, work, base_env)
     if rc != 0:
         raise Failure(f"output control ({what}) run failed ({rc}): {stderr[-1500:]}")
-    if not written_files(tmp / "rank1"):
+    if not written_files(rank1):
         raise Failure(f"output control ({what}): rank 1 still wrote nothing; the check is powerless")
 
 
 def check_run_control(what, edit, new_main, work, base_env):
-    text = new_main.read_text()
-    broken = edit(text)
-    if broken == text:
-        raise Failure(f"run control ({what}): the edit found nothing to change in the rewrite")
-    prog = new_main.with_name("runcontrol_" + new_main.name)
-    prog.write_text(broken)
-    out = work / "runcontrol"
-    out.mkdir()
-    # A stalled collective is shut down by Horovod's stall inspector instead of hanging the check.
-    env = dict(base_env, RANKLIFT_E2E_OUT=str(out), PYTHONPATH=str(SITE),
-               HOROVOD_STALL_CHECK_TIME_SECONDS="5", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="15")
-    cmd = ["horovodrun", "-np", "2", "--gloo", "-H", "localhost:2", sys.executable, str(prog)]
-    rc, _, _, _ = run(cmd, env=env, cwd=prog.parent, timeout=240)
+    rc, _, _ = run_edited("run", what, edit, new_main, work, base_env, timeout=240)
     if rc == 0:
         raise Failure(f"run control ({what}): the broken program ran on 2 ranks; the example tests nothing")
 
