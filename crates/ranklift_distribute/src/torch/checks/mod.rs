@@ -27,6 +27,7 @@ pub mod iterable_dataset;
 pub mod missing_set_epoch;
 pub mod model_parallel;
 pub mod no_model;
+pub mod optimizer_list;
 pub mod prefixed_state_dict;
 pub mod shuffle_with_sampler;
 pub mod unresolved_data;
