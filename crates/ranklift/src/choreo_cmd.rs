@@ -1,6 +1,7 @@
 //! `ranklift choreo`: check, project and run PyChoral choreographies.
 //!
-//! Errors print as `path:line:col: error[CODE]: message`, a snippet and a hint (stderr), sorted;
+//! Errors print as `path:line:col: error[CODE]: message`, a snippet and a hint, sorted, then a
+//! summary (`check`: on stdout; `project` and `run`: on stderr, their stdout being the output);
 //! exit 1 on errors in the choreography, 2 on usage or I/O problems. Nothing is written unless the
 //! whole choreography checks.
 
@@ -82,6 +83,13 @@ pub fn run(args: Args) -> ExitCode {
             let mut status = ExitCode::SUCCESS;
             let mut io_error = false;
             for (file, from_dir) in expand(&files) {
+                // A missing input is reported as every command reports it; the others are
+                // still checked.
+                if !file.exists() {
+                    crate::report::no_such_file(&file);
+                    io_error = true;
+                    continue;
+                }
                 let display = file.display().to_string();
                 match load_and_compile(&file, Want::default()) {
                     Err(d) => {
@@ -110,7 +118,8 @@ pub fn run(args: Args) -> ExitCode {
                     }
                 }
             }
-            report(&all, format);
+            crate::report::relativize(&mut all, None);
+            report(&all, format, true);
             if io_error { ExitCode::from(2) } else { status }
         }
         Cmd::Project {
@@ -207,22 +216,22 @@ fn load_and_compile(
     Ok(ranklift_choreo::compile_with(&display, &text, want))
 }
 
-/// Print diagnostics: text (snippets and hints) on stderr, JSON or SARIF on stdout.
-fn report(diags: &[Diagnostic], format: Format) {
+/// Print diagnostics: text (snippets and hints) on stdout for `check` (`to_stdout`), on stderr
+/// for `project` and `run` (whose stdout is the roles' output); JSON or SARIF on stdout. A
+/// summary follows (`crate::report::summary`).
+fn report(diags: &[Diagnostic], format: Format, to_stdout: bool) {
     match format {
         Format::Text => {
             let mut out = String::new();
             for d in diags {
-                out.push_str(&d.render_text());
+                out.push_str(&crate::report::render(d, 0, true));
             }
-            eprint!("{out}");
-            if !diags.is_empty() {
-                eprintln!(
-                    "{} error{}",
-                    diags.len(),
-                    if diags.len() == 1 { "" } else { "s" }
-                );
+            if to_stdout {
+                anstream::print!("{out}");
+            } else {
+                anstream::eprint!("{out}");
             }
+            crate::report::print_summary(diags, !to_stdout);
         }
         Format::Json => println!(
             "{}",
@@ -235,18 +244,25 @@ fn report(diags: &[Diagnostic], format: Format) {
                 .unwrap_or_default()
         ),
     }
+    if format != Format::Text {
+        crate::report::print_summary(diags, true);
+    }
 }
 
 /// Compile for `project` and `run`: errors are printed as text, exit 1.
 fn compile(file: &Path, want: Want) -> Result<Projection, ExitCode> {
+    if !file.exists() {
+        return Err(crate::report::no_such_file(file));
+    }
     let loaded = load_and_compile(file, want).map_err(|d| {
         eprint!("{}", d.render_text());
         ExitCode::from(2)
     })?;
     match loaded {
         Ok(p) => Ok(p),
-        Err(diags) => {
-            report(&diags, Format::Text);
+        Err(mut diags) => {
+            crate::report::relativize(&mut diags, None);
+            report(&diags, Format::Text, false);
             Err(ExitCode::from(1))
         }
     }

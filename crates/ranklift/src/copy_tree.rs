@@ -10,6 +10,7 @@
 //!   be large, and the program finds it at the same relative path; a `.gitignore`d file larger
 //!   than [`LINK_ABOVE`] likewise;
 //! - left out: `.git` (version control), `__pycache__` (regenerated), earlier ranklift outputs,
+//!   virtual environments (a directory with `pyvenv.cfg`: copying one is slow and breaks it),
 //!   the output directory itself, and what is not a file, directory or link (FIFOs, sockets,
 //!   devices).
 
@@ -144,6 +145,13 @@ impl Copier<'_> {
                 self.report
                     .left_out
                     .push((rel, "an earlier ranklift output"));
+                return Ok(());
+            }
+            if path.join(ranklift_python::files::VENV_MARKER).is_file() {
+                self.report.left_out.push((
+                    rel,
+                    "a virtual environment (it holds absolute paths to where it was made: run the output with it where it is, or make a new one)",
+                ));
                 return Ok(());
             }
             if !self.kept.contains(&rel) {

@@ -148,21 +148,32 @@ enum Dest {
 pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     let meta = match std::fs::metadata(&args.path) {
         Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return crate::report::no_such_file(&args.path);
+        }
         Err(e) => return usage_error(&format!("{}: {e}", args.path.display())),
     };
     let is_dir = meta.is_dir();
     if !is_dir && args.path.extension().is_some_and(|e| e == "ipynb") {
         return notebook_refused(&args.path);
     }
-    match config.resolve(&args.path) {
-        Ok(Some(c)) => {
-            if let Err(code) = apply_config(&mut args, &c) {
-                return code;
-            }
-        }
-        Ok(None) => {}
+    let config = match config.resolve(&args.path) {
+        Ok(c) => c,
         Err(code) => return code,
+    };
+    if let Some(c) = &config
+        && let Err(code) = apply_config(&mut args, c)
+    {
+        return code;
     }
+    // `[tool.ranklift] exclude` / `extend-exclude`: what the analysis of a directory leaves out.
+    let excludes = match Config::excludes(config.as_ref(), &[], &[]) {
+        Ok(x) => x,
+        Err(d) => {
+            eprint!("{}", d.render_text());
+            return ExitCode::from(2);
+        }
+    };
     // A write that a killed ranklift left unfinished is rolled back before anything else.
     let root = if is_dir {
         args.path.clone()
@@ -211,7 +222,7 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             Some(Dest::Dir(d)) => Some(d.as_path()),
             _ => None,
         };
-        load_dir_with_progress(&args.path, exclude)
+        load_dir_with_progress(&args.path, exclude, &excludes)
     } else {
         Project::load_file(&args.path, &|m| {
             let t = &m.parsed.text;
@@ -224,7 +235,9 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         lr_warmup_epochs: args.lr_warmup.unwrap_or(3),
         scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
     };
-    let outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+    let mut outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+    // Findings are located relative to the project; show them relative to where the user stands.
+    crate::report::relativize(&mut outcome.diagnostics, Some(&project.root));
     // A script whose imported modules change too is written as a project: the whole directory,
     // next to it as `<dir>-ddp/`, so that the script runs with its rewritten modules.
     let main = outcome.main.as_deref().unwrap_or("");
@@ -359,8 +372,24 @@ fn report_and_write(
             serde_json::to_string_pretty(&v).unwrap_or_default()
         );
     } else {
+        // `--check` reports on stdout, as `shapes` and `choreo check` do; otherwise stdout is
+        // the rewrite's (the diff, the explanation) and findings go to stderr.
+        let mut text = String::new();
         for d in &outcome.diagnostics {
-            eprint!("{}", d.render_text());
+            text.push_str(&crate::report::render(d, 0, true));
+        }
+        if args.check {
+            anstream::print!("{text}");
+        } else {
+            anstream::eprint!("{text}");
+        }
+        if outcome.has_errors() || (!args.check && !outcome.diagnostics.is_empty()) {
+            let s = crate::report::summary(&outcome.diagnostics);
+            if args.check {
+                anstream::println!("{s}");
+            } else {
+                anstream::eprintln!("{s}");
+            }
         }
         if args.explain {
             let text = explain(outcome, commands.as_ref());
@@ -409,7 +438,10 @@ fn report_and_write(
         let stale = out_of_sync(project, outcome, dest);
         if !json {
             for f in &stale {
-                eprintln!("out of date: {f}");
+                println!("out of date: {f}");
+            }
+            if stale.is_empty() {
+                println!("All checks passed.");
             }
             if !stale.is_empty() {
                 eprintln!(
@@ -430,8 +462,19 @@ fn report_and_write(
     if args.check {
         if !json {
             for c in &changed {
-                eprintln!("would rewrite {c}");
+                println!(
+                    "would rewrite {}",
+                    crate::report::display_path(&project.root.join(c).display().to_string())
+                );
             }
+            println!(
+                "{}",
+                match changed.len() {
+                    0 => "All checks passed.".to_owned(),
+                    1 => "1 file would be rewritten.".to_owned(),
+                    n => format!("{n} files would be rewritten."),
+                }
+            );
         }
         return if changed.is_empty() {
             ExitCode::SUCCESS
@@ -485,7 +528,11 @@ fn report_and_write(
     }
 }
 
-fn load_dir_with_progress(root: &Path, exclude: Option<&Path>) -> Project {
+fn load_dir_with_progress(
+    root: &Path,
+    exclude: Option<&Path>,
+    excludes: &ranklift_python::files::Excludes,
+) -> Project {
     let tty = std::io::stderr().is_terminal();
     let bar = indicatif::ProgressBar::hidden();
     if tty {
@@ -495,7 +542,7 @@ fn load_dir_with_progress(root: &Path, exclude: Option<&Path>) -> Project {
         );
     }
     let shown = std::sync::atomic::AtomicBool::new(false);
-    let p = Project::load_dir(root, exclude, &|n, total| {
+    let p = Project::load_dir_excluding(root, exclude, excludes, &|n, total| {
         if tty && total >= 200 {
             if !shown.swap(true, std::sync::atomic::Ordering::Relaxed) {
                 bar.set_length(total as u64);

@@ -7,6 +7,7 @@ mod copy_tree;
 mod distribute_cmd;
 mod journal;
 mod launch;
+mod report;
 mod shapes_cmd;
 mod write;
 
@@ -30,6 +31,15 @@ struct Cli {
     command: Command,
     #[command(flatten)]
     config: config_cmd::ConfigArgs,
+    /// Colour the output: `auto` on a terminal unless `NO_COLOR` is set.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: report::Color,
 }
 
 #[derive(Subcommand)]
@@ -58,6 +68,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    report::set_color(cli.color);
     match cli.command {
         Command::Distribute(args) => distribute_cmd::run(args, &cli.config),
         Command::Shapes(args) => shapes_cmd::run(args, &cli.config),

@@ -1,7 +1,8 @@
 //! `ranklift shapes`.
 //!
-//! Output (text): one line per finding, `path:LINE:COL: CODE message`, in source order, on
-//! stdout — Pytropos' format (0-based column by default; `--columns 1` for 1-based).
+//! Output (text): one line per finding, `path:LINE:COL: CODE message` (1-based, as Ruff and
+//! editors; `--columns 0` for Pytropos' 0-based columns), in source order, on stdout, then a
+//! summary line (`crate::report`).
 //! Exit codes: 0 clean, 1 findings, 2 fatal (unreadable file, syntax error, usage).
 
 use std::path::PathBuf;
@@ -13,11 +14,19 @@ use ranklift_shapes::check::{self, Options};
 use ranklift_shapes::numpy::NumpyVersion;
 
 use crate::config_cmd::parse_value;
+use crate::report;
 
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  ranklift shapes                       # the current directory
+  ranklift shapes src/model.py --hints  # one file, with the source and a hint under each finding
+  ranklift shapes --possible --format json notebooks/
+  cat model.py | ranklift shapes - --stdin-filename model.py
+
+Exit codes: 0 nothing found, 1 findings, 2 an input could not be read or parsed (or a usage error).")]
 pub struct Args {
-    /// Python files, or directories to search for `.py` files.
-    #[arg(required = true)]
+    /// Python files, notebooks, or directories to search for them (default: `.`); `-` reads
+    /// one file from standard input.
     paths: Vec<PathBuf>,
     /// Also report errors that may happen (for some values of what is unknown), with the reason.
     #[arg(long)]
@@ -25,7 +34,7 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Column numbering: 0 (Pytropos, the default) or 1.
+    /// Column numbering: 1 (editors, Ruff, CPython; the default) or 0 (Pytropos).
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=1))]
     columns: Option<u8>,
     /// Show the source snippet and a hint under each finding (text format).
@@ -46,6 +55,17 @@ pub struct Args {
     /// configuration's `ignore`.
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     ignore: Vec<String>,
+    /// Paths to leave out of directory walks, replacing the defaults (`venv`, `.venv`, `build`,
+    /// `dist`, `site-packages`, … — the README lists them): names or globs, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "PATTERNS")]
+    exclude: Vec<String>,
+    /// Paths to leave out in addition to the default excludes.
+    #[arg(long, value_delimiter = ',', value_name = "PATTERNS")]
+    extend_exclude: Vec<String>,
+    /// The file name to report (and to resolve imports from) when the source is read from
+    /// standard input (`-`).
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
     /// Print per-file timings (parse, analysis) to stderr (used by bench/shapes.sh).
     #[arg(long, hide = true)]
     stats: bool,
@@ -74,8 +94,14 @@ impl Settings {
             python_version: args.python_version,
             numpy: args.numpy_version.unwrap_or_default(),
             stop: None,
+            excludes: Config::excludes(config, &args.exclude, &args.extend_exclude).map_err(
+                |d| {
+                    eprint!("{}", d.render_text());
+                    ExitCode::from(2)
+                },
+            )?,
         };
-        let mut columns = args.columns.unwrap_or(0);
+        let mut columns = args.columns.unwrap_or(1);
         let mut ignores = Ignores::default();
         if let Some(c) = config {
             let s = &c.shapes;
@@ -103,7 +129,7 @@ impl Settings {
                 if *v.get_ref() > 1 {
                     let d = c
                         .error_at(v.span(), "invalid value for `columns`: use 0 or 1")
-                        .with_hint("0 is Pytropos' numbering, 1 the editors'");
+                        .with_hint("1 is the editors' numbering (the default), 0 Pytropos'");
                     eprint!("{}", d.render_text());
                     return Err(ExitCode::from(2));
                 }
@@ -135,15 +161,38 @@ fn parse_python_version(s: &str) -> Result<(u8, u8), String> {
     Ok(v)
 }
 
-pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
-    for p in &args.paths {
-        if !p.exists() {
-            eprintln!("error: {}: no such file or directory", p.display());
-            return ExitCode::from(2);
+/// Largest source read from standard input (as for files: `SourceFile`'s bound).
+const MAX_STDIN: u64 = 64 << 20;
+
+pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
+    if args.paths.is_empty() {
+        args.paths.push(PathBuf::from("."));
+    }
+    let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    if stdin && args.paths.len() > 1 {
+        eprintln!("error: `-` (standard input) cannot be combined with other paths");
+        return ExitCode::from(2);
+    }
+    // A missing input is reported; the others are still checked (exit 2 at the end).
+    let before = args.paths.len();
+    args.paths.retain(|p| {
+        let found = p.as_os_str() == "-" || p.exists();
+        if !found {
+            report::no_such_file(p);
         }
+        found
+    });
+    let missing = args.paths.len() < before;
+    if args.paths.is_empty() {
+        return ExitCode::from(2);
     }
     // One configuration for the whole run: the one that applies to the first path.
-    let config = match config.resolve(&args.paths[0]) {
+    let config_base = match (&args.stdin_filename, stdin) {
+        (Some(f), true) => f.clone(),
+        (None, true) => PathBuf::from("."),
+        _ => args.paths[0].clone(),
+    };
+    let config = match config.resolve(&config_base) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -152,7 +201,44 @@ pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         Err(code) => return code,
     };
     let opts = &settings.options;
-    let results = check::check_paths(&args.paths, opts);
+    let results = if stdin {
+        let mut text = String::new();
+        let read = std::io::Read::read_to_string(
+            &mut std::io::Read::take(std::io::stdin().lock(), MAX_STDIN + 1),
+            &mut text,
+        );
+        if let Err(e) = read {
+            eprintln!("error: cannot read standard input: {e}");
+            return ExitCode::from(2);
+        }
+        if text.len() as u64 > MAX_STDIN {
+            eprintln!(
+                "error: standard input is larger than {} MiB",
+                MAX_STDIN >> 20
+            );
+            return ExitCode::from(2);
+        }
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("<stdin>"));
+        vec![check::check_text(&name, text, opts)]
+    } else {
+        let files = check::collect_files_excluding(&args.paths, &opts.excludes);
+        if files.is_empty() {
+            let shown: Vec<String> = args
+                .paths
+                .iter()
+                .map(|p| report::display_path(&p.display().to_string()))
+                .collect();
+            anstream::eprintln!(
+                "warning: no Python files found under {} (excluded directories are not searched; see --exclude)",
+                shown.join(", ")
+            );
+            return ExitCode::SUCCESS;
+        }
+        check::check_paths(&args.paths, opts)
+    };
     let mut fatal = false;
     let mut findings = false;
     let mut all: Vec<Diagnostic> = Vec::new();
@@ -179,27 +265,15 @@ pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             all.push(d);
         }
     }
+    report::relativize(&mut all, None);
     let shift = if settings.columns == 0 { 1 } else { 0 };
     match args.format {
         Format::Text => {
             let mut out = String::new();
             for d in &all {
-                out.push_str(&format!(
-                    "{}:{}: {} {}\n",
-                    d.place(),
-                    d.column - shift,
-                    d.code,
-                    d.message
-                ));
-                if args.hints {
-                    let rendered = d.render_text();
-                    // The first line repeats the headline.
-                    if let Some((_, rest)) = rendered.split_once('\n') {
-                        out.push_str(rest);
-                    }
-                }
+                out.push_str(&report::render(d, shift, args.hints));
             }
-            print!("{out}");
+            anstream::print!("{out}");
             for d in all.iter().filter(|d| d.code.starts_with("RL")) {
                 if let Some(h) = &d.hint {
                     eprintln!("{}: help: {h}", d.place());
@@ -233,7 +307,8 @@ pub fn run(args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             .unwrap_or_default()
         ),
     }
-    if fatal {
+    report::print_summary(&all, args.format != Format::Text);
+    if fatal || missing {
         ExitCode::from(2)
     } else if findings {
         ExitCode::from(1)

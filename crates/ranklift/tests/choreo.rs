@@ -27,6 +27,33 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// What `choreo check` printed: diagnostics and the summary on stdout, progress on stderr.
+fn both(o: &std::process::Output) -> String {
+    format!("{}{}", text(&o.stdout), text(&o.stderr))
+}
+
+/// A path as ranklift prints it: relative to the current directory when under it, else
+/// absolute (`..` resolved).
+fn shown(p: &Path) -> String {
+    let abs = std::path::absolute(p).unwrap();
+    let mut norm = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                norm.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => norm.push(c),
+        }
+    }
+    let cwd = std::env::current_dir().unwrap();
+    norm.strip_prefix(&cwd)
+        .map(Path::to_path_buf)
+        .unwrap_or(norm)
+        .display()
+        .to_string()
+}
+
 /// `n` distinct free loopback ports, for tests that start role processes by hand the way a
 /// deployment does (all bound at once, so they differ; released just before the roles bind them).
 fn free_ports(n: usize) -> Vec<u16> {
@@ -229,11 +256,11 @@ fn check_fails(dir: &Path, expected: &serde_json::Value) -> usize {
             .arg(&file)
             .output()
             .expect("check");
-        let err = text(&out.stderr);
+        let err = both(&out);
         assert_eq!(out.status.code(), Some(1), "{name}: {err}");
         let code = case["error"].as_str().expect("error");
         let line = case["line"].as_u64().expect("line");
-        let prefix = format!("{}:{line}:", file.display());
+        let prefix = format!("{}:{line}:", shown(&file));
         let headline = err
             .lines()
             .find(|l| l.starts_with(&prefix) && l.contains(&format!(": error[{code}]: ")))
@@ -282,11 +309,11 @@ fn errors_are_sorted_and_all_reported() {
         .arg(&f)
         .output()
         .unwrap();
-    let err = text(&out.stderr);
+    let err = both(&out);
     let heads: Vec<&str> = err
         .lines()
         .filter(|l| l.contains(": error["))
-        .filter(|l| l.starts_with(&*f.to_string_lossy()))
+        .filter(|l| l.starts_with(&shown(&f)))
         .collect();
     assert_eq!(heads.len(), 2, "{err}");
     assert!(
@@ -392,9 +419,9 @@ fn run_usage_errors_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("bad.py:2:7: error[RL002]: byte 0xFF"),
+        both(&out).contains("bad.py:2:7: error[RL002]: byte 0xFF"),
         "{}",
-        text(&out.stderr)
+        both(&out)
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -698,7 +725,7 @@ fn check_takes_several_files_and_speaks_json_and_sarif() {
         .arg(&bad)
         .output()
         .unwrap();
-    let err = text(&out.stderr);
+    let err = both(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("karatsuba.py: ok (Karatsuba[A, B, C])"),
@@ -765,9 +792,12 @@ fn check_walks_directories_and_keeps_going_past_unreadable_files() {
         .arg(fixtures().join("shared/f02_wrong_channel.py"))
         .output()
         .unwrap();
-    let err = text(&out.stderr);
+    let err = both(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("x.py:1:1: error[RL002]: cannot read"), "{err}");
+    assert!(
+        err.contains("error: /nonexistent/x.py: no such file or directory"),
+        "{err}"
+    );
     assert!(err.contains("error[E-CHAN]"), "{err}");
 }
 
@@ -797,7 +827,7 @@ fn following_the_knowledge_of_choice_hint_fixes_the_program() {
         .arg(&f01)
         .output()
         .unwrap();
-    let err = text(&out.stderr);
+    let err = both(&out);
     let selects = hint_selects(&err);
     assert_eq!(selects.len(), 2, "{err}");
     assert!(
@@ -835,7 +865,7 @@ fn following_the_knowledge_of_choice_hint_fixes_the_program() {
         .arg(&g01)
         .output()
         .unwrap();
-    let err = text(&out.stderr);
+    let err = both(&out);
     let selects = hint_selects(&err);
     assert_eq!(
         selects,

@@ -51,9 +51,15 @@ fn diff_writes_nothing_and_check_exits_one() {
     assert_eq!(code, 0);
     assert!(out.starts_with("--- a/k.py\n+++ b/k.py\n"), "{out}");
     assert!(out.contains("+import horovod.tensorflow.keras as hvd"));
-    let (code, _, err) = run(bin().args(["distribute", "--check"]).arg(d.join("k.py")));
+    // --check reports on stdout, with the path as given (the file is outside the current
+    // directory, so absolute), then a summary.
+    let (code, out, _) = run(bin().args(["distribute", "--check"]).arg(d.join("k.py")));
     assert_eq!(code, 1);
-    assert!(err.contains("would rewrite k.py"), "{err}");
+    assert!(
+        out.contains(&format!("would rewrite {}", d.join("k.py").display())),
+        "{out}"
+    );
+    assert!(out.ends_with("1 file would be rewritten.\n"), "{out}");
     assert_eq!(
         std::fs::read_dir(&d).unwrap().count(),
         1,
@@ -141,6 +147,9 @@ fn project_directory_is_copied_whole() {
     std::fs::write(src.join(".gitignore"), "scratch/\n").unwrap();
     std::fs::create_dir_all(src.join("scratch")).unwrap();
     std::fs::write(src.join("scratch/junk.py"), "this is not python (\n").unwrap();
+    std::fs::create_dir_all(src.join("env/lib")).unwrap();
+    std::fs::write(src.join("env/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+    std::fs::write(src.join("env/lib/broken.py"), "def (\n").unwrap();
     let out = d.join("out");
     let (code, _, err) = run(bin().args(["distribute"]).arg(&src).arg("-o").arg(&out));
     assert_eq!(code, 0, "{err}");
@@ -159,6 +168,13 @@ fn project_directory_is_copied_whole() {
         "a gitignored directory is linked, not copied"
     );
     assert!(err.contains("linked scratch"), "{err}");
+    // A virtual environment (not gitignored, named anything) is neither analysed (its broken
+    // module would stop the run) nor copied.
+    assert!(
+        !out.join("env").exists(),
+        "the virtual environment was copied"
+    );
+    assert!(err.contains("left out env: a virtual environment"), "{err}");
     assert!(
         std::fs::read_to_string(out.join("train.py"))
             .unwrap()
@@ -379,9 +395,9 @@ fn torch_script_gets_a_ddp_output_and_a_torchrun_launch_line() {
     // Writing again over an earlier output is allowed; the output itself is already distributed.
     let (code, _, err) = run(bin().args(["distribute"]).arg(&input));
     assert_eq!(code, 0, "{err}");
-    let (code, _, err) = run(bin().args(["distribute", "--check"]).arg(&out));
+    let (code, stdout, err) = run(bin().args(["distribute", "--check"]).arg(&out));
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("DST202"), "{err}");
+    assert!(stdout.contains("DST202"), "{stdout}");
 }
 
 #[test]
@@ -487,7 +503,11 @@ fn check_with_output_tells_whether_a_distributed_copy_is_in_sync() {
             .unwrap();
         (
             o.status.code(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ),
         )
     };
     let check = ["distribute", "train.py", "--check", "-o", "train_ddp.py"];
@@ -500,7 +520,7 @@ fn check_with_output_tells_whether_a_distributed_copy_is_in_sync() {
         run(&["distribute", "train.py", "-o", "train_ddp.py"]).0,
         Some(0)
     );
-    assert_eq!(run(&check), (Some(0), String::new()));
+    assert_eq!(run(&check), (Some(0), "All checks passed.\n".to_owned()));
     // The script changes: the copy is stale again.
     let mut text = std::fs::read_to_string(d.path().join("train.py")).unwrap();
     text.push_str("print('done')\n");

@@ -48,18 +48,20 @@ fn pyproject_settings_apply_to_files_below_it() {
     let d = project(&[
         (
             "pyproject.toml",
-            "[project]\nname = \"demo\"\n\n[tool.ranklift.shapes]\nnumpy-version = 1\ncolumns = 1\n",
+            "[project]\nname = \"demo\"\n\n[tool.ranklift.shapes]\nnumpy-version = 1\ncolumns = 0\n",
         ),
         ("src/pkg/v.py", PROGRAM),
     ]);
     let (code, out, err) = run(d.path(), &["shapes", "src/pkg/v.py"]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(codes(&out), ["W504"], "{out}");
-    // columns = 1: the `@` expression starts at the fifth character.
-    assert!(out.starts_with("src/pkg/v.py:3:5: W504"), "{out}");
-    // Negative control: without the file, NumPy 2 and 0-based columns.
+    // columns = 0 (Pytropos' numbering): the `@` expression starts at the fifth character,
+    // column 4 counted from 0.
+    assert!(out.starts_with("src/pkg/v.py:3:4: W504"), "{out}");
+    // Negative control: without the file, NumPy 2 and the default 1-based columns.
     let (_, out, _) = run(d.path(), &["--isolated", "shapes", "src/pkg/v.py"]);
     assert_eq!(codes(&out), ["E011"], "{out}");
+    assert!(out.starts_with("src/pkg/v.py:2:5: E011"), "{out}");
     // The command line wins over the file.
     let (_, out, _) = run(
         d.path(),
@@ -89,7 +91,7 @@ fn ranklift_toml_ignores_and_per_file_ignores() {
         d.path(),
         &["shapes", "--ignore", "W504", "legacy/v.py", "new/v.py"],
     );
-    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
 }
 
 #[test]

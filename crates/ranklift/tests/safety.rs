@@ -557,7 +557,12 @@ fn a_partly_distributed_project_is_reported_with_its_files() {
     // As an interrupted old-style write left it: the helper module rewritten, the main not.
     std::fs::write(p.join("train.py"), &original_train).unwrap();
     let o = run(&["distribute", "--check", "."], &p, None);
-    let err = String::from_utf8_lossy(&o.stderr);
+    // --check: findings on stdout, the verdict on stderr.
+    let err = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains("DST204") && err.contains("models/base.py"),
@@ -573,8 +578,8 @@ fn a_partly_distributed_project_is_reported_with_its_files() {
             .success()
     );
     let o = run(&["distribute", "--check", "."], &p, None);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success() && err.contains("DST202"), "{err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("DST202"), "{out}");
 }
 
 #[test]

@@ -30,18 +30,19 @@ fn run(args: &[&str]) -> (i32, String, String) {
 const BAD: &str = "import numpy as np\nx = np.zeros((2, 3))\ny = x @ np.ones((4, 2))\n";
 
 #[test]
-fn findings_exit_one_in_pytropos_format_with_zero_based_columns() {
+fn findings_exit_one_with_one_based_columns_and_a_summary() {
     let d = tmp("fmt", &[("a.py", BAD)]);
     let f = d.join("a.py");
     let (code, out, _) = run(&["shapes", f.to_str().unwrap()]);
     assert_eq!(code, 1);
     let want = format!(
-        "{}:3:4: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n",
+        "{}:3:5: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\nFound 1 error in 1 file.\n",
         f.display()
     );
     assert_eq!(out, want);
-    let (_, out1, _) = run(&["shapes", "--columns", "1", f.to_str().unwrap()]);
-    assert!(out1.contains(":3:5: W504"), "{out1}");
+    // Pytropos' 0-based numbering on request.
+    let (_, out0, _) = run(&["shapes", "--columns", "0", f.to_str().unwrap()]);
+    assert!(out0.contains(":3:4: W504"), "{out0}");
 }
 
 #[test]
@@ -51,7 +52,7 @@ fn clean_file_exits_zero_and_prints_nothing() {
         &[("a.py", "import numpy as np\nx = np.zeros((2, 3)) + 1\n")],
     );
     let (code, out, _) = run(&["shapes", d.join("a.py").to_str().unwrap()]);
-    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
 }
 
 #[test]
@@ -84,7 +85,7 @@ fn ignore_comment_silences_one_code() {
     );
     let d = tmp("ignore", &[("a.py", &src)]);
     let (code, out, _) = run(&["shapes", d.join("a.py").to_str().unwrap()]);
-    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
 }
 
 #[test]
@@ -93,11 +94,13 @@ fn possible_mode_reports_with_the_reason() {
     let d = tmp("possible", &[("a.py", src)]);
     let f = d.join("a.py");
     let (code, out, _) = run(&["shapes", f.to_str().unwrap()]);
-    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
     let (code, out, _) = run(&["shapes", "--possible", f.to_str().unwrap()]);
     assert_eq!(code, 1);
+    // A possible error is a warning; a certain one (above) an error.
+    assert!(out.ends_with("Found 1 warning in 1 file.\n"), "{out}");
     assert!(
-        out.contains(":4:4: W502 ValueError: operands could not be broadcast together with shapes (n,) (3,) [possible: dimension `n` unknown]"),
+        out.contains(":4:5: W502 ValueError: operands could not be broadcast together with shapes (n,) (3,) [possible: dimension `n` unknown]"),
         "{out}"
     );
 }
@@ -115,9 +118,10 @@ fn json_and_sarif_carry_the_findings() {
             d0["line"].as_u64(),
             d0["column"].as_u64()
         ),
-        (Some("W504"), Some(3), Some(4))
+        (Some("W504"), Some(3), Some(5))
     );
-    assert_eq!(d0["severity"], "warning");
+    // Certain: the line raises whenever it runs.
+    assert_eq!(d0["severity"], "error");
     let (_, out, _) = run(&["shapes", "--format", "sarif", f.to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["runs"][0]["results"][0]["ruleId"], "W504");
@@ -140,8 +144,8 @@ fn directory_checks_every_file_with_imports_between_them() {
     );
     let (code, out, _) = run(&["shapes", d.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert_eq!(out.lines().count(), 1, "{out}");
-    assert!(out.contains("train.py:3:4: W504"), "{out}");
+    assert_eq!(out.lines().count(), 2, "one finding and the summary: {out}");
+    assert!(out.contains("train.py:3:5: W504"), "{out}");
 }
 
 #[test]
@@ -152,7 +156,7 @@ fn python_version_rejects_newer_syntax() {
     let (code, out, _) = run(&["shapes", "--python-version", "3.9", f.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}");
     assert!(
-        out.contains(":1:0: RL004 SyntaxError: ") && out.contains("match"),
+        out.contains(":1:1: RL004 SyntaxError: ") && out.contains("match"),
         "{out}"
     );
     let (code, _, _) = run(&["shapes", "--python-version", "3.11", f.to_str().unwrap()]);
@@ -171,14 +175,18 @@ fn python_version_rejects_newer_syntax() {
 /// - cell 7 does not parse: RL001 at its own line and column, and only that cell is left out.
 #[test]
 fn notebook_cells_in_order_with_cell_locations() {
+    // Canonical: ranklift prints paths outside the current directory absolute, `..` resolved.
     let nb = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/shapes/notebook/analysis.ipynb");
+        .join("../../examples/shapes/notebook/analysis.ipynb")
+        .canonicalize()
+        .unwrap();
     let nb = nb.to_str().unwrap();
     let (code, out, _) = run(&["shapes", nb]);
     assert_eq!(code, 1);
     let want = format!(
-        "{nb}:cell 5:3:4: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n\
-         {nb}:cell 7:1:10: RL001 syntax error: Expected an expression\n"
+        "{nb}:cell 5:3:5: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n\
+         {nb}:cell 7:1:11: RL001 syntax error: Expected an expression\n\
+         Found 2 errors in 1 file.\n"
     );
     assert_eq!(out, want);
     let (_, json, _) = run(&["shapes", nb, "--format", "json", "--columns", "1"]);
@@ -191,7 +199,7 @@ fn notebook_cells_in_order_with_cell_locations() {
     // A directory brings its notebooks along.
     let dir = PathBuf::from(nb).parent().unwrap().to_path_buf();
     let (_, out, _) = run(&["shapes", dir.to_str().unwrap()]);
-    assert!(out.contains("analysis.ipynb:cell 5:3:4: W504"), "{out}");
+    assert!(out.contains("analysis.ipynb:cell 5:3:5: W504"), "{out}");
 }
 
 #[test]
@@ -207,7 +215,7 @@ fn notebook_that_is_not_one() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(
         out.contains(
-            "r.ipynb:1:0: RL002 cannot read the notebook: the notebook's kernel runs R, not Python"
+            "r.ipynb:1:1: RL002 cannot read the notebook: the notebook's kernel runs R, not Python"
         ),
         "{out}"
     );
@@ -249,4 +257,117 @@ fn an_and_chain_raises_at_its_first_raising_operand_and_long_chains_finish() {
         let (_, out, err) = run(&["shapes", "--fuel", &fuel, d.join(file).to_str().unwrap()]);
         assert!(!out.contains("budget exhausted"), "{file}: {out}{err}");
     }
+}
+
+fn run_in(dir: &std::path::Path, args: &[&str], envs: &[(&str, &str)]) -> (i32, String, String) {
+    let mut c = bin();
+    c.args(args).current_dir(dir).env_remove("NO_COLOR");
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// No path means `.`; a virtual environment under it (by name, or by its `pyvenv.cfg` whatever
+/// its name) is not searched, while the project's own finding is still reported (the control
+/// that keeps the exclusion test from passing on an empty run).
+#[test]
+fn no_path_is_the_current_directory_and_virtual_environments_are_left_out() {
+    let d = tmp("venv", &[("train.py", BAD)]);
+    for venv in ["venv/lib/python3.11/site-packages/pip", "env/lib/vendored"] {
+        std::fs::create_dir_all(d.join(venv)).unwrap();
+        std::fs::write(d.join(venv).join("bad.py"), BAD).unwrap();
+    }
+    std::fs::write(d.join("env/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+    let (code, out, err) = run_in(&d, &["shapes"], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.starts_with("train.py:3:5: W504"), "{out}");
+    assert!(!out.contains("bad.py"), "{out}");
+    assert!(out.ends_with("Found 1 error in 1 file.\n"), "{out}");
+    // `--exclude` replaces the defaults: the virtual environment named `venv` is searched again
+    // (the one with `pyvenv.cfg` stays out), and `train.py` can be excluded by name.
+    let (_, out, _) = run_in(&d, &["shapes", "--exclude", "train.py"], &[]);
+    assert!(
+        out.contains("venv/lib/python3.11/site-packages/pip/bad.py:3:5: W504"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("env/lib/vendored") && !out.contains("train.py"),
+        "{out}"
+    );
+    // A path named on the command line is always read.
+    let (code, out, _) = run_in(
+        &d,
+        &["shapes", "venv/lib/python3.11/site-packages/pip/bad.py"],
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
+    // `extend-exclude` in the configuration adds to the defaults.
+    std::fs::write(d.join("ranklift.toml"), "extend-exclude = [\"train.py\"]\n").unwrap();
+    let (code, out, err) = run_in(&d, &["shapes"], &[]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(
+        err.contains("warning: no Python files found under ."),
+        "{err}"
+    );
+    // A bad pattern in the file is an error at its place.
+    std::fs::write(d.join("ranklift.toml"), "exclude = [\"a[b\"]\n").unwrap();
+    let (code, _, err) = run_in(&d, &["shapes"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("ranklift.toml:1:") && err.contains("bad exclude pattern"),
+        "{err}"
+    );
+}
+
+#[test]
+fn standard_input_with_a_file_name() {
+    let d = tmp("stdin", &[]);
+    let mut c = bin();
+    c.args(["shapes", "-", "--stdin-filename", "model.py"])
+        .current_dir(&d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), BAD.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.starts_with("model.py:3:5: W504"), "{out}");
+    // Control: a clean source from stdin.
+    let mut child = bin()
+        .args(["shapes", "-"])
+        .current_dir(&d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"x = 1\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "All checks passed.\n");
+}
+
+/// Colour: never when piped (the default `auto`), on request with `--color always`, and
+/// `NO_COLOR` turns `auto` off even where colour would apply; `--color always` wins over it.
+#[test]
+fn colour_follows_the_terminal_and_no_color() {
+    let d = tmp("color", &[("a.py", BAD)]);
+    let (_, plain, _) = run_in(&d, &["shapes", "a.py"], &[]);
+    assert!(!plain.contains('\x1b'), "{plain}");
+    let (_, coloured, _) = run_in(&d, &["shapes", "--color", "always", "a.py"], &[]);
+    assert!(coloured.contains("\x1b["), "{coloured}");
+    let (_, forced, _) = run_in(
+        &d,
+        &["shapes", "--color", "always", "a.py"],
+        &[("NO_COLOR", "1")],
+    );
+    assert!(forced.contains("\x1b["), "{forced}");
+    let (_, never, _) = run_in(&d, &["shapes", "--color", "never", "a.py"], &[]);
+    assert_eq!(never, plain);
 }

@@ -7,6 +7,9 @@
 //! names one file instead. Settings on the command line override the file.
 //!
 //! ```toml
+//! [tool.ranklift]
+//! extend-exclude = ["third_party"]   # added to the default excludes (`exclude` replaces them)
+//!
 //! [tool.ranklift.shapes]
 //! numpy-version = 1                  # 1 (1.24-1.26) or 2
 //! possible = true                    # also report errors that may happen
@@ -14,7 +17,6 @@
 //! per-file-ignores = { "tests/*" = ["E"] }
 //! fuel = 2000000
 //! python-version = "3.9"
-//! columns = 1
 //!
 //! [tool.ranklift.distribute]
 //! main = "train.py"
@@ -51,6 +53,10 @@ pub struct Config {
     pub path: PathBuf,
     /// The file's text (for located errors about its values).
     text: Arc<str>,
+    /// `exclude`: replaces the default excludes (`crate::files`).
+    pub exclude: Option<Vec<Spanned<String>>>,
+    /// `extend-exclude`: added to them.
+    pub extend_exclude: Option<Vec<Spanned<String>>>,
     pub shapes: Shapes,
     pub distribute: Distribute,
 }
@@ -59,6 +65,8 @@ pub struct Config {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct Sections {
+    exclude: Option<Vec<Spanned<String>>>,
+    extend_exclude: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     shapes: Shapes,
     #[serde(default)]
@@ -169,6 +177,8 @@ impl Config {
             None => Ok(Config {
                 path: path.to_path_buf(),
                 text: "".into(),
+                exclude: None,
+                extend_exclude: None,
                 shapes: Shapes::default(),
                 distribute: Distribute::default(),
             }),
@@ -222,6 +232,8 @@ impl Config {
         Ok(Some(Config {
             path: path.to_path_buf(),
             text,
+            exclude: sections.exclude,
+            extend_exclude: sections.extend_exclude,
             shapes: sections.shapes,
             distribute: sections.distribute,
         }))
@@ -301,6 +313,12 @@ const MAX_GLOB_NESTING: usize = 8;
 const MAX_GLOB_LEN: usize = 4096;
 
 fn check_glob(pattern: &str) -> Result<globset::GlobMatcher, String> {
+    Ok(check_glob_pattern(pattern)?.compile_matcher())
+}
+
+/// A glob from a configuration file or the command line, bounded (length, brace nesting) and
+/// checked to compile.
+pub(crate) fn check_glob_pattern(pattern: &str) -> Result<globset::Glob, String> {
     if pattern.len() > MAX_GLOB_LEN {
         return Err(format!("longer than {MAX_GLOB_LEN} characters"));
     }
@@ -328,7 +346,54 @@ fn check_glob(pattern: &str) -> Result<globset::GlobMatcher, String> {
         .add(glob.clone())
         .build()
         .map_err(|e| e.to_string())?;
-    Ok(glob.compile_matcher())
+    Ok(glob)
+}
+
+impl Config {
+    /// The excludes this file asks for, on top of `cli_exclude` / `cli_extend` (the command
+    /// line's, which win over the file's `exclude`). A bad glob is an error at its place.
+    pub fn excludes(
+        config: Option<&Config>,
+        cli_exclude: &[String],
+        cli_extend: &[String],
+    ) -> Result<crate::files::Excludes, Box<Diagnostic>> {
+        let mut extend: Vec<&str> = cli_extend.iter().map(String::as_str).collect();
+        let mut exclude: Option<Vec<&str>> =
+            (!cli_exclude.is_empty()).then(|| cli_exclude.iter().map(String::as_str).collect());
+        if let Some(c) = config {
+            for list in [&c.exclude, &c.extend_exclude].into_iter().flatten() {
+                for p in list {
+                    check_glob_pattern(p.get_ref()).map_err(|e| {
+                        let shown: String = p.get_ref().chars().take(60).collect();
+                        Box::new(
+                            c.error_at(p.span(), format!("bad exclude pattern `{shown}`: {e}"))
+                                .with_hint("patterns are globs: a name (`venv`) or a path relative to the project (`tests/data/*`)"),
+                        )
+                    })?;
+                }
+            }
+            if exclude.is_none()
+                && let Some(list) = &c.exclude
+            {
+                exclude = Some(list.iter().map(|p| p.get_ref().as_str()).collect());
+            }
+            extend.extend(
+                c.extend_exclude
+                    .iter()
+                    .flatten()
+                    .map(|p| p.get_ref().as_str()),
+            );
+        }
+        let base = exclude.unwrap_or_else(|| crate::files::DEFAULT_EXCLUDES.to_vec());
+        crate::files::Excludes::new(base, extend).map_err(|e| {
+            Box::new(Diagnostic::file_level(
+                "<command line>",
+                CONFIG_ERROR,
+                Severity::Error,
+                e,
+            ))
+        })
+    }
 }
 
 /// Which codes are ignored where: `ignore` everywhere, `per-file-ignores` for files whose path

@@ -207,6 +207,11 @@ impl Diagnostic {
     /// The headline, then a snippet with the span marked (labelled with the code), then the
     /// hint. The message is printed once, in the headline, as Ruff does.
     pub fn render_text(&self) -> String {
+        self.render_text_styled(false)
+    }
+
+    /// [`Diagnostic::render_text`], with the snippet in colour (ANSI) when `styled`.
+    pub fn render_text_styled(&self, styled: bool) -> String {
         let mut out = self.headline();
         out.push('\n');
         let level = match self.severity {
@@ -227,7 +232,12 @@ impl Diagnostic {
             if let Some(h) = &self.hint {
                 group = group.element(Level::HELP.message(h.as_str()));
             }
-            out.push_str(&Renderer::plain().render(&[group]));
+            let renderer = if styled {
+                Renderer::styled()
+            } else {
+                Renderer::plain()
+            };
+            out.push_str(&renderer.render(&[group]));
             out.push('\n');
         } else if let Some(h) = &self.hint {
             out.push_str(&format!("  = help: {h}\n"));

@@ -12,6 +12,7 @@
 //! - [`project`]: walk a project (honouring `.gitignore`, also outside git), name its modules and
 //!   resolve imports between them.
 //!
+//! - [`files`]: the excludes every directory walk honours (Ruff's defaults, `exclude`).
 //! - [`fxhash`]: the fast hasher every analysis's maps use.
 //! - [`builtins`]: Python's builtin names.
 //!
@@ -21,6 +22,7 @@ pub mod builtins;
 pub mod config;
 pub mod diagnostics;
 pub mod edit;
+pub mod files;
 pub mod fxhash;
 pub mod guard;
 pub mod notebook;

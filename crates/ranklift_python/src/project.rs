@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diagnostics::{Diagnostic, Severity};
+use crate::files::Excludes;
 use crate::parse::ParsedModule;
 use crate::source::SourceFile;
 
@@ -96,13 +97,26 @@ fn module_from_text(path: &Path, rel: &str, text: String) -> Result<Module, Box<
 impl Project {
     /// Load a directory project: every file, and every `.py` file parsed (in parallel).
     /// `exclude` is a directory left out of the walk (e.g. an output directory inside the project).
+    /// The default excludes apply (`crate::files`).
     pub fn load_dir(
         root: &Path,
         exclude: Option<&Path>,
         on_progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Project {
+        Project::load_dir_excluding(root, exclude, &Excludes::default(), on_progress)
+    }
+
+    /// [`Project::load_dir`] with the given excludes (`[tool.ranklift] exclude`, `--exclude`).
+    pub fn load_dir_excluding(
+        root: &Path,
+        exclude: Option<&Path>,
+        excludes: &Excludes,
+        on_progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Project {
         let mut files = Vec::new();
         let exclude = exclude.and_then(|e| e.canonicalize().ok());
+        let excludes = excludes.clone();
+        let base = root.to_path_buf();
         let walker = ignore::WalkBuilder::new(root)
             .require_git(false)
             .hidden(true)
@@ -110,6 +124,11 @@ impl Project {
             .filter_entry(move |e| {
                 let is_dir = e.file_type().is_some_and(|t| t.is_dir());
                 if is_dir && e.depth() > 0 && e.path().join(OUTPUT_MARKER).is_file() {
+                    return false;
+                }
+                if e.depth() > 0
+                    && excludes.excluded(&rel_string(&base, e.path()), is_dir.then(|| e.path()))
+                {
                     return false;
                 }
                 match (&exclude, e.path().canonicalize()) {

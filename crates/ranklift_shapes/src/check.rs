@@ -30,6 +30,8 @@ pub struct Options {
     /// Stops the analysis when set (the language server's time budget and cancellation); what
     /// was found so far is reported with the "budget exhausted" note.
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// What directory walks leave out (Ruff's default excludes unless configured).
+    pub excludes: ranklift_python::files::Excludes,
 }
 
 impl Default for Options {
@@ -40,6 +42,7 @@ impl Default for Options {
             python_version: None,
             numpy: crate::numpy::NumpyVersion::default(),
             stop: None,
+            excludes: Default::default(),
         }
     }
 }
@@ -69,11 +72,28 @@ pub const INCOMPLETE: &str = "RL003";
 
 /// Expand directories into the `.py` files under them (honouring `.gitignore`), keep files.
 pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    collect_files_excluding(paths, &Default::default())
+}
+
+/// [`collect_files`] with the given excludes applied inside directories (a path named in
+/// `paths` is always kept).
+pub fn collect_files_excluding(
+    paths: &[PathBuf],
+    excludes: &ranklift_python::files::Excludes,
+) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
+            let root = p.clone();
+            let excludes = excludes.clone();
             let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(p)
                 .require_git(false)
+                .filter_entry(move |e| {
+                    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                    let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
+                    let rel = rel.to_string_lossy().replace('\\', "/");
+                    e.depth() == 0 || !excludes.excluded(&rel, is_dir.then(|| e.path()))
+                })
                 .build()
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
@@ -330,7 +350,7 @@ fn project_array_like(project: &Project) -> FxSet<Arc<str>> {
 /// `__main__` in turn, with the others available to its imports.
 pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
     let started = std::time::Instant::now();
-    let project = Project::load_dir(dir, None, &|_, _| {});
+    let project = Project::load_dir_excluding(dir, None, &opts.excludes, &|_, _| {});
     let parse_time = started.elapsed() / (project.modules.len().max(1) as u32);
     let mut out: Vec<FileResult> = project
         .errors
@@ -399,10 +419,11 @@ pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
                 None => out.push(internal_error(p)),
             }
             // Notebooks under it: each its own program, with the directory's modules importable.
-            let notebooks: Vec<PathBuf> = collect_files(std::slice::from_ref(p))
-                .into_iter()
-                .filter(|f| f.extension().is_some_and(|x| x == "ipynb"))
-                .collect();
+            let notebooks: Vec<PathBuf> =
+                collect_files_excluding(std::slice::from_ref(p), &opts.excludes)
+                    .into_iter()
+                    .filter(|f| f.extension().is_some_and(|x| x == "ipynb"))
+                    .collect();
             for (r, extra) in check_files_with_imported(&notebooks, opts) {
                 out.push(r);
                 imported.extend(extra);
@@ -519,11 +540,7 @@ fn analyse_entry(
                         .unwrap_or("")
                         .to_owned()
                 };
-                let severity = if f.code.starts_with('E') {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                };
+                let severity = crate::codes::severity(f.code, true);
                 let mut d = Diagnostic::new(
                     &display_of(order[f.module as usize]),
                     &pm.parsed.text,
@@ -550,11 +567,7 @@ fn analyse_entry(
             &m.index,
             f.range,
             f.code,
-            match (&possible, f.code.starts_with('E')) {
-                (Some(_), _) => Severity::Note,
-                (None, true) => Severity::Error,
-                (None, false) => Severity::Warning,
-            },
+            crate::codes::severity(f.code, possible.is_none()),
             match &possible {
                 Some(reason) => format!("{} [possible: {reason}]", f.message),
                 None => f.message,

@@ -122,3 +122,15 @@ pub fn hint(code: &str) -> Option<&'static str> {
         .find(|(c, _, _)| *c == code)
         .map(|(_, _, h)| *h)
 }
+
+/// The severity of a finding: `error` for one that certainly raises when the line runs (a
+/// W5xx library error, a W201 NameError, an E0xx Python error), `warning` for one that only may
+/// (`--possible`) and for disagreements with shape hints (W3xx), which do not crash.
+pub fn severity(code: &str, certain: bool) -> ranklift_python::Severity {
+    use ranklift_python::Severity;
+    if certain && !code.starts_with("W3") {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
