@@ -16,6 +16,12 @@ use ranklift_python::diagnostics::{self, Diagnostic};
 use crate::write::Transaction;
 
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  ranklift choreo check examples/choreo/
+  ranklift choreo project examples/choreo/karatsuba.py -o out/
+  ranklift choreo run examples/choreo/karatsuba.py --tcp
+
+Exit codes: 0 ok; 1 the choreography has errors (nothing written); 2 usage or I/O error.")]
 pub struct Args {
     #[command(subcommand)]
     command: Cmd,

@@ -20,6 +20,15 @@ use ranklift_python::config::Config;
 use ranklift_python::{Project, Severity};
 
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  ranklift distribute train.py --diff            # show the rewrite, write nothing
+  ranklift distribute train.py                   # write train_hvd.py / train_ddp.py, print the launch command
+  ranklift distribute project/ -o project-ddp/   # a whole project
+  ranklift distribute project/ --check           # CI: exit 1 if the rewrite would change anything
+  ranklift rule DST401                           # explain a code
+
+Exit codes: 0 written (or nothing to do); 1 cannot distribute, or --check found changes;
+2 usage, I/O or syntax error. Nothing is written when an error is reported.")]
 pub struct Args {
     /// A `.py` training script, or a project directory.
     path: PathBuf,
@@ -131,7 +140,12 @@ fn notebook_refused(path: &Path) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Code for a notebook given to `distribute`.
+/// Code for a notebook given to `distribute` (exit 2).
+///
+/// **Why:** `torchrun` and `horovodrun` start one process per rank from a script; a notebook
+/// runs in one kernel.
+///
+/// **Fix:** `jupyter nbconvert --to script nb.ipynb`, then `ranklift distribute nb.py`.
 const NOTEBOOK: &str = "RL005";
 
 fn usage_error(msg: &str) -> ExitCode {

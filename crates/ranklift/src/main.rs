@@ -8,6 +8,7 @@ mod distribute_cmd;
 mod journal;
 mod launch;
 mod report;
+mod rule_cmd;
 mod shapes_cmd;
 mod write;
 
@@ -53,6 +54,8 @@ enum Command {
     Choreo(choreo_cmd::Args),
     /// Language server over stdio: shapes findings and choreography errors in the editor.
     Server,
+    /// Explain a diagnostic code: what it means, why, an example and the fix.
+    Rule(rule_cmd::Args),
     /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
     #[command(hide = true)]
     ParseOnly { path: std::path::PathBuf },
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Distribute(args) => distribute_cmd::run(args, &cli.config),
         Command::Shapes(args) => shapes_cmd::run(args, &cli.config),
         Command::Choreo(args) => choreo_cmd::run(args),
+        Command::Rule(args) => rule_cmd::run(args),
         Command::Server => match ranklift_server::run_stdio() {
             Ok(true) => ExitCode::SUCCESS,
             // `exit` without `shutdown`, or the input ended: 1, as the protocol asks.

@@ -116,3 +116,9 @@ pub const E_COND: &str = "E-COND";
 /// Fix: start each branch with `self.ch.select(Choice.X @ A)`, different labels. Raised in
 /// `project.rs` (`koc`, the `while` case); the merge itself is `ir::merge`.
 pub const E_KOC: &str = "E-KOC";
+
+/// Internal error of the projection (a projected module that would not parse): nothing is
+/// written. A bug in ranklift, never the choreography's.
+///
+/// Fix: report it with the file.
+pub const E_INTERNAL: &str = "E-INTERNAL";

@@ -260,17 +260,244 @@ impl Outcome {
     }
 }
 
-/// Not-applicable codes (no restriction is violated; there is just nothing ranklift can do).
+/// Codes raised outside a check file of their own (by the driver or by a rule that finds it
+/// cannot rewrite something). Each doc comment is that code's page (`ranklift rule CODE`,
+/// docs/rules.md): trigger, why, an example, the fix.
 pub mod codes {
+    /// Several scripts of the project train, and none was named: which one is the program?
+    ///
+    /// **Why:** ranklift rewrites one program (the main script and the modules it imports);
+    /// guessing would rewrite the wrong one (seed 001 §3.1.1).
+    ///
+    /// ```text
+    /// project/train_a.py   # both call model.fit(...)
+    /// project/train_b.py   # DST101
+    /// ```
+    /// **Fix:** `--main train_a.py`, or `main = "train_a.py"` under `[tool.ranklift.distribute]`.
     pub const AMBIGUOUS_MAIN: &str = "DST101";
+    /// A TensorFlow training pattern ranklift does not rewrite: canned Estimators (their
+    /// optimizer is built inside TensorFlow), `tf.distribute` strategies, `train_on_batch`
+    /// loops, `optimizer.minimize` in TF2.
+    ///
+    /// **Why:** each rewrite needs to see the optimizer and the step it takes; these patterns
+    /// hide one or the other (seed 001 §3.1.2).
+    ///
+    /// ```python
+    /// classifier = tf.estimator.DNNClassifier(hidden_units=[8], feature_columns=columns)  # DST102
+    /// ```
+    /// **Fix:** a custom `tf.estimator.Estimator` with a `model_fn`, a `GradientTape` loop, or
+    /// `Model.fit`.
     pub const UNSUPPORTED_PATTERN: &str = "DST102";
+    /// TF2 training mixed with a TF1 pattern (a `Session` loop next to `Model.fit`), or two TF1
+    /// patterns in one program. (`fit` next to a custom loop is distributed.)
+    ///
+    /// **Why:** TF1 and TF2 need different Horovod rewrites (graph hooks vs. eager wrappers);
+    /// one program gets one (seed 001 §3.1.3).
+    ///
+    /// ```python
+    /// model.fit(x, y)                  # TF2
+    /// with tf.compat.v1.Session() as sess:
+    ///     sess.run(train_op)           # DST103
+    /// ```
+    /// **Fix:** split the program, or keep one pattern.
     pub const MIXED_PATTERNS: &str = "DST103";
+    /// Not a TensorFlow (or PyTorch) training program: nothing imports `tensorflow`, `keras`
+    /// or `torch`, or Keras 3 runs on the torch or JAX backend (`KERAS_BACKEND`).
+    ///
+    /// **Why:** ranklift rewrites onto Horovod (TensorFlow) or DistributedDataParallel
+    /// (PyTorch); it has nothing to offer other programs.
+    ///
+    /// ```python
+    /// import os; os.environ["KERAS_BACKEND"] = "jax"
+    /// import keras                     # DST200
+    /// ```
     pub const NOT_TENSORFLOW: &str = "DST200";
+    /// No training step is reached from the main script: no `apply_gradients`, `fit`,
+    /// `optimizer.step()` or session training op that the analysis can follow.
+    ///
+    /// **Why:** the rewrite is anchored on the training step; without one there is nothing to
+    /// distribute (an inference script, a hand-written `assign_sub` update).
+    ///
+    /// ```python
+    /// w.assign_sub(lr * tape.gradient(loss, w))   # DST201: no optimizer applies the update
+    /// ```
+    /// **Fix:** train through an optimizer (`opt.apply_gradients`, `opt.step()`), or point
+    /// `--main` at the script that trains.
     pub const NO_TRAINING_LOOP: &str = "DST201";
+    /// Already distributed (Horovod, `torch.distributed`, Accelerate, Lightning, ...): left as
+    /// it is. A note, exit 0 — running ranklift on its own output changes nothing.
+    ///
+    /// ```python
+    /// import horovod.tensorflow as hvd
+    /// hvd.init()                       # DST202
+    /// ```
     pub const ALREADY_DISTRIBUTED: &str = "DST202";
+    /// `--main` (or `main =` in the configuration) names no file of the project.
+    ///
+    /// ```text
+    /// ranklift distribute project/ --main trian.py    # DST203
+    /// ```
+    /// **Fix:** a path relative to the project directory, as `--explain` lists the scripts.
     pub const NO_MAIN: &str = "DST203";
+    /// Partly distributed: some files import Horovod but nothing calls `hvd.init()` (the files
+    /// are named) — typically an interrupted or hand-made edit.
+    ///
+    /// **Why:** rewriting on top would distribute twice; leaving it would run undistributed.
+    ///
+    /// **Fix:** restore the files from version control, then run ranklift on the original.
     pub const PARTLY_DISTRIBUTED: &str = "DST204";
+    /// A `tf.GradientTape()` used without `as NAME`.
+    ///
+    /// **Why:** Horovod wraps the tape object (`tape = hvd.DistributedGradientTape(tape)`); a
+    /// tape without a name cannot be wrapped.
+    ///
+    /// ```python
+    /// with tf.GradientTape():          # DST205
+    /// ```
+    /// **Fix:** `with tf.GradientTape() as tape:`.
+    pub const TAPE_WITHOUT_NAME: &str = "DST205";
+    /// The statement a rule must insert code before or after shares its line with other code
+    /// (`a = 1; opt.apply_gradients(...)`).
+    ///
+    /// **Why:** ranklift edits whole statements on lines of their own, so that the diff is the
+    /// smallest and reviewable.
+    ///
+    /// ```python
+    /// loss = step(x); opt.apply_gradients(zip(grads, vars))   # DST206
+    /// ```
+    /// **Fix:** one statement per line.
+    pub const SHARED_LINE: &str = "DST206";
+    /// The `@tf.function` training step cannot be told when the first batch runs: it is called
+    /// through a helper or indirectly, or `apply_gradients` runs in a helper of it.
+    ///
+    /// **Why:** Horovod broadcasts the initial variables after the first step, *inside* the
+    /// traced function (`first_batch` argument); ranklift must add that argument at every call.
+    ///
+    /// ```python
+    /// step_fn = train_step
+    /// step_fn(x, y)                    # DST207: called through another name
+    /// ```
+    /// **Fix:** call the step directly from the training loop, with `apply_gradients` in it.
+    pub const FIRST_BATCH: &str = "DST207";
+    /// A `GradientTape` that is not part of a training step (its gradients reach no optimizer)
+    /// is left alone. A note.
+    ///
+    /// ```python
+    /// with tf.GradientTape() as t:     # DST208: saliency map, no training
+    ///     g = t.gradient(model(x), x)
+    /// ```
+    pub const TAPE_NOT_TRAINING: &str = "DST208";
+    /// A TF1 session whose variable initialisation cannot be found, so there is no place for
+    /// the broadcast of rank 0's initial variables.
+    ///
+    /// **Why:** without the broadcast each process starts from its own random weights and
+    /// they never agree.
+    ///
+    /// **Fix:** run `tf.compat.v1.global_variables_initializer()` in the session (or use
+    /// `MonitoredTrainingSession`).
+    pub const TF1_NO_INIT: &str = "DST209";
+    /// Keras 3 (`keras.ops`, `keras.random`, or `--target-tf` 2.16 and newer).
+    ///
+    /// **Why:** Horovod supports Keras 2 only; on TensorFlow 2.16+ `import keras` is Keras 3.
+    ///
+    /// **Fix:** the hint names the pins that run the program with Keras 2: TensorFlow ≤ 2.15,
+    /// or `tf-keras` with `TF_USE_LEGACY_KERAS=1` where Horovod builds against that TensorFlow.
     pub const KERAS_3: &str = "DST210";
+    /// `tape.gradient(loss, w)` with a single variable inside a statement another rule also
+    /// rewrites.
+    ///
+    /// **Why:** Horovod's tape needs a list of sources; changing the call would overlap the
+    /// other rule's edit.
+    ///
+    /// ```python
+    /// opt.apply_gradients([(tape.gradient(loss, w), w)])   # DST211
+    /// ```
+    /// **Fix:** `g = tape.gradient(loss, [w])[0]` on a line of its own.
+    pub const SINGLE_SOURCE: &str = "DST211";
+    /// Gradients taken inside the `with tf.GradientTape()` block, other than by `grads =
+    /// tape.gradient(...)` on a line of its own (which is averaged with `hvd.allreduce` where
+    /// it stands).
+    ///
+    /// **Why:** Horovod's tape wrapper averages gradients when they are taken; inside the
+    /// block the wrapper does not exist yet.
+    ///
+    /// ```python
+    /// with tf.GradientTape() as tape:
+    ///     loss = model(x)
+    ///     opt.apply_gradients(zip(tape.gradient(loss, vs), vs))   # DST212
+    /// ```
+    /// **Fix:** take the gradients after the block.
+    pub const GRADIENTS_IN_TAPE: &str = "DST212";
+    /// A learning rate that cannot be scaled by the number of processes: a callable, or one
+    /// that may come from `**kwargs`. A warning: the program is still rewritten.
+    ///
+    /// **Why:** Horovod's recipe multiplies the rate by `hvd.size()` (the global batch grows);
+    /// ranklift cannot multiply what it cannot see.
+    ///
+    /// ```python
+    /// opt = tf.keras.optimizers.Adam(learning_rate=lambda: 0.001 * decay())   # DST302
+    /// ```
+    /// **Fix:** scale the value yourself, or pass `learning_rate=` explicitly.
+    pub const UNSCALED_LR: &str = "DST302";
+    /// A training `range(a, b)` loop with several arguments is not divided by `hvd.size()`:
+    /// every process runs every step. A warning.
+    ///
+    /// ```python
+    /// for step in range(start, steps):   # DST303
+    /// ```
+    /// **Fix:** divide the step count by `hvd.size()` if each process should do its share.
+    pub const UNDIVIDED_RANGE: &str = "DST303";
+    /// `model.compile(optimizer="adamm")`: an optimizer name Keras does not know.
+    ///
+    /// **Why:** ranklift replaces the name by the optimizer object to wrap it in Horovod's
+    /// `DistributedOptimizer`; an unknown name has no object.
+    ///
+    /// **Fix:** a known name (`"adam"`, `"sgd"`, ...) or an optimizer object.
+    pub const UNKNOWN_OPTIMIZER: &str = "DST304";
+    /// A TF1 session/estimator config ranklift cannot check for GPU pinning (built inline or
+    /// elsewhere). A warning.
+    ///
+    /// **Why:** each Horovod process must see its own GPU
+    /// (`gpu_options.visible_device_list = str(hvd.local_rank())`).
+    ///
+    /// **Fix:** `config = tf.compat.v1.ConfigProto(...)` in a variable, passed to the session.
+    pub const UNCHECKED_CONFIG: &str = "DST305";
+    /// A `fit` input that can be neither sharded (a Dataset or arrays) nor epoch-divided (no
+    /// `epochs`/`steps_per_epoch`): every process trains on all of it. A warning.
+    ///
+    /// ```python
+    /// model.fit(my_generator())         # DST306
+    /// ```
+    /// **Fix:** pass a `tf.data.Dataset` or arrays, or `steps_per_epoch`.
+    pub const UNSPLIT_FIT_INPUT: &str = "DST306";
+    /// The `DistributedDataParallel` wrap of a model has no place: no statement after the model
+    /// is bound in its scope reaches the training step, or that statement shares its line.
+    ///
+    /// **Why:** DDP must wrap the model after it is moved to its device and before the first
+    /// forward pass that trains.
+    ///
+    /// **Fix:** bind the model and run the training loop in the same function (or at module
+    /// level), one statement per line.
+    pub const NO_WRAP_POINT: &str = "DST406";
+    /// A function is called with the model both before and after the DDP wrap; its reads of
+    /// the model's own attributes are left as they are. A warning.
+    ///
+    /// **Why:** after the wrap, the model's layers are under `.module`; before it, they are
+    /// not — one function body cannot serve both.
+    ///
+    /// **Fix:** call it with `model.module` after the wrap if it reads layers or methods.
+    pub const WRAPPED_AND_NOT: &str = "DST407";
+    /// `--scale-lr linear` on an optimizer that uses its default learning rate: left unscaled.
+    /// A warning.
+    ///
+    /// **Fix:** give the optimizer an explicit `lr=`.
+    pub const DEFAULT_LR: &str = "DST408";
+    /// Internal error: an edit would make the file not parse. Nothing is written.
+    ///
+    /// **Why:** every rewrite is re-parsed before it is written (the re-parse guard); this is a
+    /// bug in ranklift, never the user's.
+    ///
+    /// **Fix:** report it with the file (or a reduced copy).
     pub const INTERNAL: &str = "DST900";
 }
 

@@ -40,7 +40,14 @@ use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, Severity};
 
-/// Code for an invalid configuration file.
+/// Code for an invalid configuration file (exit 2, before anything is done): TOML syntax, an
+/// unknown key, a value of the wrong type or out of range, a bad glob — located at the key or
+/// value, with a hint.
+///
+/// ```toml
+/// [tool.ranklift.shapes]
+/// numpy-version = 3          # RL010: use 1 or 2
+/// ```
 pub const CONFIG_ERROR: &str = "RL010";
 
 /// The file names looked for in each directory, in order of precedence.

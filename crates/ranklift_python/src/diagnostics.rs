@@ -246,6 +246,15 @@ impl Diagnostic {
     }
 }
 
+/// Where a code's page is published: its section of docs/rules.md (the text `ranklift rule
+/// CODE` prints), for SARIF's `helpUri` and the editor's code link.
+pub fn help_uri(code: &str) -> String {
+    format!(
+        "https://github.com/ranklift/ranklift/blob/main/docs/rules.md#{}",
+        code.to_ascii_lowercase()
+    )
+}
+
 /// Sort diagnostics by path, position and code, the order every output uses.
 pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
@@ -254,10 +263,24 @@ pub fn sort(diags: &mut [Diagnostic]) {
 }
 
 /// A SARIF 2.1.0 log for `diags`: what GitHub code scanning and the SARIF SDK's validator
-/// expect (the tool's version, relative or `file://` URIs, the flagged source as a snippet; no
-/// `rules` array, which with ids only is flagged as redundant by the validator, SARIF2004). Checked against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool by
+/// expect (the tool's version, relative or `file://` URIs, the flagged source as a snippet; a
+/// `rules` entry per code with its `helpUri`, the code's page — with more than an id, so the
+/// validator's SARIF2004 "redundant rules" does not apply). Checked against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool by
 /// `scripts/sarif_check.py`.
 pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
+    let mut codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let rules: Vec<_> = codes
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "id": c,
+                "helpUri": help_uri(c),
+                "help": { "text": format!("`ranklift rule {c}` explains this code; see {}", help_uri(c)) }
+            })
+        })
+        .collect();
     let results: Vec<_> = diags
         .iter()
         .map(|d| {
@@ -272,8 +295,10 @@ pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
             {
                 region["snippet"] = serde_json::json!({ "text": text });
             }
+            let rule_index = codes.iter().position(|c| *c == d.code).unwrap_or(0);
             let mut r = serde_json::json!({
                 "ruleId": d.code,
+                "ruleIndex": rule_index,
                 "level": d.severity.as_str(),
                 "message": { "text": match &d.hint { Some(h) => format!("{} (hint: {h})", d.message), None => d.message.clone() } },
                 "locations": [{ "physicalLocation": {
@@ -296,7 +321,8 @@ pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
                 "name": tool,
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/ranklift/ranklift"
+                "informationUri": "https://github.com/ranklift/ranklift",
+                "rules": rules
             }},
             "columnKind": "unicodeCodePoints",
             "results": results
@@ -347,6 +373,13 @@ mod tests {
         let sarif = to_sarif("t", std::slice::from_ref(&d));
         let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
         assert_eq!(region["snippet"]["text"], "x.pop()");
+        let rule = &sarif["runs"][0]["tool"]["driver"]["rules"][0];
+        assert_eq!(rule["id"], "DST004");
+        assert_eq!(
+            rule["helpUri"],
+            "https://github.com/ranklift/ranklift/blob/main/docs/rules.md#dst004"
+        );
+        assert_eq!(sarif["runs"][0]["results"][0]["ruleIndex"], 0);
         let text = d.render_text();
         assert!(text.contains("print(x.pop())"), "{text}");
         assert!(text.contains("help: move it out"), "{text}");

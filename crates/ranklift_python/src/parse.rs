@@ -10,7 +10,13 @@ use ruff_text_size::TextRange;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::SourceFile;
 
-/// Code for a file that does not parse.
+/// Code for a file that does not parse (exit 2), at the place CPython would report, with its
+/// wording where it is known. In a notebook, a cell that does not parse is reported and left
+/// out; the other cells are analysed.
+///
+/// ```python
+/// def f(:                    # RL001 syntax error
+/// ```
 pub const SYNTAX_ERROR: &str = "RL001";
 
 /// A parsed module with everything needed to report on and edit it.

@@ -16,7 +16,10 @@ use crate::files::Excludes;
 use crate::parse::ParsedModule;
 use crate::source::SourceFile;
 
-/// Code for a file that cannot be read or decoded.
+/// Code for a file that cannot be read or decoded (exit 2): permissions, not a regular file,
+/// larger than the size bound, bytes that are not valid in the file's encoding (located at
+/// the byte, as CPython reports it), a notebook that is not one or runs another language.
+/// The other files are still processed.
 pub const IO_ERROR: &str = "RL002";
 
 /// A file ranklift writes at the top of every output directory it creates. Directories holding

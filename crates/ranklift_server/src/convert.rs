@@ -177,7 +177,7 @@ pub fn diagnostic(
             Severity::Note => DiagnosticSeverity::INFORMATION,
         }),
         code: Some(NumberOrString::String(d.code.to_owned())),
-        code_description: "https://github.com/ranklift/ranklift#readme"
+        code_description: ranklift_python::diagnostics::help_uri(d.code)
             .parse()
             .ok()
             .map(|href| CodeDescription { href }),

@@ -64,10 +64,25 @@ pub struct FileResult {
     pub analysis_time: std::time::Duration,
 }
 
-/// Code for syntax the requested `--python-version` does not have.
+/// Code for syntax the requested `--python-version` does not have (exit 2): a `match`
+/// statement with `--python-version 3.9`, as that interpreter would refuse the file.
+///
+/// ```python
+/// match command:             # RL004 with --python-version 3.9
+/// ```
 pub const UNSUPPORTED_SYNTAX: &str = "RL004";
 
-/// Code for a file the interpreter stopped analysing early.
+/// Internal error of the analysis of one file (a panic caught at the file's boundary): the other
+/// files are still analysed. A bug in ranklift, never the user's.
+///
+/// Fix: report it with the file; `# ranklift: ignore` does not apply, exclude the file meanwhile.
+pub const INTERNAL: &str = "RL900";
+
+/// Code for a file the interpreter stopped analysing early (a note): the analysis budget
+/// (`--fuel`, or the editor's time budget) ran out. Findings reported before it are still
+/// certain; what comes after was not analysed.
+///
+/// Fix: `--fuel 2000000` (or `fuel =` under `[tool.ranklift.shapes]`).
 pub const INCOMPLETE: &str = "RL003";
 
 /// Expand directories into the `.py` files under them (honouring `.gitignore`), keep files.
@@ -197,7 +212,7 @@ fn internal_error(path: &Path) -> FileResult {
         fatal: Some(
             Diagnostic::file_level(
                 &display,
-                "RL900",
+                INTERNAL,
                 Severity::Error,
                 "internal error: the analysis of this file failed",
             )

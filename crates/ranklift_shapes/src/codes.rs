@@ -134,3 +134,76 @@ pub fn severity(code: &str, certain: bool) -> ranklift_python::Severity {
         Severity::Warning
     }
 }
+
+/// `(code, a program that gets it)`: the example of each code's page (`ranklift rule CODE`).
+/// `tests/rule_examples.rs` checks that the analysis reports the code on it and, with real
+/// NumPy, that the program raises the exception the code names.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("E001", "n = 0\nrate = 10 / n\n"),
+    (
+        "E009",
+        "import numpy as np\nshape = (3, 4)\nsize = shape + 1\n",
+    ),
+    (
+        "E011",
+        "import numpy as np\nx = np.zeros((2, 2))\ny = x.lenght\n",
+    ),
+    ("E015", "x = None\ny = x[0]\n"),
+    ("E016", "import numpy as np\nn = 3\ny = n(2)\n"),
+    ("E017", "sizes = [2, 3]\nlast = sizes[2]\n"),
+    (
+        "W201",
+        "import numpy as np\nx = np.zeros(3)\ny = x + bias\n",
+    ),
+    ("W202", "from numpy import float_\n"),
+    (
+        "W301",
+        "import numpy as np\nfrom ranklift.hints import NdArray\nx: NdArray[3, 2] = np.zeros((2, 3))\n",
+    ),
+    (
+        "W302",
+        "import numpy as np\nfrom ranklift.hints import NdArray\nx: NdArray[2, float] = np.zeros((2, 3))\n",
+    ),
+    (
+        "W502",
+        "import numpy as np\nx = np.ones((4, 3))\nb = np.ones(4)\ny = x + b\n",
+    ),
+    (
+        "W503",
+        "import numpy as np\nw = np.ones((3, 5))\nx = np.ones((2, 4))\ny = np.dot(x, w)\n",
+    ),
+    (
+        "W504",
+        "import numpy as np\nw = np.ones((256, 10))\nx = np.ones((32, 128))\ny = x @ w\n",
+    ),
+    (
+        "W505",
+        "import numpy as np\nx = np.arange(10)\ny = x.reshape(3, 3)\n",
+    ),
+    (
+        "W506",
+        "import numpy as np\na = np.ones((2, 3))\nb = np.ones((2, 4))\nc = np.concatenate([a, b])\n",
+    ),
+    (
+        "W507",
+        "import numpy as np\nx = np.ones((2, 3))\ns = x.sum(axis=2)\n",
+    ),
+    (
+        "W508",
+        "import numpy as np\nx = np.ones((2, 3))\ny = x.transpose(0, 0)\n",
+    ),
+    (
+        "W509",
+        "import numpy as np\nx = np.ones((2, 3))\ny = x.squeeze(0)\n",
+    ),
+    (
+        "W510",
+        "import numpy as np\nx = np.ones((2, 3))\ny = x[2]\n",
+    ),
+    ("W511", "import numpy as np\nn = 3 - 5\nx = np.zeros(n)\n"),
+    ("W512", "import numpy as np\nx = np.array([[1, 2], [3]])\n"),
+    (
+        "W513",
+        "import numpy as np\nx = np.ones((2, 3))\ny = np.linalg.inv(x)\n",
+    ),
+];
