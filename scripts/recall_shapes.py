@@ -249,6 +249,12 @@ print(lowess(y, x).shape)
 PRODUCTS = {"dot", "matmul", "inner"}
 
 
+
+def said(d):
+    """What the program prints at run time, as ranklift reports it (`runtime_message` when the
+    headline names the operands' shapes instead)."""
+    return d.get("runtime_message", d["message"])
+
 def name_of(func):
     if isinstance(func, ast.Attribute):
         return func.attr
@@ -390,10 +396,11 @@ def main():
                 diags = json.loads(p.stdout)["diagnostics"]
                 at_line = [d for d in diags if d["line"] == line and not d["code"].startswith("RL")]
                 # NumPy ends some messages with a space ("... (1,3,3) "): compare without it.
-                exact = any(d["message"].rstrip() == r["message"].rstrip() for d in at_line)
+                # NumPy's wording: `runtime_message` where the headline names the shapes.
+                exact = any(said(d).rstrip() == r["message"].rstrip() for d in at_line)
                 verdict = "found" if exact else ("line" if at_line else "missed")
                 confirmed.append({"module": f"{pkg}/{rel}", "op": op, "line": line,
-                                  "python": r["message"], "ranklift": [d["message"] for d in at_line],
+                                  "python": r["message"], "ranklift": [said(d) for d in at_line],
                                   "verdict": verdict})
                 # The same bug with the module imported by the driver (`from mod import *`): the
                 # error must be reported in the module's file, at its line, from the driver.
@@ -412,7 +419,7 @@ def main():
                     raise SystemExit(f"ranklift crashed on {pdir}: {p.stderr[-2000:]}")
                 diags = [d for d in json.loads(p.stdout)["diagnostics"]
                          if d["path"].endswith("mutmod.py") and d["line"] == line]
-                imported.append(any(d["message"].rstrip() == r["message"].rstrip() for d in diags))
+                imported.append(any(said(d).rstrip() == r["message"].rstrip() for d in diags))
     by_op = {}
     for c in confirmed:
         s = by_op.setdefault(c["op"], {"n": 0, "found": 0, "line": 0})

@@ -36,7 +36,7 @@ fn findings_exit_one_with_one_based_columns_and_a_summary() {
     let (code, out, _) = run(&["shapes", f.to_str().unwrap()]);
     assert_eq!(code, 1);
     let want = format!(
-        "{}:3:5: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\nFound 1 error in 1 file.\n",
+        "{}:3:5: W504 x @ np.ones((4, 2)): (2, 3) @ (4, 2): matmul: size 4 is different from 3\nFound 1 error in 1 file.\n",
         f.display()
     );
     assert_eq!(out, want);
@@ -100,7 +100,7 @@ fn possible_mode_reports_with_the_reason() {
     // A possible error is a warning; a certain one (above) an error.
     assert!(out.ends_with("Found 1 warning in 1 file.\n"), "{out}");
     assert!(
-        out.contains(":4:5: W502 ValueError: operands could not be broadcast together with shapes (n,) (3,) [possible: dimension `n` unknown]"),
+        out.contains(":4:5: W502 np.zeros((n,)) + np.ones((3,)): (n,) + (3,): cannot be broadcast together [possible: dimension `n` unknown]"),
         "{out}"
     );
 }
@@ -122,6 +122,16 @@ fn json_and_sarif_carry_the_findings() {
     );
     // Certain: the line raises whenever it runs.
     assert_eq!(d0["severity"], "error");
+    // The headline names the operands' shapes; NumPy's own words (confirmed by running the
+    // program with NumPy 2.2) are what the program prints at run time.
+    assert_eq!(
+        d0["message"],
+        "x @ np.ones((4, 2)): (2, 3) @ (4, 2): matmul: size 4 is different from 3"
+    );
+    assert_eq!(
+        d0["runtime_message"],
+        "ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)"
+    );
     let (_, out, _) = run(&["shapes", "--format", "sarif", f.to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["runs"][0]["results"][0]["ruleId"], "W504");
@@ -184,7 +194,7 @@ fn notebook_cells_in_order_with_cell_locations() {
     let (code, out, _) = run(&["shapes", nb]);
     assert_eq!(code, 1);
     let want = format!(
-        "{nb}:cell 5:3:5: W504 ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)\n\
+        "{nb}:cell 5:3:5: W504 x @ w: (4, 3) @ (4, 2): matmul: size 4 is different from 3\n\
          {nb}:cell 7:1:11: RL001 syntax error: Expected an expression\n\
          Found 2 errors in 1 file.\n"
     );
@@ -370,4 +380,52 @@ fn colour_follows_the_terminal_and_no_color() {
     assert!(forced.contains("\x1b["), "{forced}");
     let (_, never, _) = run_in(&d, &["shapes", "--color", "never", "a.py"], &[]);
     assert_eq!(never, plain);
+}
+
+/// The showcase: the headline shows both shapes, the notes trace `self.w` to the assignment in
+/// `Dense.__init__` reached from `Dense(256, 10)` at line 26, and say through which calls the
+/// failing line ran (line 27 → line 20). Reasoned from the file: `hidden` maps 784 → 128, so
+/// `x` reaching the second layer is (32, 128), and `output.w` is (256, 10).
+#[test]
+fn shape_messages_trace_the_operands_back() {
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/shapes/mlp_bug.py");
+    let (code, out, _) = run(&["shapes", "--format", "json", f.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        d["message"],
+        "x @ self.w: (32, 128) @ (256, 10): matmul: size 256 is different from 128"
+    );
+    let notes: Vec<(u64, String)> = d["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["line"].as_u64().unwrap(),
+                n["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        notes.contains(&(
+            11,
+            "`self.w` is (256, 10): made here, reached from line 26 (`Dense(256, 10)`)".into()
+        )),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|(l, m)| *l == 20 && m.contains("reached from line 27 → 20")),
+        "{notes:?}"
+    );
+    // Control: with the bug fixed (`Dense(128, 10)`) there is nothing to trace.
+    let fixed = std::fs::read_to_string(&f)
+        .unwrap()
+        .replace("Dense(256, 10)", "Dense(128, 10)");
+    let d = tmp("mlp-fixed", &[("mlp.py", &fixed)]);
+    let (code, out, _) = run(&["shapes", d.join("mlp.py").to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
 }

@@ -48,6 +48,10 @@ pub struct Diagnostic {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// What the program itself prints when the line runs (`ValueError: matmul: ...`), where
+    /// the headline says it differently (with the operands' shapes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime_message: Option<String>,
     /// Byte range into the source the diagnostic was made from (for snippets).
     #[serde(skip)]
     pub range: TextRange,
@@ -107,6 +111,7 @@ impl Diagnostic {
             severity,
             message: message.into(),
             hint: None,
+            runtime_message: None,
             range,
             source: Some(source.clone()),
             notes: Vec::new(),
@@ -133,6 +138,7 @@ impl Diagnostic {
             severity,
             message: message.into(),
             hint: None,
+            runtime_message: None,
             range: TextRange::default(),
             source: None,
             notes: Vec::new(),
@@ -229,6 +235,9 @@ impl Diagnostic {
                     snippet.annotation(AnnotationKind::Context.span(r).label(n.message.as_str()));
             }
             let mut group = Group::with_level(level).element(snippet);
+            if let Some(rt) = &self.runtime_message {
+                group = group.element(Level::NOTE.message(format!("at run time: {rt}")));
+            }
             if let Some(h) = &self.hint {
                 group = group.element(Level::HELP.message(h.as_str()));
             }
@@ -306,9 +315,34 @@ pub fn to_sarif(tool: &str, diags: &[Diagnostic]) -> serde_json::Value {
                     "region": region
                 }}]
             });
+            // Where the operands came from (`ranklift shapes`), and what the program prints.
+            if !d.notes.is_empty() && d.cell.is_none() {
+                let related: Vec<_> = d
+                    .notes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        serde_json::json!({
+                            "id": i,
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": path_uri(&d.path) },
+                                "region": { "startLine": n.line, "startColumn": n.column }
+                            },
+                            "message": { "text": n.message }
+                        })
+                    })
+                    .collect();
+                r["relatedLocations"] = serde_json::Value::Array(related);
+            }
+            if let Some(rt) = &d.runtime_message {
+                r["properties"] = serde_json::json!({ "runtimeMessage": rt });
+            }
             // A notebook finding: the lines are the cell's.
-            if let (Some(cell), Some(o)) = (d.cell, r.as_object_mut()) {
-                o.insert("properties".into(), serde_json::json!({ "cell": cell }));
+            if let Some(cell) = d.cell {
+                if !r["properties"].is_object() {
+                    r["properties"] = serde_json::json!({});
+                }
+                r["properties"]["cell"] = serde_json::json!(cell);
             }
             r
         })

@@ -154,6 +154,15 @@ pub fn diagnostic(
             message: format!("help: {h}"),
         });
     }
+    if let Some(rt) = &d.runtime_message {
+        related.push(DiagnosticRelatedInformation {
+            location: Location {
+                uri: uri.clone(),
+                range: r,
+            },
+            message: format!("at run time: {rt}"),
+        });
+    }
     if own_text {
         for n in &d.notes {
             related.push(DiagnosticRelatedInformation {

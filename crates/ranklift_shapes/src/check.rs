@@ -524,7 +524,33 @@ fn analyse_entry(
         stop: opts.stop.clone(),
     };
     let started = std::time::Instant::now();
-    let (findings, out_of_fuel) = Interp::new(modules, &config).run(0);
+    let (findings, out_of_fuel, origins) = Interp::new(modules, &config).run(0);
+    let parsed_of = |m: u32| &project.modules[order[m as usize]].parsed;
+    let line_of = |m: u32, r: ruff_text_size::TextRange| {
+        let p = parsed_of(m);
+        Some(p.index.line_column(r.start(), &p.text).line.get())
+    };
+    let explain = |f: &crate::interp::Finding| {
+        let p = parsed_of(f.module);
+        crate::explain::explain(f, &p.text, p.suite(), &origins, &line_of)
+    };
+    // Headline with the operands' shapes, NumPy's wording kept, notes on where they came from.
+    let explained = |mut d: Diagnostic, e: Option<crate::explain::Explained>, f_module: u32| {
+        if let Some(e) = e {
+            let index = &parsed_of(f_module).index;
+            let tail = d
+                .message
+                .find(" [possible: ")
+                .map(|i| d.message[i..].to_owned())
+                .unwrap_or_default();
+            d.runtime_message = Some(d.message.trim_end_matches(&tail).to_owned());
+            d.message = format!("{}{tail}", e.headline);
+            for (r, msg) in e.notes {
+                d = d.with_note(index, r, msg);
+            }
+        }
+        d
+    };
     let analysis_time = started.elapsed();
     let m = &project.modules[entry].parsed;
     let text: &Arc<str> = &m.text;
@@ -532,6 +558,8 @@ fn analyse_entry(
     let mut out = Vec::new();
     let mut imported = Vec::new();
     for f in findings {
+        let why = explain(&f);
+        let f_module = f.module;
         let possible = match &f.certainty {
             Certainty::Certain => None,
             Certainty::Possible(reason) => Some(reason.clone()),
@@ -565,6 +593,7 @@ fn analyse_entry(
                     severity,
                     f.message,
                 );
+                d = explained(d, why, f_module);
                 if !ignored(&line_text(&d), f.code) {
                     let reached = format!("reached by running {display}");
                     d = d.with_hint(match crate::codes::hint(f.code) {
@@ -576,7 +605,7 @@ fn analyse_entry(
             }
             continue;
         }
-        let mut d = Diagnostic::new(
+        let d = Diagnostic::new(
             &display,
             text,
             &m.index,
@@ -588,6 +617,7 @@ fn analyse_entry(
                 None => f.message,
             },
         );
+        let mut d = explained(d, why, f_module);
         if ignored(lines.get(d.line - 1).copied().unwrap_or(""), f.code) {
             continue;
         }

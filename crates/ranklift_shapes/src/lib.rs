@@ -36,6 +36,7 @@
 pub mod check;
 pub mod codes;
 mod dim;
+pub mod explain;
 pub mod interp;
 pub mod models;
 pub mod numpy;

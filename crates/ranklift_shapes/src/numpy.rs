@@ -505,6 +505,34 @@ impl<'a> Interp<'a> {
     }
 
     fn apply_sig(&mut self, sig: Sig, args: &Args, range: TextRange, st: &mut State) -> Value {
+        // The array operands, for the message of an error the model raises.
+        let shapes: Vec<crate::Shape> = args
+            .pos
+            .iter()
+            .flat_map(|v| match v {
+                Value::Array(s) => vec![s.clone()],
+                // `np.concatenate([a, b])`: the arrays of a sequence argument.
+                Value::Tuple(Seq::Exact(items)) => items
+                    .iter()
+                    .filter_map(|x| match x {
+                        Value::Array(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+                Value::List(addr) => match st.list(*addr) {
+                    Some(Seq::Exact(items)) => items
+                        .iter()
+                        .filter_map(|x| match x {
+                            Value::Array(s) => Some(s.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            })
+            .collect();
+        self.pending = Some((range, shapes, None));
         // A `*args`/`**kwargs` of unknown contents: any argument may be anything (a custom
         // model may even return something other than an array).
         if args.unknown {

@@ -30,7 +30,7 @@ fn findings(paths: &[std::path::PathBuf]) -> Vec<(String, usize, String)> {
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            (file, d.line, d.message)
+            (file, d.line, d.runtime_message.unwrap_or(d.message))
         })
         .collect()
 }

@@ -62,7 +62,20 @@ fn findings_with(
     assert!(!r.incomplete, "{rel}: analysis incomplete");
     r.findings
         .into_iter()
-        .map(|d| (d.line, d.column - 1, d.code.to_owned(), d.message))
+        // What Python prints (the headline names the operands' shapes instead), with the
+        // `[possible: reason]` of a possible finding.
+        .map(|d| {
+            let possible = d
+                .message
+                .find(" [possible: ")
+                .map(|i| d.message[i..].to_owned())
+                .unwrap_or_default();
+            let message = match d.runtime_message {
+                Some(rt) => format!("{rt}{possible}"),
+                None => d.message,
+            };
+            (d.line, d.column - 1, d.code.to_owned(), message)
+        })
         .collect()
 }
 

@@ -14,7 +14,10 @@ fn lines(name: &str) -> Vec<String> {
     assert!(r.fatal.is_none() && !r.incomplete, "{name}: {:?}", r.fatal);
     r.findings
         .iter()
-        .map(|d| format!("{}:{}: {} {}", d.line, d.column - 1, d.code, d.message))
+        .map(|d| {
+            let m = d.runtime_message.as_ref().unwrap_or(&d.message);
+            format!("{}:{}: {} {m}", d.line, d.column - 1, d.code)
+        })
         .collect()
 }
 

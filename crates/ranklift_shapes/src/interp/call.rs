@@ -606,7 +606,9 @@ impl<'a> Interp<'a> {
             self.frame_base = self.undecided + self.after_guard;
         }
         self.undecided += conditional;
+        self.chain.push((saved.0, range));
         let out = self.exec_block(&def.body, frame);
+        self.chain.pop();
         self.undecided -= conditional;
         self.frame_base = saved_base;
         (

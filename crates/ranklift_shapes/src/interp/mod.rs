@@ -83,7 +83,30 @@ pub struct Finding {
     /// not decide (an `isinstance`/pandas dispatch on the entry's arguments, a validation that
     /// raises).
     pub guarded: bool,
+    /// The array operands' shapes, in order (`x @ w`: both; `np.dot(a, b)`: `a`, `b`;
+    /// `x.reshape(3, 3)`: `x`), when a library model raised it; `op` is the operator of a
+    /// binary operation.
+    pub operands: Vec<crate::Shape>,
+    pub op: Option<&'static str>,
+    /// The user-function calls that led here, outermost first: (module of the call, its range).
+    pub chain: Vec<(u32, TextRange)>,
 }
+
+/// Where an array was bound: for a message's note that traces an operand back (`self.w` is
+/// (256, 10): made at line 11, in the call at line 26).
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub module: u32,
+    /// The assignment target (`self.w`, `x`): matched against an operand by its source text.
+    pub target: TextRange,
+    pub stmt: TextRange,
+    pub shape: crate::Shape,
+    /// The calls that were running, outermost first.
+    pub chain: Vec<(u32, TextRange)>,
+}
+
+/// Origins kept per run (most recent first when looked up); a bound on memory, not precision.
+const MAX_ORIGINS: usize = 4096;
 
 /// The exception class a finding raises, for `try`/`except` suppression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,6 +268,13 @@ pub struct Interp<'a> {
     /// module's: a finding above it lies under a condition of that module's code that the
     /// analysis could not decide.
     pub(crate) frame_base: u32,
+    /// The operands of the library operation running now: (its range, shapes, operator), read
+    /// by `report` for the finding's message.
+    pub(crate) pending: Option<(TextRange, Vec<crate::Shape>, Option<&'static str>)>,
+    /// The user-function calls running now, outermost first.
+    pub(crate) chain: Vec<(u32, TextRange)>,
+    /// Where arrays were bound (see [`Origin`]).
+    pub origins: Vec<Origin>,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -300,12 +330,15 @@ impl<'a> Interp<'a> {
             raised: false,
             cond_expr: 0,
             frame_base: 0,
+            pending: None,
+            chain: Vec::new(),
+            origins: Vec::new(),
         }
     }
 
     /// Run module `entry` as `__main__`, then every function and method it never called (with
     /// unknown arguments, or their hints), and return the findings in source order.
-    pub fn run(mut self, entry: u32) -> (Vec<Finding>, bool) {
+    pub fn run(mut self, entry: u32) -> (Vec<Finding>, bool, Vec<Origin>) {
         let globals = self.run_module(entry);
         // Functions never called: analyse them with unknown (or hinted) arguments.
         let mut i = 0;
@@ -330,7 +363,7 @@ impl<'a> Interp<'a> {
         // reached inside imported modules at their own file and line.
         let mut out: Vec<Finding> = self.findings.into_values().collect();
         out.sort_by_key(|f| (f.module, f.range.start(), f.code));
-        (out, self.out_of_fuel)
+        (out, self.out_of_fuel, self.origins)
     }
 
     /// Run an imported module's body on a budget of its own ([`IMPORT_FUEL`]); running out of it
@@ -466,7 +499,14 @@ impl<'a> Interp<'a> {
             self.raised |= self.cond_expr == 0;
         }
         let key = (self.cur_module, u32::from(range.start()), code);
+        let (operands, op) = match self.pending.take() {
+            Some((r, shapes, op)) if r == range => (shapes, op),
+            _ => (Vec::new(), None),
+        };
         let finding = Finding {
+            operands,
+            op,
+            chain: self.chain.clone(),
             module: self.cur_module,
             range,
             code,
@@ -485,6 +525,25 @@ impl<'a> Interp<'a> {
                 self.findings.insert(key, finding);
             }
         }
+    }
+
+    /// Remember that `target` (a name or attribute) was bound to an array of `shape` by `stmt`.
+    pub(crate) fn record_origin(
+        &mut self,
+        target: TextRange,
+        stmt: TextRange,
+        shape: &crate::Shape,
+    ) {
+        if self.origins.len() >= MAX_ORIGINS {
+            return;
+        }
+        self.origins.push(Origin {
+            module: self.cur_module,
+            target,
+            stmt,
+            shape: shape.clone(),
+            chain: self.chain.clone(),
+        });
     }
 
     /// Report a model's error (if any) and return its result shape as a value.

@@ -67,6 +67,7 @@ impl<'a> Interp<'a> {
             let (Some(a), Some(b)) = (l.array_shape(&heap), r.array_shape(&heap)) else {
                 return Value::Top;
             };
+            self.pending = Some((range, vec![a.clone(), b.clone()], Some(symbol(op))));
             let outcome = if op == Operator::MatMult {
                 matmul(&a, &b)
             } else {

@@ -97,6 +97,9 @@ impl<'a> Interp<'a> {
             Stmt::Assign(a) => {
                 let v = self.eval(&a.value, &mut st);
                 for t in &a.targets {
+                    if let (Value::Array(shape), Expr::Name(_) | Expr::Attribute(_)) = (&v, t) {
+                        self.record_origin(t.range(), a.range, shape);
+                    }
                     self.assign(t, v.clone(), &mut st);
                 }
                 Out::normal(st)
