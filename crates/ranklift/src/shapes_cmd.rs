@@ -94,6 +94,7 @@ impl Settings {
             python_version: args.python_version,
             numpy: args.numpy_version.unwrap_or_default(),
             stop: None,
+            types: false,
             excludes: Config::excludes(config, &args.exclude, &args.extend_exclude).map_err(
                 |d| {
                     eprint!("{}", d.render_text());

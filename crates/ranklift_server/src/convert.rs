@@ -144,16 +144,8 @@ pub fn diagnostic(
             end: at(d.end_line, d.end_column),
         }
     };
+    // The hint is in the message (once: editors show related information next to it).
     let mut related = Vec::new();
-    if let Some(h) = &d.hint {
-        related.push(DiagnosticRelatedInformation {
-            location: Location {
-                uri: uri.clone(),
-                range: r,
-            },
-            message: format!("help: {h}"),
-        });
-    }
     if let Some(rt) = &d.runtime_message {
         related.push(DiagnosticRelatedInformation {
             location: Location {

@@ -135,6 +135,7 @@ fn session(input: &Receiver<Incoming>, out: &Sender<Outgoing>) -> Result<bool> {
                 ..TextDocumentSyncOptions::default()
             },
         )),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
             ..CodeActionOptions::default()
@@ -318,6 +319,16 @@ fn request(server: &Server, req: Request) -> Response {
         CodeActionRequest::METHOD => {
             match serde_json::from_value::<lsp_types::CodeActionParams>(req.params) {
                 Ok(p) => Response::new_ok(req.id, server.code_actions(&p)),
+                Err(e) => Response::new_err(
+                    req.id,
+                    lsp_server::ErrorCode::InvalidParams as i32,
+                    e.to_string(),
+                ),
+            }
+        }
+        lsp_types::request::HoverRequest::METHOD => {
+            match serde_json::from_value::<lsp_types::HoverParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, server.hover(&p)),
                 Err(e) => Response::new_err(
                     req.id,
                     lsp_server::ErrorCode::InvalidParams as i32,

@@ -36,6 +36,11 @@ struct Analysis {
     /// Comments that steer the analysis (`# ranklift: ignore`) were present.
     steering_comments: bool,
     diagnostics: Vec<Diagnostic>,
+    /// What the analysis inferred for names (hover): (range, `ndarray (32, 128)`).
+    types: Vec<(TextRange, String)>,
+    /// While the text does not parse: the findings of the last text that did (shown with the
+    /// syntax error, at their old places, so that a half-typed line does not blank the file).
+    kept: Vec<Diagnostic>,
 }
 
 /// The server's state.
@@ -166,6 +171,36 @@ impl Server {
         Some((doc.uri.clone(), r.published, Some(doc.version)))
     }
 
+    /// The hover of a position: what the analysis inferred for the name there.
+    pub fn hover(&self, p: &lsp_types::HoverParams) -> Option<lsp_types::Hover> {
+        let doc = self
+            .docs
+            .get(p.text_document_position_params.text_document.uri.as_str())?;
+        let last = doc.last.as_ref()?;
+        if *last.text != *doc.text {
+            return None;
+        }
+        let at = TextSize::new(convert::offset(
+            &doc.text,
+            p.text_document_position_params.position,
+            self.utf8,
+        ) as u32);
+        let (range, ty) = last
+            .types
+            .iter()
+            .filter(|(r, _)| r.start() <= at && at <= r.end())
+            .min_by_key(|(r, _)| r.len())?;
+        let name = &last.text[*range];
+        let lines = convert::Lines::new(&last.text, self.utf8);
+        Some(lsp_types::Hover {
+            contents: lsp_types::HoverContents::Markup(lsp_types::MarkupContent {
+                kind: lsp_types::MarkupKind::Markdown,
+                value: format!("```python\n{name}: {ty}\n```\n(shape inferred by ranklift)"),
+            }),
+            range: Some(lines.range(*range)),
+        })
+    }
+
     /// The quick fixes of the diagnostics in the request's range.
     pub fn code_actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
         let Some(doc) = self.docs.get(p.text_document.uri.as_str()) else {
@@ -181,32 +216,44 @@ impl Server {
         let mut out = Vec::new();
         let lines = convert::Lines::new(&last.text, self.utf8);
         for (i, d) in last.diagnostics.iter().enumerate() {
-            let Some(fix) = &d.fix else { continue };
             let r = lines.range(d.range);
             let overlaps = r.start <= p.range.end && p.range.start <= r.end;
             if !overlaps {
                 continue;
             }
-            let edits: Vec<TextEdit> = fix
-                .edits
+            // The finding's own fix (preferred), then "ignore on this line" for shapes codes,
+            // which `# ranklift: ignore[...]` silences in the editor and on the command line.
+            let ignorable =
+                d.source.is_some() && (d.code.starts_with('W') || d.code.starts_with("E0"));
+            let ignore = ignorable.then(|| ignore_fix(&last.text, d));
+            for (fix, preferred) in d
+                .fix
                 .iter()
-                .map(|(range, text)| TextEdit {
-                    range: lines.range(*range),
-                    new_text: text.clone(),
-                })
-                .collect();
-            let diagnostic = convert::diagnostic(&doc.uri, &lines, d, Some(i));
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: fix.title.clone(),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![diagnostic]),
-                edit: Some(WorkspaceEdit {
-                    changes: Some([(doc.uri.clone(), edits)].into_iter().collect()),
-                    ..WorkspaceEdit::default()
-                }),
-                is_preferred: Some(true),
-                ..CodeAction::default()
-            }));
+                .map(|f| (f, true))
+                .chain(ignore.iter().map(|f| (f, false)))
+            {
+                let edits: Vec<TextEdit> = fix
+                    .edits
+                    .iter()
+                    .map(|(range, text)| TextEdit {
+                        range: lines.range(*range),
+                        new_text: text.clone(),
+                    })
+                    .collect();
+                let diagnostic =
+                    convert::diagnostic(&doc.uri, &lines, d, d.fix.as_ref().map(|_| i));
+                out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: fix.title.clone(),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diagnostic]),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some([(doc.uri.clone(), edits)].into_iter().collect()),
+                        ..WorkspaceEdit::default()
+                    }),
+                    is_preferred: Some(preferred),
+                    ..CodeAction::default()
+                }));
+            }
         }
         out
     }
@@ -290,11 +337,34 @@ pub fn run_job(job: Job) -> JobResult {
         .then(|| moved(last, tokens.as_deref().unwrap_or_default(), &text))
     });
     let reused = reusable.is_some();
-    let diagnostics = match reusable {
-        Some(d) => d,
+    let (diagnostics, types) = match reusable {
+        Some(d) => (
+            d,
+            job.last
+                .as_ref()
+                .map(|l| l.types.clone())
+                .unwrap_or_default(),
+        ),
         None => analyse(job.path.as_deref(), &text, &job.stop),
     };
-    let published = publishable(&job.uri, &text, &diagnostics, job.utf8);
+    // A syntax error while typing: keep showing what the last parsable text had.
+    let broken = diagnostics
+        .iter()
+        .any(|d| d.code == ranklift_python::parse::SYNTAX_ERROR);
+    let kept: Vec<Diagnostic> = match (&job.last, broken) {
+        (Some(last), true) if !last.kept.is_empty() => last.kept.clone(),
+        (Some(last), true) => last
+            .diagnostics
+            .iter()
+            .filter(|d| d.code != ranklift_python::parse::SYNTAX_ERROR)
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut shown = diagnostics.clone();
+    shown.extend(kept.iter().cloned());
+    shown.sort_by_key(|d| (d.line, d.column));
+    let published = publishable(&job.uri, &text, &shown, job.utf8);
     JobResult {
         key: job.key,
         version: job.version,
@@ -304,6 +374,8 @@ pub fn run_job(job: Job) -> JobResult {
             tokens,
             steering_comments: steering,
             diagnostics,
+            types,
+            kept,
         },
         published,
         reused,
@@ -312,29 +384,65 @@ pub fn run_job(job: Job) -> JobResult {
 
 /// Run the analysis that fits the document: `choreo check` for a PyChoral choreography,
 /// `shapes` for any other Python file. Findings in other files are left out.
-fn analyse(path: Option<&Path>, text: &Arc<str>, stop: &Arc<AtomicBool>) -> Vec<Diagnostic> {
+fn analyse(
+    path: Option<&Path>,
+    text: &Arc<str>,
+    stop: &Arc<AtomicBool>,
+) -> (Vec<Diagnostic>, Vec<(TextRange, String)>) {
     let fallback = PathBuf::from("untitled.py");
     let path = path.unwrap_or(&fallback);
     let display = path.display().to_string();
     if is_choreography(text) {
-        return match ranklift_choreo::compile_with(&display, text, ranklift_choreo::Want::default())
-        {
-            Ok(_) => Vec::new(),
-            Err(ds) => ds,
-        };
+        let ds =
+            match ranklift_choreo::compile_with(&display, text, ranklift_choreo::Want::default()) {
+                Ok(_) => Vec::new(),
+                Err(ds) => ds,
+            };
+        return (ds, Vec::new());
     }
     let (mut opts, ignores, skipped) = match settings(path) {
         Ok(s) => s,
-        Err(d) => return vec![*d],
+        Err(d) => return (vec![*d], Vec::new()),
     };
     opts.stop = Some(stop.clone());
+    opts.types = true;
     let r = ranklift_shapes::check::check_text(path, text.to_string(), &opts);
-    r.fatal
+    let ds = r
+        .fatal
         .into_iter()
         .chain(r.findings)
         .filter(|d| d.path == display && !ignores.ignored(path, d.code))
         .chain(skipped)
-        .collect()
+        .collect();
+    (ds, r.types)
+}
+
+/// The quick fix "ignore on this line": `# ranklift: ignore[CODE]` at the end of the finding's
+/// line, or the code added to an ignore comment already there (the CLI honours both).
+fn ignore_fix(text: &str, d: &Diagnostic) -> ranklift_python::diagnostics::Fix {
+    let start = text
+        .split_inclusive('\n')
+        .take(d.line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let line = text[start..].split('\n').next().unwrap_or("");
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let end = start + line.len();
+    let at = |o: usize| TextSize::new(o as u32);
+    let edit = match line.find("# ranklift: ignore[") {
+        Some(i) => {
+            let close = line[i..].find(']').map_or(line.len(), |j| i + j);
+            (TextRange::empty(at(start + close)), format!(", {}", d.code))
+        }
+        None => (
+            TextRange::empty(at(end)),
+            format!("  # ranklift: ignore[{}]", d.code),
+        ),
+    };
+    ranklift_python::diagnostics::Fix {
+        title: format!("Ignore {} on this line", d.code),
+        edits: vec![edit],
+    }
 }
 
 /// `shapes` settings from the configuration that applies to `path`. An invalid configuration

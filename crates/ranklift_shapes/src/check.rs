@@ -32,6 +32,8 @@ pub struct Options {
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     /// What directory walks leave out (Ruff's default excludes unless configured).
     pub excludes: ranklift_python::files::Excludes,
+    /// Also return what was inferred for the entry's names ([`FileResult::types`]).
+    pub types: bool,
 }
 
 impl Default for Options {
@@ -43,6 +45,7 @@ impl Default for Options {
             numpy: crate::numpy::NumpyVersion::default(),
             stop: None,
             excludes: Default::default(),
+            types: false,
         }
     }
 }
@@ -62,6 +65,9 @@ pub struct FileResult {
     pub parse_time: std::time::Duration,
     /// Time spent interpreting.
     pub analysis_time: std::time::Duration,
+    /// With [`Options::types`]: what the analysis inferred for names of the file (the editor's
+    /// hover), as (range of the name, `ndarray (32, 128)`).
+    pub types: Vec<(ruff_text_size::TextRange, String)>,
 }
 
 /// Code for syntax the requested `--python-version` does not have (exit 2): a `match`
@@ -223,6 +229,7 @@ fn internal_error(path: &Path) -> FileResult {
         incomplete: false,
         parse_time: Default::default(),
         analysis_time: Default::default(),
+        types: Vec::new(),
     }
 }
 
@@ -258,6 +265,7 @@ fn check_loaded(
                 incomplete: false,
                 parse_time,
                 analysis_time: Default::default(),
+                types: Vec::new(),
             },
             Vec::new(),
         );
@@ -301,6 +309,7 @@ fn check_notebook(path: &Path, display: String, opts: &Options) -> (FileResult, 
                     incomplete: false,
                     parse_time: started.elapsed(),
                     analysis_time: Default::default(),
+                    types: Vec::new(),
                 },
                 Vec::new(),
             );
@@ -336,6 +345,7 @@ fn merge_imported(results: &mut Vec<FileResult>, imported: Vec<Diagnostic>) {
                     incomplete: false,
                     parse_time: Default::default(),
                     analysis_time: Default::default(),
+                    types: Vec::new(),
                 });
                 results.len() - 1
             }
@@ -380,6 +390,7 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
                 incomplete: false,
                 parse_time: Default::default(),
                 analysis_time: Default::default(),
+                types: Vec::new(),
             }
         })
         .collect();
@@ -487,6 +498,7 @@ fn analyse_entry(
                     incomplete: false,
                     parse_time,
                     analysis_time: Default::default(),
+                    types: Vec::new(),
                 },
                 Vec::new(),
             );
@@ -522,9 +534,20 @@ fn analyse_entry(
         numpy: opts.numpy,
         array_like: array_like.clone(),
         stop: opts.stop.clone(),
+        collect_types: opts.types,
     };
     let started = std::time::Instant::now();
-    let (findings, out_of_fuel, origins) = Interp::new(modules, &config).run(0);
+    let crate::interp::RunOutput {
+        findings,
+        out_of_fuel,
+        origins,
+        types,
+    } = Interp::new(modules, &config).run(0);
+    let mut types: Vec<(ruff_text_size::TextRange, String)> = types
+        .into_iter()
+        .map(|(r, s)| (r, format!("ndarray {}", crate::explain::shape_text(&s))))
+        .collect();
+    types.sort_by_key(|(r, _)| r.start());
     let parsed_of = |m: u32| &project.modules[order[m as usize]].parsed;
     let line_of = |m: u32, r: ruff_text_size::TextRange| {
         let p = parsed_of(m);
@@ -654,6 +677,7 @@ fn analyse_entry(
             incomplete: out_of_fuel,
             parse_time,
             analysis_time,
+            types,
         },
         imported,
     )

@@ -55,7 +55,11 @@ fn builtin(name: &str) -> Option<Value> {
 impl<'a> Interp<'a> {
     pub(crate) fn eval(&mut self, e: &'a Expr, st: &mut State) -> Value {
         match e {
-            Expr::Name(n) => self.lookup(n.id.as_str(), n.range, st),
+            Expr::Name(n) => {
+                let v = self.lookup(n.id.as_str(), n.range, st);
+                self.record_type(n.range, &v);
+                v
+            }
             Expr::NumberLiteral(n) => match &n.value {
                 Number::Int(i) => i.as_i64().map_or(Value::Int(Int::ANY), Value::int),
                 Number::Float(f) => Value::float(*f),

@@ -48,6 +48,8 @@ pub struct Config {
     /// Set from outside (a newer edit, a time budget, a shutdown): the analysis stops as if out
     /// of fuel at its next check.
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// Record the shape of every array-valued name of the entry module (the editor's hover).
+    pub collect_types: bool,
 }
 
 impl Default for Config {
@@ -57,8 +59,19 @@ impl Default for Config {
             numpy: crate::numpy::NumpyVersion::default(),
             array_like: Arc::default(),
             stop: None,
+            collect_types: false,
         }
     }
+}
+
+/// What a run found: findings, whether the budget ran out, where arrays were bound, and (with
+/// [`Config::collect_types`]) the shape of each array-valued name of the entry module, joined
+/// over every time it was evaluated.
+pub struct RunOutput {
+    pub findings: Vec<Finding>,
+    pub out_of_fuel: bool,
+    pub origins: Vec<Origin>,
+    pub types: FxMap<TextRange, crate::Shape>,
 }
 
 /// One module of the program.
@@ -275,6 +288,8 @@ pub struct Interp<'a> {
     pub(crate) chain: Vec<(u32, TextRange)>,
     /// Where arrays were bound (see [`Origin`]).
     pub origins: Vec<Origin>,
+    /// Shapes of the entry module's array-valued names (see [`RunOutput`]).
+    pub(crate) types: FxMap<TextRange, crate::Shape>,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -333,12 +348,13 @@ impl<'a> Interp<'a> {
             pending: None,
             chain: Vec::new(),
             origins: Vec::new(),
+            types: FxMap::default(),
         }
     }
 
     /// Run module `entry` as `__main__`, then every function and method it never called (with
     /// unknown arguments, or their hints), and return the findings in source order.
-    pub fn run(mut self, entry: u32) -> (Vec<Finding>, bool, Vec<Origin>) {
+    pub fn run(mut self, entry: u32) -> RunOutput {
         let globals = self.run_module(entry);
         // Functions never called: analyse them with unknown (or hinted) arguments.
         let mut i = 0;
@@ -363,7 +379,12 @@ impl<'a> Interp<'a> {
         // reached inside imported modules at their own file and line.
         let mut out: Vec<Finding> = self.findings.into_values().collect();
         out.sort_by_key(|f| (f.module, f.range.start(), f.code));
-        (out, self.out_of_fuel, self.origins)
+        RunOutput {
+            findings: out,
+            out_of_fuel: self.out_of_fuel,
+            origins: self.origins,
+            types: self.types,
+        }
     }
 
     /// Run an imported module's body on a budget of its own ([`IMPORT_FUEL`]); running out of it
@@ -544,6 +565,19 @@ impl<'a> Interp<'a> {
             shape: shape.clone(),
             chain: self.chain.clone(),
         });
+    }
+
+    /// For the hover: remember the shape `v` has at `range` (a name of the entry module).
+    pub(crate) fn record_type(&mut self, range: TextRange, v: &Value) {
+        if !self.config.collect_types || self.cur_module != 0 {
+            return;
+        }
+        if let Value::Array(s) = v {
+            self.types
+                .entry(range)
+                .and_modify(|old| *old = old.join(s))
+                .or_insert_with(|| s.clone());
+        }
     }
 
     /// Report a model's error (if any) and return its result shape as a value.

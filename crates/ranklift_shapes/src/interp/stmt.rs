@@ -954,7 +954,10 @@ impl<'a> Interp<'a> {
     /// Assign to a target expression (name, tuple, attribute, subscript).
     pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
         match target {
-            Expr::Name(n) => self.bind(n.id.as_str(), v, st),
+            Expr::Name(n) => {
+                self.record_type(n.range, &v);
+                self.bind(n.id.as_str(), v, st)
+            }
             Expr::Tuple(t) => self.unpack(&t.elts, v, st),
             Expr::List(t) => self.unpack(&t.elts, v, st),
             Expr::Starred(s) => self.assign(&s.value, v, st),
