@@ -44,6 +44,10 @@ pub struct Args {
     /// [default: 300000]
     #[arg(long)]
     fuel: Option<u64>,
+    /// Seconds one file's analysis may take before it stops with a note (RL003), as `--fuel`
+    /// bounds its steps. [default: 20]
+    #[arg(long, value_name = "SECONDS")]
+    time_budget: Option<f64>,
     /// The Python version the code must run on (e.g. 3.9): newer syntax is a fatal error.
     #[arg(long, value_parser = parse_python_version)]
     python_version: Option<(u8, u8)>,
@@ -95,6 +99,16 @@ impl Settings {
             numpy: args.numpy_version.unwrap_or_default(),
             stop: None,
             types: false,
+            time_budget: match args.time_budget {
+                Some(t) if t > 0.0 && std::time::Duration::try_from_secs_f64(t).is_ok() => {
+                    Some(std::time::Duration::from_secs_f64(t))
+                }
+                Some(_) => {
+                    eprintln!("error: --time-budget: a positive number of seconds");
+                    return Err(ExitCode::from(2));
+                }
+                None => Some(check::DEFAULT_TIME_BUDGET),
+            },
             excludes: Config::excludes(config, &args.exclude, &args.extend_exclude).map_err(
                 |d| {
                     eprint!("{}", d.render_text());

@@ -429,3 +429,26 @@ fn shape_messages_trace_the_operands_back() {
     let (code, out, _) = run(&["shapes", d.join("mlp.py").to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
 }
+
+/// The analysis budget bounds wall time as well as steps: with a budget far below what 3,000
+/// lines of NumPy take to analyse, the run stops with the RL003 note (exit 0: nothing certain
+/// was found before it); with the default budget it finishes without one. Bad values are usage
+/// errors.
+#[test]
+fn the_time_budget_stops_an_analysis_with_a_note() {
+    let mut src = String::from("import numpy as np\nx = np.ones((3, 4))\n");
+    for i in 0..3000 {
+        src.push_str(&format!("y{i} = x @ np.ones((4, {}))\n", i % 7 + 1));
+    }
+    let d = tmp("budget", &[("big.py", &src)]);
+    let f = d.join("big.py");
+    let (code, out, _) = run(&["shapes", "--time-budget", "0.000001", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("RL003 analysis budget exhausted"), "{out}");
+    let (code, out, _) = run(&["shapes", f.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, "All checks passed.\n"));
+    for bad in ["0", "-1", "nan", "1e300"] {
+        let (code, _, err) = run(&["shapes", "--time-budget", bad, f.to_str().unwrap()]);
+        assert_eq!(code, 2, "{bad}: {err}");
+    }
+}

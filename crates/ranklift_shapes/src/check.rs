@@ -34,6 +34,9 @@ pub struct Options {
     pub excludes: ranklift_python::files::Excludes,
     /// Also return what was inferred for the entry's names ([`FileResult::types`]).
     pub types: bool,
+    /// Wall time one file's analysis may take (with the imported modules it runs) before it
+    /// stops with the "budget exhausted" note, whatever fuel is left.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 impl Default for Options {
@@ -46,6 +49,7 @@ impl Default for Options {
             stop: None,
             excludes: Default::default(),
             types: false,
+            time_budget: Some(DEFAULT_TIME_BUDGET),
         }
     }
 }
@@ -69,6 +73,11 @@ pub struct FileResult {
     /// hover), as (range of the name, `ndarray (32, 128)`).
     pub types: Vec<(ruff_text_size::TextRange, String)>,
 }
+
+/// The default wall-time budget of one file: generous (the slowest file of 2.3M lines of
+/// PyPI packages takes well under it with a debug build), so that results do not depend on the
+/// machine, but a pathological file cannot hold a run for minutes.
+pub const DEFAULT_TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Code for syntax the requested `--python-version` does not have (exit 2): a `match`
 /// statement with `--python-version 3.9`, as that interpreter would refuse the file.
@@ -535,6 +544,7 @@ fn analyse_entry(
         array_like: array_like.clone(),
         stop: opts.stop.clone(),
         collect_types: opts.types,
+        deadline: opts.time_budget.map(|b| std::time::Instant::now() + b),
     };
     let started = std::time::Instant::now();
     let crate::interp::RunOutput {
@@ -666,7 +676,9 @@ fn analyse_entry(
                 Severity::Note,
                 "analysis budget exhausted: part of this file was not analysed",
             )
-            .with_hint("findings above are still certain; raise the budget with --fuel"),
+            .with_hint(
+                "findings above are still certain; raise the budget with --fuel (steps) or --time-budget (seconds)",
+            ),
         );
     }
     (

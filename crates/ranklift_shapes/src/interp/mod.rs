@@ -50,6 +50,8 @@ pub struct Config {
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     /// Record the shape of every array-valued name of the entry module (the editor's hover).
     pub collect_types: bool,
+    /// Stop at this time as if out of fuel: the budget bounds wall time, not only steps.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for Config {
@@ -60,6 +62,7 @@ impl Default for Config {
             array_like: Arc::default(),
             stop: None,
             collect_types: false,
+            deadline: None,
         }
     }
 }
@@ -452,13 +455,17 @@ impl<'a> Interp<'a> {
             return false;
         }
         self.fuel -= 1;
-        // Every 256 steps, whether someone asked the analysis to stop.
+        // Every 256 steps, whether someone asked the analysis to stop or its time is up.
         if self.fuel.is_multiple_of(256)
-            && self
+            && (self
                 .config
                 .stop
                 .as_ref()
                 .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+                || self
+                    .config
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
         {
             self.fuel = 0;
             self.out_of_fuel = true;
