@@ -6,11 +6,18 @@
 #   RANKLIFT_SKIP_E2E=1   skip the end-to-end check (fast local loop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's wall time, so that a CI log shows where its time goes (target: a cold run < 60 min).
+step_start=$SECONDS
+step() {
+  echo "   (previous step: $((SECONDS - step_start)) s; total $SECONDS s)"
+  step_start=$SECONDS
+  echo "== $*"
+}
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy"
+step "cargo clippy"
 cargo clippy --all-targets --quiet -- -D warnings
-echo "== cargo test"
+step "cargo test"
 # The choreo test type-checks role-erased programs with mypy (a cached venv).
 RANKLIFT_MYPY="$(scripts/mypy-env.sh | tail -n 1)"
 export RANKLIFT_MYPY
@@ -19,30 +26,31 @@ RANKLIFT_NUMPY1_PYTHON="$(scripts/numpy-env.sh 1 | tail -n 1)"
 RANKLIFT_NUMPY2_PYTHON="$(scripts/numpy-env.sh 2 | tail -n 1)"
 export RANKLIFT_NUMPY1_PYTHON RANKLIFT_NUMPY2_PYTHON
 cargo test --all-targets
-echo "== shapes on real packages from PyPI (ledger: scripts/realworld-shapes-ledger.json)"
+step "shapes on real packages from PyPI (ledger: scripts/realworld-shapes-ledger.json)"
 cargo build --quiet --bin ranklift
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/realworld-shapes.sh
-echo "== shapes recall on bugs injected into real functions (confirmed with real NumPy)"
+step "shapes recall on bugs injected into real functions (confirmed with real NumPy)"
 # Measured 109/146 = 74.7% when this floor was set (20/57 at the start of issue 13); a drop below it fails.
 python3 scripts/recall_shapes.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_NUMPY2_PYTHON" --min-recall 0.70
-echo "== the pip package: maturin wheel installed into a fresh venv, every command run from it"
+step "the pip package: maturin wheel installed into a fresh venv, every command run from it"
 python3 scripts/wheel_test.py
-echo "== the pre-commit hooks, installed and run by real pre-commit on a sample repository"
+step "the pre-commit hooks, installed and run by real pre-commit on a sample repository"
 python3 scripts/precommit_test.py
-echo "== SARIF logs against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool"
+step "SARIF logs against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool"
 python3 scripts/sarif_check.py --bin "$PWD/target/debug/ranklift"
 if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
   echo "== end-to-end check skipped (RANKLIFT_SKIP_E2E=1)"
   exit 0
 fi
-echo "== end-to-end check on real Horovod"
+step "end-to-end check on real Horovod"
 cargo build --quiet --bin ranklift
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh
-echo "== end-to-end check on real torch.distributed (torchrun, gloo)"
+step "end-to-end check on real torch.distributed (torchrun, gloo)"
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-torch.sh
 # The real-program sweeps run locally over fetched repositories (their tables are in the notes);
 # CI runs their fixed sample from pinned PyPI source distributions (the rows marked "ci").
-echo "== real programs from PyPI (Keras 2.2.4's examples) on 2 Horovod ranks: the sweep's CI sample"
+step "real programs from PyPI (Keras 2.2.4's examples) on 2 Horovod ranks: the sweep's CI sample"
 "$(scripts/horovod-env.sh | tail -n 1)/bin/python" scripts/realworld_tf_run.py --ci --bin "$PWD/target/debug/ranklift"
-echo "== real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the sweep's CI sample"
+step "real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the sweep's CI sample"
 "$(scripts/torch-env.sh | tail -n 1)/bin/python" scripts/realworld_torch_run.py --ci --bin "$PWD/target/debug/ranklift"
+echo "   (previous step: $((SECONDS - step_start)) s; total $SECONDS s)"

@@ -33,6 +33,10 @@ impl Args {
     }
 }
 
+/// How far `escape_value` follows what a value reaches (a callback → the class it instantiates
+/// → that class's method → the list the method fills).
+const ESCAPE_DEPTH: u32 = 4;
+
 impl<'a> Interp<'a> {
     pub(crate) fn eval_call(&mut self, c: &'a ast::ExprCall, st: &mut State) -> Value {
         // `obj.method(...)` keeps the receiver: a method the analysis cannot see (one of a
@@ -206,7 +210,7 @@ impl<'a> Interp<'a> {
     }
 
     pub(crate) fn escape_value(&mut self, v: &Value, st: &mut State, depth: u32) {
-        if depth > 2 {
+        if depth > ESCAPE_DEPTH {
             return;
         }
         match v {
@@ -253,10 +257,28 @@ impl<'a> Interp<'a> {
                         }
                     }
                 }
+                // What it reaches through the helpers it calls and the classes whose methods
+                // it runs goes too (a framework's hook: `model_fn` builds `RecordLoss(loss)`,
+                // whose `after_run` appends to a module-level list).
                 for x in &reach {
-                    if matches!(x, Value::List(_) | Value::Instance(_)) {
+                    if matches!(
+                        x,
+                        Value::List(_) | Value::Instance(_) | Value::Func(_) | Value::Class(_)
+                    ) && !matches!(x, Value::Func(g) if g == id)
+                    {
                         self.escape_value(x, st, depth + 1);
                     }
+                }
+            }
+            Value::Class(c) => {
+                let methods: Vec<Value> = self.classes[*c as usize]
+                    .attrs
+                    .values()
+                    .map(|b| b.value.clone())
+                    .filter(|v| matches!(v, Value::Func(_)))
+                    .collect();
+                for m in &methods {
+                    self.escape_value(m, st, depth + 1);
                 }
             }
             Value::Method(recv, _) => self.escape_value(recv, st, depth + 1),
