@@ -7,7 +7,7 @@ use ruff_text_size::Ranged;
 
 use super::state::{Binding, Obj, State};
 use super::value::{Addr, Int, ModRef, Seq, Value};
-use super::{Catch, Interp, JOIN_PASSES, MAX_UNROLL};
+use super::{Catch, Interp, JOIN_PASSES, MAX_NESTED_UNROLL, MAX_UNROLL};
 
 /// Where control goes after a block: on to the next statement, or out by `break`, `continue`,
 /// `return` or an exception. Each is the join of every state that leaves that way.
@@ -390,7 +390,8 @@ impl<'a> Interp<'a> {
     }
 
     pub(crate) fn iteration(&mut self, v: &Value, st: &State) -> Iteration {
-        let small = |n: usize| n as i64 <= MAX_UNROLL;
+        let room = MAX_NESTED_UNROLL / self.unrolled.max(1);
+        let small = |n: usize| n as i64 <= MAX_UNROLL && n as i64 <= room;
         match v {
             Value::Range(r) => match (r.0.constant(), r.1.constant(), r.2.constant()) {
                 (Some(a), Some(b), Some(c)) if c != 0 => {
@@ -438,6 +439,8 @@ impl<'a> Interp<'a> {
         let exit = match self.iteration(&it, &st) {
             Iteration::Items(items) => {
                 let mut cur = Some(st);
+                let outer = self.unrolled;
+                self.unrolled = outer.saturating_mul(items.len().max(1) as i64);
                 for item in items {
                     let Some(mut s) = cur.take() else { break };
                     if self.out_of_fuel {
@@ -447,6 +450,7 @@ impl<'a> Interp<'a> {
                     self.assign(&f.target, item, &mut s);
                     cur = self.loop_pass(&f.body, s, &mut breaks, &mut out);
                 }
+                self.unrolled = outer;
                 cur
             }
             Iteration::Summary(elem) => {
