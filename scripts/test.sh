@@ -36,6 +36,8 @@ step "the pip package: maturin wheel installed into a fresh venv, every command 
 python3 scripts/wheel_test.py
 step "the pre-commit hooks, installed and run by real pre-commit on a sample repository"
 python3 scripts/precommit_test.py
+step "the README's Neovim configuration in a real Neovim (headless), with the language server"
+python3 scripts/nvim_test.py --bin "$PWD/target/debug/ranklift"
 step "SARIF logs against the SARIF 2.1.0 schema and Microsoft's SARIF Multitool"
 python3 scripts/sarif_check.py --bin "$PWD/target/debug/ranklift"
 if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
