@@ -739,6 +739,9 @@ impl<'a> Interp<'a> {
                 _ if crate::numpy::ndarray_has(self.config.numpy, attr) => {
                     Value::Method(Box::new(obj.clone()), attr.into())
                 }
+                // A 0-d result is, at run time, usually a NumPy scalar (`np.sqrt(16)` is a
+                // `numpy.float64`, a subclass of `float`): what scalars have and arrays lack.
+                _ if s.rank().is_none_or(|r| r == 0) && SCALAR_ATTRS.contains(&attr) => Value::Top,
                 // Attributes of the ndarray subclasses NumPy itself returns (masked arrays,
                 // matrices), or of one the project defines (NumPy functions return its
                 // instances): the value may be one on a path the analysis cannot tell apart
@@ -937,6 +940,20 @@ pub(crate) fn shape_tuple(s: &Shape) -> Value {
 }
 
 /// Attributes of `numpy.ma.MaskedArray` and `numpy.matrix` that a plain ndarray lacks.
+/// Attributes of NumPy's scalar types (`float64`, `float32`, `int64`, `complex128`, `bool_`,
+/// `str_`, `bytes_`) that `ndarray` lacks: `dir()` of each minus `dir(np.ndarray)`, recorded
+/// from NumPy 1.24.3 and 2.2.6 (the same list for both).
+const SCALAR_ATTRS: &[&str] = &[
+    "as_integer_ratio", "bit_count", "capitalize", "casefold", "center", "count", "decode",
+    "denominator", "encode", "endswith", "expandtabs", "find", "format", "format_map", "fromhex",
+    "hex", "index", "is_integer", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit",
+    "isidentifier", "islower", "isnumeric", "isprintable", "isspace", "istitle", "isupper",
+    "join", "ljust", "lower", "lstrip", "maketrans", "numerator", "removeprefix",
+    "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit", "rstrip",
+    "split", "splitlines", "startswith", "strip", "swapcase", "title", "translate", "upper",
+    "zfill",
+];
+
 const SUBCLASS_ATTRS: &[&str] = &[
     "mask",
     "fill_value",

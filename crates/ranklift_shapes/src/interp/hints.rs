@@ -216,7 +216,9 @@ impl<'a> Interp<'a> {
         match (hint, &v) {
             (Ok(Hint::Array(h)), Value::Top) => Value::Array(h),
             (Ok(Hint::Array(h)), Value::Array(s)) if refines(&h, s) => Value::Array(h),
-            (Ok(Hint::Int), Value::Top) => Value::Int(Int::ANY),
+            // An `int` annotation is not checked at run time and is sometimes wrong (pylops'
+            // `nr: int` takes a tuple, as its docstring says): it does not make the argument an
+            // int, which would turn `nr[0]` into a certain TypeError.
             _ => v,
         }
     }

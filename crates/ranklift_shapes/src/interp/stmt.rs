@@ -773,6 +773,14 @@ impl<'a> Interp<'a> {
                 "staticmethod" | "classmethod" | "property" | "cached_property" if !call => {
                     kind = Some(name)
                 }
+                // numba's CUDA kernels are launched as `kernel[blocks, threads](...)`: not a
+                // function any more.
+                "jit" if matches!(head, Expr::Attribute(a)
+                    if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "cuda")
+                        || matches!(&*a.value, Expr::Attribute(b) if b.attr.as_str() == "cuda")) =>
+                {
+                    opaque = true;
+                }
                 // Wrappers that call the function with the caller's arguments.
                 "abstractmethod" | "lru_cache" | "cache" | "wraps" | "jit" | "njit"
                 | "function" | "overload" | "override" | "final" | "no_type_check" | "setter"
