@@ -33,6 +33,24 @@ impl Args {
     }
 }
 
+/// The method kind of a property: `<property>`, or `<property set=ID>` when its setter is the
+/// project function `ID` (assignments through the property then run it).
+pub(crate) fn property_kind(setter: Option<u32>) -> Arc<str> {
+    match setter {
+        Some(id) => format!("<property set={id}>").into(),
+        None => "<property>".into(),
+    }
+}
+
+/// Whether a method kind is a property's, and its setter.
+pub(crate) fn property_setter(kind: &str) -> Option<Option<u32>> {
+    if kind == "<property>" {
+        return Some(None);
+    }
+    let id = kind.strip_prefix("<property set=")?.strip_suffix('>')?;
+    Some(id.parse().ok())
+}
+
 /// How far `escape_value` follows what a value reaches (a callback → the class it instantiates
 /// → that class's method → the list the method fills).
 const ESCAPE_DEPTH: u32 = 4;
@@ -91,6 +109,15 @@ impl<'a> Interp<'a> {
         // The callee or an argument raised for certain: Python never makes the call.
         if self.raised && self.cond_expr == 0 {
             return Value::Top;
+        }
+        // `fopt = property(getfopt, setfopt)` in a class body: a property whose setter runs on
+        // assignment (the builtin `property`, not a function or class of the program).
+        if let (Expr::Name(n), [Value::Func(get), Value::Func(set), ..]) =
+            (&*c.func, args.pos.as_slice())
+            && n.id.as_str() == "property"
+            && !matches!(f, Value::Func(_) | Value::Class(_))
+        {
+            return Value::Method(Box::new(Value::Func(*get)), property_kind(Some(*set)));
         }
         self.call_value(&f, args, c.range(), st)
     }

@@ -801,7 +801,8 @@ impl<'a> Interp<'a> {
                         if (opaque && !matches!(v, Value::Func(_) | Value::Method(..)))
                             || (self.classes[class as usize].meta
                                 && !matches!(v, Value::Func(_)))
-                            || (matches!(&v, Value::Method(_, k) if &**k == "<property>")
+                            || (matches!(&v, Value::Method(_, k)
+                                if super::call::property_setter(k).is_some())
                                 && self.library_base(class, 0)) =>
                     {
                         Value::Top
@@ -809,7 +810,9 @@ impl<'a> Interp<'a> {
                     // A descriptor (`__get__`) computes what the read returns.
                     Some(Value::Instance(a)) if self.is_descriptor(st, a) => Value::Top,
                     Some(Value::Func(f)) => Value::Method(Box::new(obj.clone()), func_key(f)),
-                    Some(Value::Method(inner, kind)) if &*kind == "<property>" => {
+                    Some(Value::Method(inner, kind))
+                        if super::call::property_setter(&kind).is_some() =>
+                    {
                         if let Value::Func(f) = *inner {
                             let args = super::call::Args::default();
                             self.call_function(f, Some(obj.clone()), args, range, st)

@@ -755,9 +755,10 @@ impl<'a> Interp<'a> {
                 && matches!(a.attr.as_str(), "setter" | "deleter")
                 && let Expr::Name(n) = &*a.value
                 && let Some(b) = st.locals.as_ref().and_then(|l| l.get(n.id.as_str()))
-                && matches!(&b.value, Value::Method(_, k) if &**k == "<property>")
+                && matches!(&b.value, Value::Method(_, k)
+                    if super::call::property_setter(k).is_some())
             {
-                keep_property = Some(b.value.clone());
+                keep_property = Some((b.value.clone(), a.attr.as_str() == "setter"));
             }
             let v = self.eval(&d.expression, st);
             let (head, call) = match &d.expression {
@@ -842,13 +843,19 @@ impl<'a> Interp<'a> {
         if opaque {
             return Value::Top;
         }
-        if let Some(p) = keep_property {
-            return p;
+        if let Some((p, is_setter)) = keep_property {
+            // `@x.setter`: the property now runs this function on assignment.
+            return match p {
+                Value::Method(getter, _) if is_setter => {
+                    Value::Method(getter, super::call::property_kind(Some(id)))
+                }
+                p => p,
+            };
         }
         match kind {
             Some("staticmethod") => Value::Method(Box::new(Value::Func(id)), "<static>".into()),
             Some("property" | "cached_property") => {
-                Value::Method(Box::new(Value::Func(id)), "<property>".into())
+                Value::Method(Box::new(Value::Func(id)), super::call::property_kind(None))
             }
             Some(_) => Value::Method(Box::new(Value::Func(id)), "<classmethod>".into()),
             None => Value::Func(id),
@@ -975,6 +982,27 @@ impl<'a> Interp<'a> {
             Expr::Starred(s) => self.assign(&s.value, v, st),
             Expr::Attribute(a) => {
                 let obj = self.eval(&a.value, st);
+                // Through a property whose setter is a function of the program: run it, as
+                // Python does (`self.fopt = ...` in `__init__` through `property(get, set)`).
+                let setter = match &obj {
+                    Value::Instance(addr) => self.instance_class(st, *addr).and_then(|c| {
+                        match self.class_attr(c, a.attr.as_str(), 0) {
+                            Some(Value::Method(_, k)) => super::call::property_setter(&k).flatten(),
+                            _ => None,
+                        }
+                    }),
+                    _ => None,
+                };
+                if let Some(set) = setter
+                    && !self.classes_meta_or_setattr(st, &obj)
+                {
+                    let args = super::call::Args {
+                        pos: vec![v],
+                        ..Default::default()
+                    };
+                    self.call_function(set, Some(obj.clone()), args, a.range, st);
+                    return;
+                }
                 match obj {
                     Value::Instance(addr) if a.attr.as_str() == "__dict__" => {
                         super::expr::forget_attributes(st, addr);
@@ -985,7 +1013,8 @@ impl<'a> Interp<'a> {
                         if self.instance_class(st, addr).is_some_and(|c| {
                             let ca = self.class_attr(c, a.attr.as_str(), 0);
                             matches!(ca, Some(Value::Top))
-                                || matches!(&ca, Some(Value::Method(_, k)) if &**k == "<property>")
+                                || matches!(&ca, Some(Value::Method(_, k))
+                                    if super::call::property_setter(k).is_some())
                                 || matches!(ca, Some(Value::Instance(d))
                                 if self.instance_class(st, d).is_some_and(|dc| {
                                     self.class_attr(dc, "__set__", 0).is_some()
@@ -1174,6 +1203,17 @@ fn conditionally_run(f: &ast::StmtFunctionDef) -> bool {
 }
 
 impl Interp<'_> {
+    /// The instance's class is made by a metaclass of the program or defines `__setattr__`:
+    /// an assignment may do anything, whatever the attribute.
+    fn classes_meta_or_setattr(&self, st: &State, obj: &Value) -> bool {
+        let Value::Instance(addr) = obj else {
+            return false;
+        };
+        self.instance_class(st, *addr).is_some_and(|c| {
+            self.classes[c as usize].meta || self.class_attr(c, "__setattr__", 0).is_some()
+        })
+    }
+
     /// The class of an instance on the heap.
     pub(crate) fn instance_class(&self, st: &State, addr: super::value::Addr) -> Option<u32> {
         match st.heap.get(&addr).map(|o| &**o) {
