@@ -127,6 +127,7 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.repeat", Custom(repeat)),
     ("numpy.tile", Custom(tile)),
     ("numpy.broadcast_to", Custom(broadcast_to)),
+    ("numpy.resize", Custom(resize)),
     ("numpy.broadcast_arrays", Custom(broadcast_arrays)),
     ("numpy.atleast_1d", Custom(atleast_1d)),
     ("numpy.atleast_2d", Custom(atleast_2d)),
@@ -1632,6 +1633,22 @@ fn broadcast_to(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut Stat
     };
     let target = i.shape_arg(&target, range, st);
     i.outcome(range, models::broadcast_to::broadcast_to(&a, &target))
+}
+
+/// `np.resize(a, new_shape)`: an array of `new_shape`, `a`'s elements repeated as needed (never
+/// an error for a non-empty `a`; cma's BBOB functions tile `xopt` to the population's shape).
+///
+/// ```python
+/// np.resize(np.arange(5), (3, 5)).shape   # (3, 5)
+/// ```
+fn resize(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    if i.arg_shape(args.pos.first(), st).is_none() {
+        return Value::Top;
+    }
+    match args.get(1, "new_shape").cloned() {
+        Some(target) => Value::Array(i.shape_arg(&target, range, st)),
+        None => Value::Top,
+    }
 }
 
 /// `np.broadcast_arrays(a, b, ...)`: a tuple (NumPy 2; a list in 1.x) of arrays of the
