@@ -37,6 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import realworld_shapes  # noqa: E402  (downloads and caches the packages)
 
+# Packages of the held-out batch 4 (issue 27): measured and gated apart from the corpus above
+# (first contact: 35/164 = 21.3%; `--min-recall-held-out` keeps what the fixes since reached).
+HELD_OUT = {"astroML", "pytransform3d", "cma"}
+
 # module (package-relative, under the package's extracted directory) -> driver of our own.
 DRIVERS = {
     # Held-out batch 4 (issue 27): the self-contained modules (NumPy and the standard library
@@ -396,6 +400,8 @@ def main():
     ap.add_argument("--min-recall", type=float, default=0.0,
                     help="fail when the share found at the right line with NumPy's message is lower")
     ap.add_argument("--list", action="store_true", help="print every confirmed mutant and the verdict")
+    ap.add_argument("--min-recall-held-out", type=float, default=0.0,
+                    help="the same floor for the held-out batch (measured apart)")
     ap.add_argument("--only", help="comma-separated packages: measure the modules of these only "
                     "(a held-out batch's first contact)")
     args = ap.parse_args()
@@ -473,21 +479,37 @@ def main():
     print(f"{'operator':10} {'bugs':>5} {'found':>6} {'line only':>9} {'missed':>7}")
     for op, s in sorted(by_op.items()):
         print(f"{op:10} {s['n']:5} {s.get('found', 0):6} {s.get('line', 0):9} {s.get('missed', 0):7}")
-    n = len(confirmed)
-    found = sum(c["verdict"] == "found" for c in confirmed)
-    line = sum(c["verdict"] == "line" for c in confirmed)
-    recall = found / n if n else 0.0
+    def measure(group, imp):
+        n = len(group)
+        found = sum(c["verdict"] == "found" for c in group)
+        line = sum(c["verdict"] == "line" for c in group)
+        runs = [x for x in imp if x is not None]
+        return n, found, line, runs
+
+    n, found, line, runs = measure(confirmed, imported)
     print(f"{'total':10} {n:5} {found:6} {line:9} {n - found - line:7}")
-    print(f"recall (default mode, right line and NumPy's message): {found}/{n} = {recall:.1%}")
-    runs = [x for x in imported if x is not None]
-    print(f"the same bugs inside a module the driver imports: {sum(runs)}/{len(runs)} found in "
-          f"the module's file"
-          + (f" = {sum(runs) / len(runs):.1%}" if runs else ""))
+    corpus = [c for c in confirmed if c["module"].split("/")[0] not in HELD_OUT]
+    corpus_imp = [x for c, x in zip(confirmed, imported) if c["module"].split("/")[0] not in HELD_OUT]
+    held = [c for c in confirmed if c["module"].split("/")[0] in HELD_OUT]
+    held_imp = [x for c, x in zip(confirmed, imported) if c["module"].split("/")[0] in HELD_OUT]
+    ok = True
+    for name, group, imp, floor, need in (("corpus", corpus, corpus_imp, args.min_recall, 30),
+                                          ("held-out batch 4", held, held_imp,
+                                           args.min_recall_held_out, 1)):
+        if not group:
+            continue
+        gn, gfound, gline, gruns = measure(group, imp)
+        recall = gfound / gn
+        print(f"recall on the {name} (default mode, right line and NumPy's message): "
+              f"{gfound}/{gn} = {recall:.1%} (right line only: {gline})")
+        print(f"  the same bugs inside a module the driver imports: {sum(gruns)}/{len(gruns)} "
+              f"found in the module's file"
+              + (f" = {sum(gruns) / len(gruns):.1%}" if gruns else ""))
+        ok &= gn >= need and recall >= floor and (
+            not gruns or sum(gruns) / len(gruns) >= floor) and len(gruns) >= min(need, 30)
     if args.list:
         for c in confirmed:
             print(f"{c['verdict']:7} {c['op']:9} {c['module']}:{c['line']}  python: {c['python']}  ranklift: {c['ranklift']}")
-    ok = (n >= 30 and recall >= args.min_recall and len(runs) >= 30
-          and sum(runs) / len(runs) >= args.min_recall)
     print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
     return 0 if ok else 1
 
