@@ -776,7 +776,8 @@ impl<'a> Interp<'a> {
                 }
                 // numba's CUDA kernels are launched as `kernel[blocks, threads](...)`: not a
                 // function any more.
-                "jit" if matches!(head, Expr::Attribute(a)
+                "jit"
+                    if matches!(head, Expr::Attribute(a)
                     if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "cuda")
                         || matches!(&*a.value, Expr::Attribute(b) if b.attr.as_str() == "cuda")) =>
                 {
@@ -984,15 +985,18 @@ impl<'a> Interp<'a> {
                 let obj = self.eval(&a.value, st);
                 // Through a property whose setter is a function of the program: run it, as
                 // Python does (`self.fopt = ...` in `__init__` through `property(get, set)`).
-                let setter = match &obj {
-                    Value::Instance(addr) => self.instance_class(st, *addr).and_then(|c| {
-                        match self.class_attr(c, a.attr.as_str(), 0) {
-                            Some(Value::Method(_, k)) => super::call::property_setter(&k).flatten(),
-                            _ => None,
-                        }
-                    }),
-                    _ => None,
-                };
+                let setter =
+                    match &obj {
+                        Value::Instance(addr) => self.instance_class(st, *addr).and_then(|c| {
+                            match self.class_attr(c, a.attr.as_str(), 0) {
+                                Some(Value::Method(_, k)) => {
+                                    super::call::property_setter(&k).flatten()
+                                }
+                                _ => None,
+                            }
+                        }),
+                        _ => None,
+                    };
                 if let Some(set) = setter
                     && !self.classes_meta_or_setattr(st, &obj)
                 {
