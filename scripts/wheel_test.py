@@ -45,8 +45,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pinned_venv  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = Path(os.environ.get("RANKLIFT_CACHE", Path.home() / ".cache" / "ranklift"))
 MATURIN = "maturin==1.9.6"
 ZIG = "ziglang==0.13.0.post1"
 
@@ -66,16 +68,7 @@ def check(ok, what):
 
 
 def maturin():
-    venv = CACHE / "wheel-venv"
-    exe = venv / "bin" / "maturin"
-    marker = venv / "pinned.txt"
-    pins = f"{MATURIN} {ZIG}"
-    if not (exe.exists() and marker.exists() and marker.read_text() == pins):
-        run([sys.executable, "-m", "venv", "--clear", str(venv)])
-        run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check",
-             MATURIN, ZIG])
-        marker.write_text(pins)
-    return exe
+    return pinned_venv.tool("wheel-venv", [MATURIN, ZIG], "maturin")
 
 
 def main():
