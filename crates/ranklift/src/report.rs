@@ -36,8 +36,8 @@ pub fn set_color(choice: Color) {
     c.write_global();
 }
 
-/// True when stderr gets colour (for the snippet renderer, whose styles `anstream` would also
-/// strip, but which is cheaper plain).
+/// True when stdout gets colour (for the snippet renderer: `anstream` strips its styles where
+/// colour is off anyway, but plain is cheaper).
 pub fn stdout_colored() -> bool {
     anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
 }
