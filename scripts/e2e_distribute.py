@@ -111,6 +111,32 @@ OUTPUT_CONTROLS = {
         r"if hvd\.rank\(\) == 0\s*or not isinstance", "if True or not isinstance", t)),
 }
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
+# The examples of the collectives engine (TensorFlow >= 2.16, issue 29): every TF2 one (TF1 graph
+# mode is refused there, DST213), each under the Keras it runs on as an original: Keras 3, or
+# tf_keras (TF_USE_LEGACY_KERAS=1) for Keras-2 code that Keras 3 rejects (LEGACY_KERAS, why).
+COLLECTIVES_EXAMPLES = {
+    p.name for p in EXAMPLES.iterdir()
+    if not p.name.startswith(("tf1_", ".", "_")) and p.name not in ("violations", "torch", "__pycache__")
+}
+LEGACY_KERAS = {
+    "keras_dataset_steps.py": "Keras 3 saves weights only to `*.weights.h5`",
+    "keras_fit_generator_callbacks.py": "`fit_generator` is gone from Keras 3",
+    "keras_subclass_fit.py": "Keras 3 saves models only to `.keras` or `.h5`",
+    "tape_alias_forms.py": "`tf.keras.losses.mean_squared_error` is gone from Keras 3",
+    "tape_epoch_loop.py": "Keras 3 saves weights only to `*.weights.h5`",
+    "tape_legacy_optimizer.py": "`tf.keras.optimizers.legacy` optimizers do not run on Keras 3",
+    "tape_tf_function.py": "Keras 3 metrics have `reset_state`, not `reset_states`",
+}
+# The fixed sample CI runs (`--ci`; the whole list runs locally, its table in the closing note):
+# tape loops (plain, tf.function, GAN, checkpoints, a schedule, a trainer class), Keras fit
+# (plain, custom train_step, uneven shares, a dataset with steps, a generator on tf_keras), a
+# project, and every example that carries a negative control.
+CI_SAMPLE = {
+    "tape_mlp.py", "tape_tf_function.py", "tape_gan.py", "tape_checkpoint_path_used.py",
+    "tape_piecewise_schedule.py", "tape_trainer_class.py", "tape_guide_two_programs.py", "tape_epoch_loop.py",
+    "keras_fit_basic.py", "keras_custom_train_step.py", "keras_fit_uneven_shares.py", "keras_fit_tiny_data.py",
+    "keras_fit_repeat_seeded.py", "keras_fit_generator_callbacks.py", "keras_gif_frames.py", "project_keras",
+}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
 SKIP = {}
 
@@ -119,6 +145,8 @@ def runnable_examples():
     out = []
     for p in sorted(EXAMPLES.iterdir()):
         if p.name.startswith((".", "_")) or p.name in ("violations", "torch") or p.name == "__pycache__":
+            continue
+        if ENGINE["name"] == "collectives" and p.name not in COLLECTIVES_EXAMPLES:
             continue
         if p.suffix == ".py" or p.is_dir():
             out.append(p)
@@ -280,9 +308,19 @@ class Failure(Exception):
     pass
 
 
+# The engine under test: "horovod" (TensorFlow 2.13 + Horovod, `horovodrun`) or "collectives"
+# (TensorFlow >= 2.16, `ranklift_tf` over MultiWorkerMirroredStrategy, `ranklift launch`).
+ENGINE = {"name": "horovod", "bin": None}
+
+
+def launch_cmd(np_, prog):
+    if ENGINE["name"] == "collectives":
+        return [ENGINE["bin"], "launch", "-n", str(np_), sys.executable, str(prog)]
+    return ["horovodrun", "-np", str(np_), "--gloo", "-H", f"localhost:{np_}", sys.executable, str(prog)]
+
+
 def horovodrun(np_, prog, cwd, env):
-    cmd = ["horovodrun", "-np", str(np_), "--gloo", "-H", f"localhost:{np_}", sys.executable, str(prog)]
-    return run(cmd, env=env, cwd=cwd)
+    return run(launch_cmd(np_, prog), env=env, cwd=cwd)
 
 
 def check_example(ex, bin_path, work):
@@ -294,6 +332,8 @@ def check_example(ex, bin_path, work):
     for d in dirs.values():
         d.mkdir()
     base_env = {"TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONHASHSEED": "0"}
+    if ENGINE["name"] == "collectives" and name in LEGACY_KERAS:
+        base_env["TF_USE_LEGACY_KERAS"] = "1"
     try:
         # 2. transform (first, to learn the main script of a project)
         out = work / "out" / (name if ex.is_file() else "")
@@ -302,6 +342,11 @@ def check_example(ex, bin_path, work):
             raise Failure(f"ranklift exited {rc}: {stdout[-2000:]} {stderr[-2000:]}")
         report = json.loads(stdout)
         row["pattern"] = report["pattern"]
+        # The engine is the one the installed TensorFlow calls for (ranklift asks `python3`).
+        launcher = (report.get("launch") or {}).get("argv", ["?"])[0]
+        want = "ranklift" if ENGINE["name"] == "collectives" else "horovodrun"
+        if launcher != want:
+            raise Failure(f"ranklift chose `{launcher}`, not `{want}`, for the TensorFlow installed here")
         main_rel = report["main"]
         orig_main = ex if ex.is_file() else ex / main_rel
         new_main = out if ex.is_file() else out / main_rel
@@ -489,8 +534,7 @@ def run_edited(kind, what, edit, new_main, work, base_env, timeout=900):
     out.mkdir()
     env = dict(base_env, RANKLIFT_E2E_OUT=str(out), RANKLIFT_E2E_TMP=str(tmp), PYTHONPATH=str(SITE),
                HOROVOD_STALL_CHECK_TIME_SECONDS="5", HOROVOD_STALL_SHUTDOWN_TIME_SECONDS="15")
-    cmd = ["horovodrun", "-np", "2", "--gloo", "-H", "localhost:2", sys.executable, str(prog)]
-    rc, _, stderr, _ = run(cmd, env=env, cwd=prog.parent, timeout=timeout)
+    rc, _, stderr, _ = run(launch_cmd(2, prog), env=env, cwd=prog.parent, timeout=timeout)
     return rc, stderr, tmp / "rank1"
 
 
@@ -513,8 +557,14 @@ def main():
     ap.add_argument("examples", nargs="*", help="example names (default: all)")
     ap.add_argument("--bin", default=os.environ.get("RANKLIFT_BIN", str(ROOT / "target" / "debug" / "ranklift")))
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "ranklift-e2e"))
+    ap.add_argument("--engine", choices=["horovod", "collectives"], default="horovod",
+                    help="horovod: TF 2.13 + horovodrun; collectives: TF >= 2.16, ranklift_tf + `ranklift launch`")
+    ap.add_argument("--ci", action="store_true", help="collectives: only the fixed CI sample (CI_SAMPLE)")
     args = ap.parse_args()
+    ENGINE.update(name=args.engine, bin=str(Path(args.bin).resolve()))
     exs = runnable_examples()
+    if args.ci:
+        exs = [e for e in exs if e.name in CI_SAMPLE]
     if args.examples:
         exs = [e for e in exs if e.name in args.examples or e.stem in args.examples]
     rows = []

@@ -12,6 +12,10 @@ It changes nothing for a process that horovodrun did not start as a worker. For 
 import os
 import sys
 
+# `ranklift launch` (TensorFlow's collectives) numbers its workers in RANKLIFT_RANK; the examples
+# and the probes name files by HOROVOD_RANK, so a worker of either launcher has one.
+if os.environ.get("RANKLIFT_RANK") is not None and os.environ.get("HOROVOD_RANK") is None:
+    os.environ["HOROVOD_RANK"] = os.environ["RANKLIFT_RANK"]
 _rank = os.environ.get("HOROVOD_RANK")
 # Functions run on the `tensorflow` module right after it is imported (one import hook below).
 _TF_PATCHES = []
@@ -96,12 +100,18 @@ if os.environ.get("RANKLIFT_E2E_COUNT"):
     _session_steps = [0]
 
     def _count_patch(tf):
-        try:
-            import keras as _keras
-
-            bases = [_keras.optimizers.Optimizer, _keras.optimizers.legacy.Optimizer]
-        except Exception:  # noqa: BLE001 - a TensorFlow without these classes
-            bases = []
+        bases = []
+        for _name in ("keras", "tf_keras"):
+            try:
+                _keras = __import__(_name)
+            except Exception:  # noqa: BLE001 - not installed (tf_keras before TF 2.16)
+                continue
+            for _path in ("Optimizer", "legacy.Optimizer"):
+                _cls = _keras.optimizers
+                for _part in _path.split("."):
+                    _cls = getattr(_cls, _part, None)
+                if isinstance(_cls, type) and hasattr(_cls, "apply_gradients") and _cls not in bases:
+                    bases.append(_cls)
         for base in bases:
             original_init = base.__init__
 

@@ -93,6 +93,16 @@ def _track(var_list):
 def patch(tf):
     import keras
 
+    # Under TF_USE_LEGACY_KERAS=1 (TensorFlow >= 2.16), `tf.keras` is tf_keras: hook it too.
+    kerases = [keras]
+    if os.environ.get("TF_USE_LEGACY_KERAS", "").lower() in ("1", "true", "yes"):
+        try:
+            import tf_keras
+
+            kerases.append(tf_keras)
+        except ImportError:
+            pass
+
     # ----- variables an optimizer steps, and the step itself
     def wrap_apply(cls):
         original = cls.apply_gradients
@@ -111,9 +121,36 @@ def patch(tf):
 
         cls.apply_gradients = apply_gradients
 
-    for cls in {keras.optimizers.Optimizer, keras.optimizers.legacy.Optimizer,
-                tf.compat.v1.train.Optimizer}:
-        wrap_apply(cls)
+    def wrap_apply_keras3(cls):
+        # Keras 3 steps through `apply(grads, variables)`; `apply_gradients` calls it.
+        original = cls.apply
+
+        def apply(self, grads, trainable_variables=None, *a, **k):
+            variables = trainable_variables if trainable_variables is not None else self._trainable_variables
+            _track(list(variables))
+            if tf.executing_eagerly():
+                _commit()
+            else:
+                try:
+                    tf.py_function(lambda: _commit() or [], [], [])
+                except Exception:  # noqa: BLE001
+                    pass
+            return original(self, grads, trainable_variables, *a, **k)
+
+        cls.apply = apply
+
+    classes = {tf.compat.v1.train.Optimizer}
+    for module in kerases:
+        for cls in (getattr(module.optimizers, "Optimizer", None),
+                    getattr(getattr(module.optimizers, "legacy", None), "Optimizer", None)):
+            # Keras 3's `optimizers.legacy.Optimizer` is a class that only raises: no apply.
+            if isinstance(cls, type) and hasattr(cls, "apply_gradients"):
+                classes.add(cls)
+    for cls in classes:
+        if cls.__module__.startswith("keras.src") and hasattr(cls, "apply"):
+            wrap_apply_keras3(cls)
+        else:
+            wrap_apply(cls)
 
     # ----- losses: what a tape differentiates
     def record_loss(value):
@@ -139,18 +176,22 @@ def patch(tf):
         _rec["batches"].append(_row_hashes([t.numpy() for t in tensors]))
         return []
 
-    original_train_step = keras.Model.train_step
+    def wrap_train_step(model_cls):
+        original_train_step = model_cls.train_step
 
-    def train_step(self, data):
-        leaves = [t for t in tf.nest.flatten(data) if isinstance(t, tf.Tensor)]
-        if leaves:
-            try:
-                tf.py_function(record_batch, leaves, [])
-            except Exception:  # noqa: BLE001
-                pass
-        return original_train_step(self, data)
+        def train_step(self, data):
+            leaves = [t for t in tf.nest.flatten(data) if isinstance(t, tf.Tensor)]
+            if leaves:
+                try:
+                    tf.py_function(record_batch, leaves, [])
+                except Exception:  # noqa: BLE001
+                    pass
+            return original_train_step(self, data)
 
-    keras.Model.train_step = train_step
+        model_cls.train_step = train_step
+
+    for module in kerases:
+        wrap_train_step(module.Model)
 
     from tensorflow.python.data.ops import iterator_ops
 
@@ -242,8 +283,9 @@ def patch(tf):
 
         setattr(owner, name, wrapper)
 
-    note_path(keras.Model, "save", 1, "filepath")
-    note_path(keras.Model, "save_weights", 1, "filepath")
+    for module in kerases:
+        note_path(module.Model, "save", 1, "filepath")
+        note_path(module.Model, "save_weights", 1, "filepath")
     note_path(tf.train.Checkpoint, "save", 1, "file_prefix")
     note_path(tf.train.Checkpoint, "write", 1, "file_prefix")
     note_path(tf.compat.v1.train.Saver, "save", 2, "save_path")

@@ -98,6 +98,55 @@ fn parse_version(s: &str) -> Result<(u32, u32), String> {
     ))
 }
 
+/// Does any module of the project mention TensorFlow or Keras (before asking Python which is
+/// installed)?
+fn mentions_tensorflow(project: &Project) -> bool {
+    project
+        .modules
+        .iter()
+        .any(|m| m.parsed.text.contains("tensorflow") || m.parsed.text.contains("keras"))
+}
+
+/// The version of the TensorFlow installed for `python3` ($RANKLIFT_PYTHON), read from its
+/// package metadata (TensorFlow itself is not imported: a second at least), within 10 s.
+/// `None` when there is no such Python, no TensorFlow, or no answer in time.
+fn installed_tensorflow() -> Option<(u32, u32)> {
+    const PROBE: &str = "import importlib.metadata as m\nfor n in ('tensorflow', 'tensorflow-cpu', 'tensorflow-gpu', 'tf-nightly', 'tensorflow-macos', 'tensorflow-intel'):\n    try:\n        print(m.version(n)); break\n    except Exception:\n        pass\n";
+    let python = std::env::var_os("RANKLIFT_PYTHON").unwrap_or_else(|| "python3".into());
+    let mut child = std::process::Command::new(python)
+        .args(["-I", "-c", PROBE])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(5))
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take()?, &mut out).ok()?;
+    let v = out.lines().next()?.trim();
+    let mut parts = v.split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor: String = parts
+        .next()?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    Some((major, minor.parse().ok()?))
+}
+
 /// Fill what the command line left unset from `[tool.ranklift.distribute]`.
 fn apply_config(args: &mut Args, c: &Config) -> Result<(), ExitCode> {
     let d = &c.distribute;
@@ -243,8 +292,16 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             t.contains("tensorflow") || t.contains("keras") || t.contains("torch")
         })
     };
+    // The TensorFlow the output targets: given, else the one installed where the program would
+    // run (`python3`, or $RANKLIFT_PYTHON), else assumed (2.13, Horovod; said below).
+    let installed = match args.target_tf {
+        None if mentions_tensorflow(&project) => installed_tensorflow(),
+        _ => None,
+    };
+    let target_tf_assumed = args.target_tf.is_none() && installed.is_none();
     let opts = Options {
-        target_tf: args.target_tf.unwrap_or((2, 13)),
+        target_tf: args.target_tf.or(installed).unwrap_or((2, 13)),
+        target_tf_assumed,
         facts: args.explain || args.format == Format::Json,
         lr_warmup_epochs: args.lr_warmup.unwrap_or(3),
         scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
@@ -255,13 +312,26 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     // A script whose imported modules change too is written as a project: the whole directory,
     // next to it as `<dir>-ddp/`, so that the script runs with its rewritten modules.
     let main = outcome.main.as_deref().unwrap_or("");
-    let whole = !is_dir && outcome.changes.iter().any(|c| c.path != main);
+    let whole = !is_dir && outcome.changes.iter().any(|c| c.path != main && !c.created);
     let dest = match dest {
         None if writes_output && whole => Some(default_dest(&root, true, outcome.framework)),
         None if writes_output => Some(default_dest(&args.path, is_dir, outcome.framework)),
         d => d,
     };
     let code = report_and_write(&args, &project, &outcome, dest, whole);
+    if target_tf_assumed
+        && outcome.framework == ranklift_distribute::Framework::Tensorflow
+        && outcome.status == ranklift_distribute::Status::Rewritten
+        && args.format == Format::Text
+        && outcome
+            .launch
+            .as_ref()
+            .is_some_and(|l| l.single[0] == "horovodrun")
+    {
+        eprintln!(
+            "ranklift: no TensorFlow is installed for python3 here: wrote for TensorFlow <= 2.15 and Horovod; for TensorFlow 2.16 or newer (Keras 3), pass --target-tf 2.16 to use TensorFlow's own collectives"
+        );
+    }
     // The process ends here: freeing every syntax tree one by one would only cost time.
     std::mem::forget(outcome);
     std::mem::forget(project);
@@ -512,7 +582,9 @@ fn report_and_write(
                         outcome
                             .changes
                             .iter()
-                            .filter(|c| Some(c.path.as_str()) != outcome.main.as_deref())
+                            .filter(
+                                |c| Some(c.path.as_str()) != outcome.main.as_deref() && !c.created
+                            )
                             .map(|c| c.path.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
@@ -592,10 +664,18 @@ fn out_of_sync(project: &Project, outcome: &Outcome, dest: &Dest) -> Vec<String>
     match dest {
         Dest::File(f) => {
             let main = outcome.main.as_deref().unwrap_or("");
-            match outcome.changes.iter().find(|c| c.path == main) {
+            let mut stale = match outcome.changes.iter().find(|c| c.path == main) {
                 Some(c) if !differs(f, &c.bytes) => Vec::new(),
                 _ => vec![f.display().to_string()],
+            };
+            let dir = f.parent().unwrap_or(Path::new(""));
+            for c in outcome.changes.iter().filter(|c| c.created) {
+                let out = dir.join(Path::new(&c.path).file_name().unwrap_or_default());
+                if differs(&out, &c.bytes) {
+                    stale.push(out.display().to_string());
+                }
             }
+            stale
         }
         Dest::Dir(d) => {
             let mut stale = Vec::new();
@@ -610,6 +690,12 @@ fn out_of_sync(project: &Project, outcome: &Outcome, dest: &Dest) -> Vec<String>
                     stale.push(out.display().to_string());
                 }
             }
+            for c in outcome.changes.iter().filter(|c| c.created) {
+                let out = d.join(&c.path);
+                if differs(&out, &c.bytes) {
+                    stale.push(out.display().to_string());
+                }
+            }
             stale
         }
     }
@@ -617,13 +703,13 @@ fn out_of_sync(project: &Project, outcome: &Outcome, dest: &Dest) -> Vec<String>
 
 fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String, String> {
     let main = outcome.main.as_deref().unwrap_or("");
-    if outcome.changes.iter().any(|c| c.path != main) {
+    if outcome.changes.iter().any(|c| c.path != main && !c.created) {
         return Err(format!(
             "the rewrite also changes imported modules ({}); write to a directory with -o DIR",
             outcome
                 .changes
                 .iter()
-                .filter(|c| c.path != main)
+                .filter(|c| c.path != main && !c.created)
                 .map(|c| c.path.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -648,13 +734,19 @@ fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String
             dest.display()
         ));
     }
-    if let Some(c) = outcome.changes.first() {
+    if let Some(c) = outcome.changes.iter().find(|c| c.path == main) {
         let dir = dest
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         let mut t = Transaction::new(dir);
         t.stage_no_follow(dest, &c.bytes)?;
+        // A module the rewrite imports (`ranklift_tf.py`) goes next to the script, in the same
+        // all-or-nothing write.
+        for extra in outcome.changes.iter().filter(|c| c.created) {
+            let name = Path::new(&extra.path).file_name().unwrap_or_default();
+            t.stage_no_follow(&dir.join(name), &extra.bytes)?;
+        }
         t.commit()?;
     }
     Ok(format!(" to {}", dest.display()))
@@ -674,6 +766,7 @@ fn write_dir_dest(
     let changes: HashMap<&str, &[u8]> = outcome
         .changes
         .iter()
+        .filter(|c| !c.created)
         .map(|c| (c.path.as_str(), c.bytes.as_slice()))
         .collect();
     let marker = format!(
@@ -707,6 +800,14 @@ fn write_dir_dest(
                 &changes,
                 &[dest.to_path_buf()],
             )?;
+        }
+        // Modules the rewrite imports (`ranklift_tf.py`), next to the main script.
+        for c in outcome.changes.iter().filter(|c| c.created) {
+            let target = staging.join(&c.path);
+            if let Some(p) = target.parent() {
+                std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+            std::fs::write(&target, &c.bytes).map_err(|e| format!("{}: {e}", c.path))?;
         }
         Ok(())
     })?;
@@ -769,6 +870,9 @@ fn json_report(
         .iter()
         .map(|c| {
             let mut v = serde_json::json!({ "path": c.path });
+            if c.created {
+                v["created"] = serde_json::Value::Bool(true);
+            }
             if with_diff {
                 v["diff"] = serde_json::Value::String(c.unified_diff());
             }

@@ -137,10 +137,13 @@ pub fn commands(l: &Launch, script: &Path) -> Commands {
 pub fn render(c: &Commands) -> String {
     let mut s = format!("launch: {}\n", c.single.line);
     if let Some(n) = &c.nodes {
-        s.push_str(&format!(
-            "  on 2 machines, the same on each (HOST: the first machine's address): {}\n",
-            n.line
-        ));
+        let how = if n.argv.iter().any(|w| w == "--index") {
+            // `ranklift launch`: every machine lists all workers and says which one it is.
+            "on 2 machines (HOST, HOST2: their addresses), `--index 1` on the second"
+        } else {
+            "on 2 machines, the same on each (HOST: the first machine's address)"
+        };
+        s.push_str(&format!("  {how}: {}\n", n.line));
     }
     if let Some(n) = &c.slurm {
         s.push_str(&format!("  from a SLURM batch script: {}\n", n.line));

@@ -7,6 +7,7 @@ mod copy_tree;
 mod distribute_cmd;
 mod journal;
 mod launch;
+mod launch_cmd;
 mod report;
 mod rule_cmd;
 mod shapes_cmd;
@@ -54,6 +55,9 @@ enum Command {
     Choreo(choreo_cmd::Args),
     /// Language server over stdio: shapes findings and choreography errors in the editor.
     Server,
+    /// Start N workers of a program distributed onto TensorFlow's own collectives (`TF_CONFIG`
+    /// per worker), as `horovodrun -np N` starts Horovod ranks.
+    Launch(launch_cmd::Args),
     /// Explain a diagnostic code: what it means, why, an example and the fix.
     Rule(rule_cmd::Args),
     /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         Command::Shapes(args) => shapes_cmd::run(args, &cli.config),
         Command::Choreo(args) => choreo_cmd::run(args),
         Command::Rule(args) => rule_cmd::run(args),
+        Command::Launch(args) => launch_cmd::run(args),
         Command::Server => match ranklift_server::run_stdio() {
             Ok(true) => ExitCode::SUCCESS,
             // `exit` without `shutdown`, or the input ended: 1, as the protocol asks.

@@ -586,6 +586,7 @@ impl<'a, 'i> Editor<'a, 'i> {
                         new_text,
                         bytes,
                         edits,
+                        created: false,
                     },
                     applied,
                 ))

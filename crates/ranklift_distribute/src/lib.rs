@@ -50,11 +50,43 @@ pub struct FileChange {
     /// The edits that turn `original` into `new_text`.
     #[serde(skip)]
     pub edits: Vec<ranklift_python::Edit>,
+    /// A file the project does not have: a module the rewrite imports, written next to the
+    /// main script (`ranklift_tf.py` of the collectives engine). Never one of the project's
+    /// modules, so it does not make a script's output a whole project.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub created: bool,
 }
 
 impl FileChange {
-    /// Unified diff (3 lines of context) of this change, built from the edits.
+    /// A new file with `text` (UTF-8) at `path`.
+    pub fn created(path: String, text: &str) -> FileChange {
+        FileChange {
+            path,
+            original: String::new(),
+            new_text: text.to_owned(),
+            bytes: text.as_bytes().to_vec(),
+            edits: vec![ranklift_python::Edit::insert(0.into(), text.to_owned())],
+            created: true,
+        }
+    }
+
+    /// Unified diff (3 lines of context) of this change, built from the edits; a created file
+    /// is one hunk from `/dev/null`, as `git diff` shows it (and `git apply` takes it).
     pub fn unified_diff(&self) -> String {
+        if self.created {
+            let lines: Vec<&str> = self.new_text.lines().collect();
+            let mut d = format!(
+                "--- /dev/null\n+++ b/{}\n@@ -0,0 +1,{} @@\n",
+                self.path,
+                lines.len()
+            );
+            for l in lines {
+                d.push('+');
+                d.push_str(l);
+                d.push('\n');
+            }
+            return d;
+        }
         ranklift_python::edit::unified_diff(&self.path, &self.original, &self.edits)
     }
 }
@@ -159,6 +191,20 @@ impl Launch {
             slurm: Some(words(&format!(
                 "srun --nodes 2 --ntasks-per-node 1 torchrun --nnodes 2 --nproc-per-node {n} --rdzv-id $SLURM_JOB_ID --rdzv-backend c10d --rdzv-endpoint $(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1):29500"
             ))),
+            relative_paths,
+        }
+    }
+
+    /// `ranklift launch` (TensorFlow's collectives, `TF_CONFIG` per worker): two workers on this
+    /// machine; one per machine on two machines (the same worker list on both, each its own
+    /// `--index`); `srun` under SLURM (the module reads SLURM's variables itself).
+    pub fn ranklift_launch(relative_paths: bool) -> Launch {
+        Launch {
+            single: words("ranklift launch -n 2 python"),
+            nodes: Some(words(
+                "ranklift launch -n 1 --workers HOST:23456,HOST2:23456 --index 0 python",
+            )),
+            slurm: Some(words("srun --nodes 2 --ntasks-per-node 1 python")),
             relative_paths,
         }
     }
@@ -396,13 +442,32 @@ pub mod codes {
     /// **Fix:** run `tf.compat.v1.global_variables_initializer()` in the session (or use
     /// `MonitoredTrainingSession`).
     pub const TF1_NO_INIT: &str = "DST209";
-    /// Keras 3 (`keras.ops`, `keras.random`, or `--target-tf` 2.16 and newer).
+    /// A Keras 3 API (`keras.ops`, `keras.random`) under an explicit `--target-tf` of 2.15 or
+    /// older (an error); without a target given or an installed TensorFlow found, a note that
+    /// the program is distributed onto TensorFlow's own collectives (TensorFlow ≥ 2.16).
     ///
-    /// **Why:** Horovod supports Keras 2 only; on TensorFlow 2.16+ `import keras` is Keras 3.
+    /// **Why:** Horovod runs Keras 2 only (its last release predates Keras 3; horovod#4290);
+    /// on TensorFlow 2.16+ `import keras` is Keras 3, which the collectives engine serves.
     ///
-    /// **Fix:** the hint names the pins that run the program with Keras 2: TensorFlow ≤ 2.15,
-    /// or `tf-keras` with `TF_USE_LEGACY_KERAS=1` where Horovod builds against that TensorFlow.
+    /// **Fix:** pass `--target-tf` with the TensorFlow you run: 2.16 or newer for the
+    /// collectives engine (`ranklift launch`), 2.15 or older for Horovod with Keras 2 code.
     pub const KERAS_3: &str = "DST210";
+    /// TF1 graph-mode training (`Session`, `MonitoredTrainingSession`, `tf.estimator`) with a
+    /// target of TensorFlow 2.16 or newer.
+    ///
+    /// **Why:** the collectives engine serves TF2 programs (GradientTape loops, Keras `fit`);
+    /// `tf.estimator` is gone from TensorFlow 2.16, and Horovod does not run there.
+    ///
+    /// **Fix:** distribute for Horovod with `--target-tf 2.15` (and run on TensorFlow ≤ 2.15), or
+    /// port the training loop to TF2.
+    pub const TF1_ON_COLLECTIVES: &str = "DST213";
+    /// The project has a module `ranklift_tf.py` of its own next to the main script.
+    ///
+    /// **Why:** the collectives engine writes ranklift's `ranklift_tf.py` there, and the rewritten
+    /// program imports it: the project's module would be replaced or shadowed.
+    ///
+    /// **Fix:** rename the project's module, or write the output elsewhere with `-o`.
+    pub const MODULE_NAME_TAKEN: &str = "DST214";
     /// `tape.gradient(loss, w)` with a single variable inside a statement another rule also
     /// rewrites.
     ///

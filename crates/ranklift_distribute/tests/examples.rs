@@ -335,3 +335,126 @@ fn examples_with_semicolon_statements_are_rewritten() {
     assert!(n >= 30);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Issue 29: TensorFlow ≥ 2.16 distributes onto TensorFlow's own collectives with the *same*
+/// rules — only the engine under `hvd` changes. For every TF2 example, the rewrite for
+/// `--target-tf 2.21` equals the Horovod rewrite once the engine-specific parts are taken out of
+/// both: the import lines (`import horovod.tensorflow[.keras] as hvd`, `import horovod.tensorflow
+/// as hvd_tf` / `import ranklift_tf as hvd`), Horovod's GPU pinning block (`ranklift_tf.init()`
+/// pins the GPU itself), `hvd_tf.` (one module there), and the warm-up callback's `initial_lr=`
+/// (Keras 3 has no `backend.get_value`; `ranklift_tf` reads the rate when training starts).
+/// Whitespace is ignored: the shorter callback call may fit on one line. (`import tensorflow as
+/// tf` lines too: the pinning block needs one where the program reaches Keras only.) And the adapter module
+/// is written next to the main script, exactly `python/ranklift_tf.py`.
+#[test]
+fn collectives_engine_changes_only_the_engine() {
+    let dir = examples_dir();
+    let modern = Options {
+        target_tf: (2, 21),
+        ..Options::default()
+    };
+    let mut compared = 0;
+    for p in inputs(&dir) {
+        let project = load(&p);
+        let hvd = distribute(&project, None, &Options::default());
+        if hvd.pattern.is_some_and(|p| p.describe().starts_with("TF1")) {
+            let o = distribute(&project, None, &modern);
+            assert_eq!(o.status, Status::CannotDistribute, "{}", p.display());
+            assert!(
+                o.diagnostics.iter().any(|d| d.code == "DST213"),
+                "{}: {}",
+                p.display(),
+                render(&o)
+            );
+            continue;
+        }
+        let o = distribute(&project, None, &modern);
+        assert_eq!(
+            o.status,
+            Status::Rewritten,
+            "{}: {}",
+            p.display(),
+            render(&o)
+        );
+        let main = o.main.clone().unwrap();
+        let created: Vec<_> = o.changes.iter().filter(|c| c.created).collect();
+        assert_eq!(created.len(), 1, "{}", p.display());
+        let want = match main.rfind('/') {
+            Some(i) => format!("{}/ranklift_tf.py", &main[..i]),
+            None => "ranklift_tf.py".to_owned(),
+        };
+        assert_eq!(created[0].path, want);
+        assert_eq!(created[0].new_text, ranklift_distribute::tf::RUNTIME);
+        let norm = |t: &str| -> String {
+            let kept: Vec<&str> = t
+                .lines()
+                .filter(|l| {
+                    let l = l.trim();
+                    // (Horovod's GPU pinning imports TensorFlow where the program did not.)
+                    !(l.starts_with("import horovod.")
+                        || l == "import tensorflow as tf"
+                        || l == "import ranklift_tf as hvd"
+                        || l.contains("list_physical_devices(\"GPU\")")
+                        || l.contains("list_physical_devices('GPU')")
+                        || l.starts_with("for gpu in gpus")
+                        || l.starts_with("for hvd_gpu in hvd_gpus")
+                        || l.contains("set_memory_growth(")
+                        || l == "if gpus:"
+                        || l == "if hvd_gpus:"
+                        || l.contains("set_visible_devices(") && (l.contains("[hvd.local_rank()]")))
+                })
+                .collect();
+            let mut s: String = kept
+                .join("\n")
+                .replace("hvd_tf.", "hvd.")
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            while let Some(i) = s.find("initial_lr=") {
+                let j = s[i..].find("warmup_epochs=").map_or(s.len(), |j| i + j);
+                s.replace_range(i..j, "");
+            }
+            s.replace(",)", ")").replace(",]", "]")
+        };
+        for c in o.changes.iter().filter(|c| !c.created) {
+            let h = hvd
+                .changes
+                .iter()
+                .find(|h| h.path == c.path)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}: {} changed only for the collectives",
+                        p.display(),
+                        c.path
+                    )
+                });
+            assert_eq!(
+                norm(&c.new_text),
+                norm(&h.new_text),
+                "{}: {}",
+                p.display(),
+                c.path
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "compared {compared} files");
+}
+
+/// Two rewrites for TensorFlow 2.21 in full (the adapter module left out: it is
+/// `python/ranklift_tf.py`, checked above).
+#[test]
+fn collectives_engine_golden_rewrites() {
+    let modern = Options {
+        target_tf: (2, 21),
+        ..Options::default()
+    };
+    for name in ["tape_mlp.py", "keras_fit_basic.py"] {
+        let mut o = distribute(&load(&examples_dir().join(name)), None, &modern);
+        o.changes.retain(|c| !c.created);
+        insta::assert_snapshot!(
+            format!("collectives_{}", name.trim_end_matches(".py")),
+            render(&o)
+        );
+    }
+}

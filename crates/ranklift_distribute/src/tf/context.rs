@@ -37,12 +37,30 @@ pub struct ModState {
     pub needs_hvd_tf: bool,
 }
 
+/// The engine under the `hvd.*` names the TensorFlow rules emit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Horovod (`horovodrun`): TensorFlow ≤ 2.15, Keras 2.
+    Horovod,
+    /// TensorFlow's own multi-worker collectives through `ranklift_tf` (a Horovod-shaped module
+    /// ranklift writes next to the program; `ranklift launch`): TensorFlow ≥ 2.16, Keras 3 or
+    /// tf_keras. The rules are the same; only the engine under `hvd` changes.
+    Collectives,
+}
+
+/// The module the collectives engine's programs import as `hvd` (written next to the program).
+pub const COLLECTIVES_MODULE: &str = "ranklift_tf";
+
 /// Options that change the generated code.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The TensorFlow version the output targets: from 2.11 on, a Keras optimizer's `variables`
-    /// is a property, before it a method.
+    /// is a property, before it a method; from 2.16 on (Keras 3) the engine is TensorFlow's own
+    /// collectives instead of Horovod.
     pub target_tf: (u32, u32),
+    /// `target_tf` was neither given (`--target-tf`, config) nor read from an installed
+    /// TensorFlow: a program that uses Keras 3 APIs then chooses the collectives engine.
+    pub target_tf_assumed: bool,
     /// Collect [`crate::Facts`] (for `--explain` and JSON output).
     pub facts: bool,
     /// Epochs of Horovod's learning-rate warmup added to Keras `fit` when the rate is scaled
@@ -57,6 +75,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             target_tf: (2, 13),
+            target_tf_assumed: false,
             facts: true,
             lr_warmup_epochs: 3,
             scale_lr_linear: false,
@@ -69,6 +88,7 @@ pub struct Cx<'a, 'i> {
     pub idx: &'i Index<'a>,
     pub reach: &'i Reach,
     pub pattern: Pattern,
+    pub engine: Engine,
     pub opts: &'i Options,
     pub mods: Vec<ModState>,
     /// Tapes wrapped by `distributed_gradient_tape`: (scope, variable name).
@@ -92,12 +112,19 @@ impl std::ops::DerefMut for Cx<'_, '_> {
 }
 
 impl<'a, 'i> Cx<'a, 'i> {
-    pub fn new(idx: &'i Index<'a>, reach: &'i Reach, pattern: Pattern, opts: &'i Options) -> Self {
+    pub fn new(
+        idx: &'i Index<'a>,
+        reach: &'i Reach,
+        pattern: Pattern,
+        engine: Engine,
+        opts: &'i Options,
+    ) -> Self {
         Cx {
             ed: Editor::new(idx),
             idx,
             reach,
             pattern,
+            engine,
             opts,
             mods: (0..idx.project.modules.len())
                 .map(|_| ModState::default())
@@ -297,7 +324,8 @@ impl<'a, 'i> Cx<'a, 'i> {
     /// Keras (whose `hvd` is `horovod.tensorflow.keras`, without the tape, `broadcast_variables`
     /// and `broadcast_object`) `hvd_tf.name`, importing `horovod.tensorflow as hvd_tf`.
     pub fn hvd_tf(&mut self, m: usize, name: &str) -> String {
-        if self.pattern == Pattern::KerasFit {
+        // `ranklift_tf` is one module: its Keras callbacks and its tape side by side.
+        if self.pattern == Pattern::KerasFit && self.engine == Engine::Horovod {
             self.mods[m].needs_hvd_tf = true;
             format!("hvd_tf.{name}")
         } else {
@@ -306,9 +334,10 @@ impl<'a, 'i> Cx<'a, 'i> {
     }
 
     pub fn hvd_module(&self) -> &'static str {
-        match self.pattern {
-            Pattern::KerasFit => "horovod.tensorflow.keras",
-            _ => "horovod.tensorflow",
+        match (self.engine, self.pattern) {
+            (Engine::Collectives, _) => COLLECTIVES_MODULE,
+            (Engine::Horovod, Pattern::KerasFit) => "horovod.tensorflow.keras",
+            (Engine::Horovod, _) => "horovod.tensorflow",
         }
     }
 
@@ -333,8 +362,9 @@ impl<'a, 'i> Cx<'a, 'i> {
             lines.push("hvd.init()".into());
         }
         // TF2 pins the GPU with tf.config; TF1 programs pin it through their ConfigProto
-        // (rule `tf1_session_config`), as Horovod's TF1 guide does.
-        if is_main && !self.pattern.is_tf1() {
+        // (rule `tf1_session_config`), as Horovod's TF1 guide does. `ranklift_tf.init()` pins it
+        // itself: TensorFlow's collectives must start before any device is initialised.
+        if is_main && !self.pattern.is_tf1() && self.engine == Engine::Horovod {
             let tfn = self.tf_name(m).unwrap_or_else(|| "tf".into());
             let src = self.src(m);
             let (gpus, gpu) = if contains_word(src, "gpus") || contains_word(src, "gpu") {
@@ -374,6 +404,11 @@ impl<'a, 'i> Cx<'a, 'i> {
         }
         let what = if is_main && self.pattern.is_tf1() {
             format!("import {} as hvd, hvd.init()", self.hvd_module())
+        } else if is_main && self.engine == Engine::Collectives {
+            format!(
+                "import {} as hvd, hvd.init() (TensorFlow's collectives; it pins the GPU by local rank)",
+                self.hvd_module()
+            )
         } else if is_main {
             format!(
                 "import {} as hvd, hvd.init() and GPU pinning by local rank",

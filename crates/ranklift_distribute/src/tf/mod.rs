@@ -22,35 +22,18 @@ use crate::{
     AnyPattern, Facts, Launch, Options, Outcome, Site, Status, choose_main, codes, has_main_guard,
     main_by_name, uses_relative_paths,
 };
-use context::Cx;
+use context::{Cx, Engine};
 use names as tf;
 pub use pattern::Pattern;
 
-/// Horovod supports Keras 2 only (its last release predates Keras 3; horovod#4290), and
-/// TensorFlow 2.16 and later install Keras 3 by default. A target of 2.16+, or a program that uses
-/// Keras-3-only APIs (`keras.ops`, `keras.random`), gets a clear error instead of a Horovod
-/// program that fails at import.
-fn keras_3(idx: &Index, opts: &Options) -> Option<Diagnostic> {
-    const HINT: &str = "Horovod's last release (0.28.1, 2023) runs TensorFlow <= 2.15 with Keras 2 only: it does not build against TF 2.21 (it includes an XLA header TF removed) and fails on Keras 3 (horovod#4290). To distribute with ranklift, pin `tensorflow==2.15.*` and write `tf.keras`; TensorFlow's own MultiWorkerMirroredStrategy runs `tf_keras` programs (`TF_USE_LEGACY_KERAS=1`) and Keras 3 GradientTape loops, but not Keras 3 `fit` (keras-team/keras#20585)";
+/// The engine (`context::Engine`): Horovod for TensorFlow ≤ 2.15, TensorFlow's own collectives
+/// (`ranklift_tf`) from 2.16 on, where TensorFlow ships Keras 3 and Horovod neither builds nor runs
+/// (horovod#4290). A program that uses Keras-3-only APIs (`keras.ops`, `keras.random`) chooses
+/// the collectives when no target was given or found installed (a note says so), and is an error
+/// under an explicit target of 2.15 or older.
+fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), Box<Diagnostic>> {
     if opts.target_tf >= (2, 16) {
-        let main = idx.project.entry.unwrap_or(0);
-        let path = idx
-            .project
-            .modules
-            .get(main)
-            .map_or("", |m| m.rel_path.as_str());
-        return Some(
-            Diagnostic::file_level(
-                path,
-                codes::KERAS_3,
-                Severity::Error,
-                format!(
-                    "--target-tf {}.{} means Keras 3, which Horovod does not support",
-                    opts.target_tf.0, opts.target_tf.1
-                ),
-            )
-            .with_hint(HINT),
-        );
+        return Ok((Engine::Collectives, None));
     }
     for c in &idx.calls {
         // The index's cached canonical name (`keras.x` is `tensorflow.keras.x` there).
@@ -60,22 +43,97 @@ fn keras_3(idx: &Index, opts: &Options) -> Option<Diagnostic> {
         if q.starts_with("tensorflow.keras.ops.") || q.starts_with("tensorflow.keras.random.") {
             let q = q.strip_prefix("tensorflow.").unwrap_or(&q);
             let pm = &idx.project.modules[c.scope.module];
-            return Some(
+            let at = |sev, msg: String, hint: &str| {
                 Diagnostic::new(
                     &pm.rel_path,
                     &pm.parsed.text,
                     &pm.parsed.index,
                     c.call.func.range(),
                     codes::KERAS_3,
-                    Severity::Error,
-                    format!("`{q}` is a Keras 3 API; Horovod supports Keras 2 only"),
+                    sev,
+                    msg,
                 )
-                .with_hint(HINT),
-            );
+                .with_hint(hint)
+            };
+            if opts.target_tf_assumed {
+                return Ok((
+                    Engine::Collectives,
+                    Some(at(
+                        Severity::Note,
+                        format!(
+                            "`{q}` is a Keras 3 API: distributed onto TensorFlow's own collectives (TensorFlow 2.16 or newer)"
+                        ),
+                        "no TensorFlow was found installed to tell the version; pass --target-tf to choose (2.15 or older means Horovod and Keras 2)",
+                    )),
+                ));
+            }
+            return Err(Box::new(at(
+                Severity::Error,
+                format!(
+                    "`{q}` is a Keras 3 API, but --target-tf {}.{} means Keras 2 and Horovod",
+                    opts.target_tf.0, opts.target_tf.1
+                ),
+                "pass --target-tf 2.16 (or the TensorFlow you run) to distribute onto TensorFlow's own collectives; Horovod's last release runs TensorFlow <= 2.15 with Keras 2 only (horovod#4290)",
+            )));
         }
     }
-    None
+    Ok((Engine::Horovod, None))
 }
+
+/// The collectives engine runs TF2 programs (GradientTape loops, Keras `fit`); TF1 graph-mode
+/// training (sessions, `tf.estimator`, removed in TensorFlow 2.16) stays Horovod's.
+fn tf1_on_collectives(idx: &Index, main: usize, pattern: Pattern, opts: &Options) -> Diagnostic {
+    let pm = &idx.project.modules[main];
+    Diagnostic::file_level(
+        &pm.rel_path,
+        codes::TF1_ON_COLLECTIVES,
+        Severity::Error,
+        format!(
+            "TF1 graph-mode training ({}) cannot be distributed onto TensorFlow {}.{}'s collectives",
+            pattern.describe(),
+            opts.target_tf.0,
+            opts.target_tf.1
+        ),
+    )
+    .with_hint("TensorFlow's collectives target runs TF2 programs (GradientTape, Keras fit), and tf.estimator is gone from TensorFlow 2.16; for Horovod, pin tensorflow<=2.15 and pass --target-tf 2.15")
+}
+
+/// The `ranklift_tf` module next to the main script: created, refreshed when it is an earlier
+/// ranklift's, refused when the project has a module of that name of its own.
+fn collectives_module(
+    idx: &Index,
+    main: usize,
+) -> Result<Option<crate::FileChange>, Box<Diagnostic>> {
+    let main_path = &idx.project.modules[main].rel_path;
+    let path = match main_path.rfind('/') {
+        Some(i) => format!("{}/{}.py", &main_path[..i], context::COLLECTIVES_MODULE),
+        None => format!("{}.py", context::COLLECTIVES_MODULE),
+    };
+    if let Some(pm) = idx.project.modules.iter().find(|m| m.rel_path == path) {
+        if &*pm.parsed.text == RUNTIME {
+            return Ok(None);
+        }
+        let first = RUNTIME.lines().next().unwrap_or_default();
+        if !pm.parsed.text.starts_with(first) {
+            return Err(Box::new(Diagnostic::file_level(&path, codes::MODULE_NAME_TAKEN, Severity::Error,
+                format!("the project has a module `{}` of its own; the rewrite would import ranklift's in its place", context::COLLECTIVES_MODULE))
+                .with_hint("rename that module, or write the output elsewhere with -o")));
+        }
+        let mut c = crate::FileChange::created(path, RUNTIME);
+        c.created = false;
+        c.original = pm.parsed.text.to_string();
+        c.edits = vec![ranklift_python::Edit::replace(
+            ruff_text_size::TextRange::up_to(ruff_text_size::TextSize::of(&*pm.parsed.text)),
+            RUNTIME.to_owned(),
+        )];
+        return Ok(Some(c));
+    }
+    Ok(Some(crate::FileChange::created(path, RUNTIME)))
+}
+
+/// `ranklift_tf.py`: Horovod's API over TensorFlow's collectives, written next to the programs
+/// of the collectives engine (stdlib + TensorFlow; `python/ranklift_tf.py`).
+pub const RUNTIME: &str = include_str!("../../../../python/ranklift_tf.py");
 
 /// A project that already uses Horovod is left untouched (a note), if it initialises Horovod
 /// somewhere. One where some modules import Horovod but nothing calls `hvd.init()` is *partly*
@@ -119,9 +177,10 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
     if let Some(o) = already_distributed(idx) {
         return o;
     }
-    if let Some(d) = keras_3(idx, opts) {
-        return Outcome::new(Status::CannotDistribute, vec![d]);
-    }
+    let (engine, engine_note) = match engine(idx, opts) {
+        Ok(e) => e,
+        Err(d) => return Outcome::new(Status::CannotDistribute, vec![*d]),
+    };
     let (main_idx, reached) = match pick_main(idx, main) {
         Ok(m) => m,
         Err(d) => return Outcome::new(Status::CannotDistribute, d),
@@ -163,9 +222,20 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
         }
     };
     outcome.pattern = Some(AnyPattern::Tf(pattern));
+    if engine == Engine::Collectives && pattern.is_tf1() {
+        outcome.diagnostics = vec![tf1_on_collectives(idx, main_idx, pattern, opts)];
+        return outcome;
+    }
     let main_suite = idx.project.modules[main_idx].parsed.suite();
-    outcome.launch = Some(Launch::horovodrun(uses_relative_paths(main_suite)));
-    let mut cx = Cx::new(idx, &reach, pattern, opts);
+    let relative = uses_relative_paths(main_suite);
+    outcome.launch = Some(match engine {
+        Engine::Horovod => Launch::horovodrun(relative),
+        Engine::Collectives => Launch::ranklift_launch(relative),
+    });
+    let mut cx = Cx::new(idx, &reach, pattern, engine, opts);
+    if let Some(d) = engine_note {
+        cx.ed.diags.push(d);
+    }
     checks::run(&mut cx);
     // What `classify` let through is an optional `tf.distribute` branch.
     for &(c, _) in &reach.unsupported {
@@ -224,7 +294,13 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
         horovod_init::run(&mut cx, m, m == main_idx);
     }
     let modules = cx.modules();
-    let (changes, applied, diags) = cx.ed.finish(&modules);
+    let (mut changes, applied, mut diags) = cx.ed.finish(&modules);
+    if engine == Engine::Collectives {
+        match collectives_module(idx, main_idx) {
+            Ok(c) => changes.extend(c),
+            Err(d) => diags.push(*d),
+        }
+    }
     outcome.diagnostics = diags;
     if outcome.has_errors() {
         return outcome;

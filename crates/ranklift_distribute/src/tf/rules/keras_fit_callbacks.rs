@@ -268,6 +268,13 @@ fn warmup_callback(
     if !numeric_lr {
         return None;
     }
+    // `ranklift_tf`'s callback reads the optimizer's rate when training starts (Keras 3 has no
+    // `backend.get_value`); Horovod's needs it given.
+    if cx.engine == crate::tf::context::Engine::Collectives {
+        return Some(format!(
+            "hvd.callbacks.LearningRateWarmupCallback(warmup_epochs={epochs}, momentum_correction=False, verbose=0)"
+        ));
+    }
     let keras = cx.keras_path(scope.module);
     Some(format!(
         "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, momentum_correction=False, verbose=0)"
