@@ -315,7 +315,16 @@ ENGINE = {"name": "horovod", "bin": None}
 
 def launch_cmd(np_, prog):
     if ENGINE["name"] == "collectives":
-        return [ENGINE["bin"], "launch", "-n", str(np_), sys.executable, str(prog)]
+        # The command ranklift printed (`ranklift launch -n 2 python OUT`), as printed but for
+        # the number of workers and the script (a control runs an edited copy); `ranklift` is
+        # the binary under test and `python` the venv's, first on PATH (scripts/e2e-tf.sh).
+        argv = list(ENGINE["printed"])
+        if argv[:2] != ["ranklift", "launch"] or "-n" not in argv:
+            raise Failure(f"unexpected launch command: {argv}")
+        argv[0] = ENGINE["bin"]
+        argv[argv.index("-n") + 1] = str(np_)
+        argv[-1] = str(prog)
+        return argv
     return ["horovodrun", "-np", str(np_), "--gloo", "-H", f"localhost:{np_}", sys.executable, str(prog)]
 
 
@@ -347,6 +356,7 @@ def check_example(ex, bin_path, work):
         want = "ranklift" if ENGINE["name"] == "collectives" else "horovodrun"
         if launcher != want:
             raise Failure(f"ranklift chose `{launcher}`, not `{want}`, for the TensorFlow installed here")
+        ENGINE["printed"] = report["launch"]["argv"]
         main_rel = report["main"]
         orig_main = ex if ex.is_file() else ex / main_rel
         new_main = out if ex.is_file() else out / main_rel

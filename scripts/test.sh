@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test of the project: formatting, lints, unit/golden/CLI tests (cargo), then the
-# end-to-end checks of `ranklift distribute` on real TensorFlow + Horovod (scripts/e2e-distribute.sh)
-# and on real torch.distributed (scripts/e2e-torch.sh), which create or reuse their virtualenvs
+# end-to-end checks of `ranklift distribute` on real TensorFlow + Horovod (scripts/e2e-distribute.sh),
+# on TensorFlow 2.21's collectives (scripts/e2e-tf.sh) and on real torch.distributed
+# (scripts/e2e-torch.sh), which create or reuse their virtualenvs
 # under ~/.cache/ranklift.
 #   RANKLIFT_SKIP_E2E=1   skip the end-to-end check (fast local loop)
 set -euo pipefail
@@ -49,6 +50,10 @@ fi
 step "end-to-end check on real Horovod"
 cargo build --quiet --bin ranklift
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh
+step "end-to-end check on TensorFlow 2.21's own collectives (Keras 3 / tf_keras, ranklift launch): the CI sample, then 2 hosts"
+# The whole list of TF2 examples runs locally (`scripts/e2e-tf.sh`; its table is in the closing
+# note of issue 29); CI runs the fixed sample CI_SAMPLE of scripts/e2e_distribute.py.
+RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-tf.sh --ci
 step "end-to-end check on real torch.distributed (torchrun, gloo)"
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-torch.sh
 # The real-program sweeps run locally over fetched repositories (their tables are in the notes);
