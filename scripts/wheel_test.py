@@ -108,6 +108,12 @@ def main():
         run([str(py), "-m", "pip", "install", "--quiet", "--only-binary", ":all:", "--no-index",
              "--find-links", str(dist), "--disable-pip-version-check", "ranklift"])
         check(True, f"pip install --only-binary :all: --no-index: {time.monotonic() - t0:.1f} s")
+        # ranklift_tf (issue 29) needs TensorFlow to import: that it is installed, and is the
+        # module `distribute` writes next to its programs, is what is checked.
+        spec = run([str(py), "-c", "import importlib.util as u; print(u.find_spec('ranklift_tf').origin)"],
+                   cwd=tmp).stdout.strip()
+        runtime = (ROOT / "python" / "ranklift_tf.py").read_text()
+        check(Path(spec).read_text() == runtime, "ranklift_tf.py is installed (what distribute writes for TF >= 2.16)")
         version = run([str(rl), "--version"]).stdout.strip()
         check(version.startswith("ranklift "), f"ranklift --version: {version}")
         via_module = run([str(py), "-m", "ranklift", "--version"]).stdout.strip()
