@@ -28,7 +28,7 @@ code, to be justified), ALREADY, SKIP (the original does not run here: data the 
 provide, a missing package, a TF 1 API that TensorFlow 2.13 no longer has).
 
 Usage: realworld_tf_run.py --bin target/debug/ranklift [--mirror /work/.mirror] [--only NAME...]
-       [--json results.json]
+       [--json results.json] [--engine collectives --manifest scripts/realworld-keras3-programs.json]
 Run with the Horovod venv's python (scripts/horovod-env.sh). Prints a table and `N passed, M
 failed` (failed = FAIL rows).
 """
@@ -62,7 +62,16 @@ NO_DEPS = ["tensorflow-docs==2025.2.19.33219"]
 AGREE_TOL = 1e-6
 
 
+# The collectives engine's venv (TensorFlow 2.21, numpy 2): what the Keras 3 examples import.
+EXTRAS_COLLECTIVES = ["matplotlib==3.10.7", "pandas==2.3.3"]
+ENGINE = {"name": "horovod"}
+
+
 def ensure_extras():
+    if ENGINE["name"] == "collectives":
+        if subprocess.run([sys.executable, "-c", "import matplotlib, pandas"], capture_output=True).returncode != 0:
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS_COLLECTIVES, check=True)
+        return
     probe = "import matplotlib, pandas, PIL, imageio, IPython, tensorflow_probability, tensorflow_docs.vis.embed"
     if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
@@ -214,8 +223,18 @@ def run_program(p, bin_path, mirror, work):
     rec2, tmp2 = work / "rec2", work / "tmp2"
     for d in (rec2, tmp2):
         d.mkdir()
-    cmd = [str(Path(sys.executable).parent / "horovodrun"), "-np", "2", "--gloo", "-H", "localhost:2",
-           sys.executable, str(prog)] + args
+    if ENGINE["name"] == "collectives":
+        # The printed `ranklift launch -n 2 python PROG`, with the binary under test and this
+        # venv's python.
+        argv = list(launch["argv"]) if isinstance(launch, dict) else []
+        if argv[:2] != ["ranklift", "launch"]:
+            row["why"] = f"ranklift printed {argv[:2]}, not `ranklift launch`, for TensorFlow 2.21"
+            return row
+        cmd = [str(bin_path)] + argv[1:-1] + [str(prog)] + args
+        cmd[cmd.index("python")] = sys.executable
+    else:
+        cmd = [str(Path(sys.executable).parent / "horovodrun"), "-np", "2", "--gloo", "-H", "localhost:2",
+               sys.executable, str(prog)] + args
     rc, so2, se2, t2 = e2e.run(cmd, env=env_for(rec2, tmp2, n, ranks=True, real_sizes=p.get("real_sizes", False)), cwd=prog.parent, timeout=timeout)
     row["t2"] = round(t2, 1)
     try:
@@ -249,7 +268,11 @@ def main():
                     help="a row of an earlier sweep is kept, not run again, when PRIOR_BIN's "
                          "rewrite of the program has the same syntax trees as --bin's (only "
                          "formatting differs: the same program runs)")
+    ap.add_argument("--engine", choices=["horovod", "collectives"], default="horovod",
+                    help="collectives: TensorFlow >= 2.16 (run with scripts/tf-env.sh's python, "
+                         "its bin first on PATH), the rewrite launched with `ranklift launch`")
     a = ap.parse_args()
+    ENGINE["name"] = a.engine
     programs = json.loads(Path(a.manifest).read_text())["programs"]
     if not a.ci:  # the sample's programs import Keras alone
         ensure_extras()

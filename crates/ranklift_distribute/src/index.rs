@@ -1401,7 +1401,12 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
                     import_targets(self.project, self.m, stmt, &mut self.imports);
                     for a in &imp.names {
                         let full = a.name.as_str();
-                        if full == "horovod" || full.starts_with("horovod.") {
+                        // `ranklift_tf` is Horovod's API over TensorFlow's collectives (the
+                        // engine for TensorFlow >= 2.16): a program importing it is distributed.
+                        if full == "horovod"
+                            || full.starts_with("horovod.")
+                            || full == "ranklift_tf"
+                        {
                             self.horovod.get_or_insert(stmt.range());
                         }
                         match &a.asname {
@@ -1417,7 +1422,11 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
                 }
                 Stmt::ImportFrom(imp) => {
                     let modname = imp.module.as_ref().map(|i| i.as_str()).unwrap_or("");
-                    if imp.level == 0 && (modname == "horovod" || modname.starts_with("horovod.")) {
+                    if imp.level == 0
+                        && (modname == "horovod"
+                            || modname.starts_with("horovod.")
+                            || modname == "ranklift_tf")
+                    {
                         self.horovod.get_or_insert(stmt.range());
                     }
                     import_targets(self.project, self.m, stmt, &mut self.imports);

@@ -149,14 +149,20 @@ fn already_distributed(idx: &Index) -> Option<Outcome> {
         .collect();
     let &(m, r) = with_hvd.first()?;
     let inits = idx.calls.iter().any(|c| {
-        idx.qualify(c.scope.module, &c.call.func)
-            .is_some_and(|q| q.starts_with("horovod") && q.ends_with(".init"))
+        idx.qualify(c.scope.module, &c.call.func).is_some_and(|q| {
+            (q.starts_with("horovod") && q.ends_with(".init")) || q == "ranklift_tf.init"
+        })
     });
     let pm = &project.modules[m];
+    let engine = if pm.parsed.text[r].contains("ranklift_tf") {
+        "TensorFlow's collectives (ranklift_tf)"
+    } else {
+        "Horovod"
+    };
     if inits {
         let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
             codes::ALREADY_DISTRIBUTED, Severity::Note,
-            "this program already uses Horovod; it is left untouched")
+            format!("this program already uses {engine}; it is left untouched"))
             .with_hint("ranklift distributes single-process programs; running it on its own output changes nothing");
         return Some(Outcome::new(Status::AlreadyDistributed, vec![d]));
     }
@@ -166,7 +172,7 @@ fn already_distributed(idx: &Index) -> Option<Outcome> {
         .collect();
     let d = Diagnostic::new(&pm.rel_path, &pm.parsed.text, &pm.parsed.index, r,
         codes::PARTLY_DISTRIBUTED, Severity::Error,
-        format!("partly distributed: {} import{} Horovod, but nothing calls `hvd.init()`",
+        format!("partly distributed: {} import{} {engine}, but nothing calls `hvd.init()`",
             files.join(", "), if files.len() == 1 { "s" } else { "" }))
         .with_hint("restore these files from version control (or finish the rewrite by hand) and run ranklift again");
     Some(Outcome::new(Status::CannotDistribute, vec![d]))
@@ -240,9 +246,13 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
     // What `classify` let through is an optional `tf.distribute` branch.
     for &(c, _) in &reach.unsupported {
         let call = &idx.calls[c];
+        let (engine_name, launcher) = match engine {
+            Engine::Horovod => ("Horovod", "horovodrun"),
+            Engine::Collectives => ("TensorFlow's collectives (ranklift_tf)", "ranklift launch"),
+        };
         cx.diag(call.scope.module, call.call.range(), codes::UNSUPPORTED_PATTERN, Severity::Warning,
-            "this optional tf.distribute branch is left as is; the rest of the program is distributed with Horovod",
-            "under horovodrun, run with this branch switched off: one process per GPU replaces the strategy");
+            format!("this optional tf.distribute branch is left as is; the rest of the program is distributed with {engine_name}"),
+            format!("under {launcher}, run with this branch switched off: one process per GPU replaces the strategy"));
     }
     use rules::*;
     remove_device_pinning::run(&mut cx);
