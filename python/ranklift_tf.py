@@ -50,13 +50,21 @@ Sum = tf.distribute.ReduceOp.SUM
 _state = {"strategy": None, "rank": 0, "size": 1, "local_rank": 0, "local_size": 1}
 
 
-def _cluster():
+def _cluster(n_gpus):
     """(resolver, rank, size) from TF_CONFIG, SLURM, or nothing (one process)."""
     resolver = None
     if os.environ.get("TF_CONFIG"):
         resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
-    elif os.environ.get("SLURM_PROCID") is not None and int(os.environ.get("SLURM_NTASKS", "1")) > 1:
-        resolver = tf.distribute.cluster_resolver.SlurmClusterResolver()
+    elif os.environ.get("SLURM_PROCID") is not None and _env_int("SLURM_STEP_NUM_TASKS", "SLURM_NTASKS", default=1) > 1:
+        # The GPUs are counted by TensorFlow (the resolver would run nvidia-smi, which a CPU
+        # node does not have) and pinned by init() itself. With none, the resolver cannot hand
+        # out zero GPUs per task (a range with step 0): it is given one "slot" per task, which
+        # only sets CUDA_VISIBLE_DEVICES, read by nothing once TensorFlow has started.
+        if n_gpus:
+            resolver = tf.distribute.cluster_resolver.SlurmClusterResolver(gpus_per_node=n_gpus)
+        else:
+            per_node = max(_slurm_tasks_per_node(), 1)
+            resolver = tf.distribute.cluster_resolver.SlurmClusterResolver(gpus_per_node=per_node, gpus_per_task=1)
     if resolver is None:
         return None, 0, 1
     spec = resolver.cluster_spec().as_dict()
@@ -67,6 +75,14 @@ def _cluster():
     if me not in order:
         raise RuntimeError(f"ranklift_tf: this process is {me[0]}:{me[1]}, which is not a chief or worker of the cluster {spec}")
     return resolver, order.index(me), len(order)
+
+
+def _slurm_tasks_per_node():
+    """The most tasks on one node, from SLURM_STEP_TASKS_PER_NODE (`2(x3),1`: 2 on three
+    nodes, 1 on the next) or SLURM_TASKS_PER_NODE."""
+    spec = os.environ.get("SLURM_STEP_TASKS_PER_NODE") or os.environ.get("SLURM_TASKS_PER_NODE") or "1"
+    counts = [part.split("(")[0] for part in spec.split(",")]
+    return max((int(c) for c in counts if c.strip().isdigit()), default=1)
 
 
 def _job_size(job):
@@ -104,7 +120,7 @@ def init():
             "ranklift_tf.init() must run before any TensorFlow operation (it pins the GPU and starts "
             f"the collectives): {e}"
         ) from None
-    resolver, rank_, size_ = _cluster()
+    resolver, rank_, size_ = _cluster(len(gpus))
     try:
         strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=resolver)
     except (RuntimeError, ValueError) as e:

@@ -10,6 +10,10 @@ weights are equal, the loss falls, rank 1 prints nothing and writes nothing, eac
 half of the original's optimizer steps on disjoint examples.
 Negative control: the broadcast taken out of the rewrite, the two hosts end with different
 weights (otherwise equal weights would prove nothing).
+
+Then the SLURM form the rewrite prints (`srun ... python train.py`, no launcher) for one
+example: two processes with the variables srun would set, the cluster from TensorFlow's
+SlurmClusterResolver; the same checks and control.
 """
 import argparse
 import json
@@ -37,14 +41,31 @@ def free_ports(n):
     return ports
 
 
+MODE = {"slurm": False}
+
+
 def two_hosts(bin_path, prog, env, timeout=600):
-    """Start both "hosts" at once; (return codes, stdout of each) when both are done."""
+    """Start both "hosts" at once; (return codes, stdout of each) when both are done.
+
+    In SLURM mode there is no launcher: each process gets the variables `srun --nodes 1
+    --ntasks 2` sets (SLURM_PROCID, SLURM_STEP_NUM_TASKS, SLURM_STEP_NODELIST,
+    SLURM_STEP_TASKS_PER_NODE, SLURM_LOCALID) and ranklift_tf builds the cluster with
+    TensorFlow's SlurmClusterResolver (ports 8888 and 8889 of localhost); its output is prefixed
+    here as the launcher would, so that the checks read it the same way."""
     workers = ",".join(f"127.0.0.1:{p}" for p in free_ports(2))
     procs = []
     full = dict(os.environ, **env)
+    full.pop("TF_CONFIG", None)
     for index in (0, 1):
-        cmd = [bin_path, "launch", "-n", "1", "--workers", workers, "--index", str(index), sys.executable, str(prog)]
-        procs.append(subprocess.Popen(cmd, cwd=prog.parent, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        if MODE["slurm"]:
+            cmd = [sys.executable, str(prog)]
+            penv = dict(full, SLURM_PROCID=str(index), SLURM_LOCALID=str(index), SLURM_NTASKS="2",
+                        SLURM_STEP_NUM_TASKS="2", SLURM_STEP_NODELIST="localhost",
+                        SLURM_STEP_TASKS_PER_NODE="2", RANKLIFT_RANK=str(index))
+        else:
+            cmd = [bin_path, "launch", "-n", "1", "--workers", workers, "--index", str(index), sys.executable, str(prog)]
+            penv = full
+        procs.append(subprocess.Popen(cmd, cwd=prog.parent, env=penv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     deadline = time.monotonic() + timeout
     outs = []
     for p in procs:
@@ -54,6 +75,9 @@ def two_hosts(bin_path, prog, env, timeout=600):
             p.kill()
             out, err = p.communicate()
             err += "\ntimeout"
+        if MODE["slurm"]:
+            rank = len(outs)
+            out = "".join(f"[{rank}]<stdout>:{line}\n" for line in out.splitlines())
         outs.append((p.returncode, out, err))
     return outs
 
@@ -128,13 +152,17 @@ def main():
 
     shutil.rmtree(args.work, ignore_errors=True)
     failed = 0
-    for name in EXAMPLES:
+    runs = [(False, name) for name in EXAMPLES] + [(True, "tape_mlp.py")]
+    for slurm, name in runs:
+        MODE["slurm"] = slurm
+        what = "SLURM (2 tasks, SlurmClusterResolver)" if slurm else "two hosts"
         try:
-            print(f"PASS two hosts {name}: {check(name, str(Path(args.bin).resolve()), Path(args.work) / name)}", flush=True)
+            work = Path(args.work) / (("slurm-" if slurm else "") + name)
+            print(f"PASS {what} {name}: {check(name, str(Path(args.bin).resolve()), work)}", flush=True)
         except e2e.Failure as f:
             failed += 1
-            print(f"FAIL two hosts {name}: {f}", flush=True)
-    print(f"{len(EXAMPLES) - failed} passed, {failed} failed")
+            print(f"FAIL {what} {name}: {f}", flush=True)
+    print(f"{len(runs) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
