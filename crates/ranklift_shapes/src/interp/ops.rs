@@ -334,7 +334,14 @@ impl<'a> Interp<'a> {
                     (Value::Str(Some(a)), Value::Str(Some(b))) => Some(a == b),
                     (Value::Str(_), x) | (x, Value::Str(_)) if is_number(x) => Some(false),
                     (Value::None, Value::None) => Some(true),
-                    (Value::None, x) | (x, Value::None) if is_number(x) => Some(false),
+                    // `None == v` for a built-in `v` (a number, a string, a tuple: the
+                    // `shape != self.lastshape` of a lazily initialised object) is False.
+                    (Value::None, x) | (x, Value::None) if x.type_name().is_some() => Some(false),
+                    (Value::Tuple(_), x) | (x, Value::Tuple(_))
+                        if is_number(x) || matches!(x, Value::Str(_)) =>
+                    {
+                        Some(false)
+                    }
                     (Value::Tuple(Seq::Exact(a)), Value::Tuple(Seq::Exact(b)))
                         if a.len() != b.len() =>
                     {
