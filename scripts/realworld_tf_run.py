@@ -63,13 +63,13 @@ AGREE_TOL = 1e-6
 
 
 # The collectives engine's venv (TensorFlow 2.21, numpy 2): what the Keras 3 examples import.
-EXTRAS_COLLECTIVES = ["matplotlib==3.10.7", "pandas==2.3.3"]
+EXTRAS_COLLECTIVES = ["matplotlib==3.10.7", "pandas==2.3.3", "ipython==9.7.0"]
 ENGINE = {"name": "horovod"}
 
 
 def ensure_extras():
     if ENGINE["name"] == "collectives":
-        if subprocess.run([sys.executable, "-c", "import matplotlib, pandas"], capture_output=True).returncode != 0:
+        if subprocess.run([sys.executable, "-c", "import matplotlib, pandas, IPython"], capture_output=True).returncode != 0:
             subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS_COLLECTIVES, check=True)
         return
     probe = "import matplotlib, pandas, PIL, imageio, IPython, tensorflow_probability, tensorflow_docs.vis.embed"

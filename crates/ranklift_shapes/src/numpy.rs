@@ -263,6 +263,7 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.squeeze", Custom(squeeze)),
     ("numpy.shape", Custom(shape_of)),
     ("numpy.ndim", Custom(ndim_of)),
+    ("numpy.isscalar", Custom(isscalar)),
     ("numpy.size", Custom(size_of)),
     ("numpy.ravel", Custom(ravel)),
     ("numpy.cumsum", Custom(cumulative)),
@@ -1263,6 +1264,25 @@ fn ndim_of(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Val
         Some(r) => Value::int(r as i64),
         None => Value::Int(Int::Range(Some(0), Some(64))),
     }
+}
+
+/// `np.isscalar(v)`: True for Python's numbers and strings, False for an array of rank 1 or more,
+/// a list, a tuple or None (`if np.isscalar(f): ... else: <array code>`, cma's `monotoneTFosc`);
+/// unknown for a 0-d result, which may be a NumPy scalar (True) or a 0-d array (False).
+fn isscalar(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    let Some(v) = args.pos.first() else {
+        return Value::Bool(None);
+    };
+    Value::Bool(match v {
+        Value::Int(_) | Value::Float(_) | Value::Str(_) => Some(true),
+        Value::Bool(_) => Some(true),
+        Value::None | Value::Tuple(_) | Value::List(_) => Some(false),
+        Value::Array(_) => match i.arg_shape(Some(v), st).and_then(|s| s.rank()) {
+            Some(r) if r >= 1 => Some(false),
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 /// `np.size(a)`.

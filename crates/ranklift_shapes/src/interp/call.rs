@@ -533,6 +533,26 @@ impl<'a> Interp<'a> {
             .iter()
             .chain(def.parameters.args.iter())
             .collect();
+        // A call that cannot bind — a keyword the function does not take, or more positional
+        // arguments than it has, with no `**kwargs` / `*args` to take them — raises TypeError
+        // before the body runs: nothing in the body is reached from it (statsmodels'
+        // `approx_hess_cs(x, f, eps, h=1e-20)` in a `__main__` block).
+        if !args.unknown {
+            let takes = |name: &str| {
+                params.iter().any(|p| p.parameter.name.as_str() == name)
+                    || def
+                        .parameters
+                        .kwonlyargs
+                        .iter()
+                        .any(|p| p.parameter.name.as_str() == name)
+            };
+            let stray_kw = def.parameters.kwarg.is_none() && args.kw.iter().any(|(k, _)| !takes(k));
+            let too_many = def.parameters.vararg.is_none() && pos.len() > params.len();
+            if stray_kw || too_many {
+                self.escape(&args, st);
+                return Value::Top;
+            }
+        }
         let mut values: Vec<Value> = Vec::with_capacity(params.len() + 4);
         let mut env = Env::default();
         for (i, p) in params.iter().enumerate() {
