@@ -142,6 +142,41 @@ PACKAGES = [
         ("sporco", "0.2.1", "sporco-0.2.1-py3-none-any.whl",
          "38d731db804c9408561a9e3141850e530db86f883e5e705a2666c97a11ba4b63"),
     ]],
+    # Held-out batch 5 (issue 27, 2026-11-26; rotations and attitude estimation, dynamic mode
+    # decomposition, RF networks, finance, empirical mode decomposition, communications and
+    # signal processing, neural time series, ML extensions, Bayesian optimisation, manifold
+    # optimisation, quaternions). First contact is measured by the commit that adds them, with
+    # the analysis as it stood; see the closing note of 2026-11-26.
+    *[(name, version, ["--only-binary=:all:"], filename, digest) for name, version, filename, digest in [
+        ("ahrs", "0.4.0", "ahrs-0.4.0-py3-none-any.whl",
+         "7be83963d8021ae326d20b646c05a2218401e559f645bb5c2e40ff7dd54245d7"),
+        ("bayesian-optimization", "3.4.0", "bayesian_optimization-3.4.0-py3-none-any.whl",
+         "4282fd9948329627f7899d9e49909d5aa3e04bf3402f62700f0549bb4db473a4"),
+        ("EMD-signal", "1.10.0", "emd_signal-1.10.0-py3-none-any.whl",
+         "a3adac17c0950afb74094f1aac7864d858abd2dd7eb7257931fc90ff68e18c2d"),
+        ("mlxtend", "0.25.0", "mlxtend-0.25.0-py3-none-any.whl",
+         "71b9500d9cb506642588995783d681a30c99a3b35abfbeb7b4e800d217fc12a5"),
+        ("neurodsp", "2.3.0", "neurodsp-2.3.0-py3-none-any.whl",
+         "a88698fb05298a9b682488140c2ce93a095699ba895e91817191fde79806c48f"),
+        ("numpy-financial", "1.0.0", "numpy_financial-1.0.0-py3-none-any.whl",
+         "bae534b357516f12258862d1f0181d911032d0467f215bfcd1c264b4da579047"),
+        ("pydmd", "2025.8.1", "pydmd-2025.8.1-py3-none-any.whl",
+         "5a0ae2b46ce2ff0e6076934520d88d5894c3201a292d280d78bfd12480ec44b9"),
+        ("pymanopt", "2.2.1", "pymanopt-2.2.1-py3-none-any.whl",
+         "75fb11cc924252c8f045779a8ed4b054ddb805a540c314989598d60447560818"),
+        ("pyquaternion", "0.9.9", "pyquaternion-0.9.9-py3-none-any.whl",
+         "e65f6e3f7b1fdf1a9e23f82434334a1ae84f14223eee835190cd2e841f8172ec"),
+        ("scikit-commpy", "0.6.0", "scikit_commpy-0.6.0-py3-none-any.whl",
+         "4f0476622bbf444137a58c426bb9fcecd4af588bf243cdd30d2e2faf631dcaba"),
+        ("scikit-dsp-comm", "2.1.2", "scikit_dsp_comm-2.1.2-py3-none-any.whl",
+         "ce0a7600dfe959fbb2ace1fc1b34142b390fb4a91ec93ff5e029d182b3d7d2bd"),
+        ("scikit-rf", "2.2.0", "scikit_rf-2.2.0-py3-none-any.whl",
+         "95db99c861cc925454d4a427e004b3281f7bf25b27874b9baaec6521058f9804"),
+        ("specparam", "2.0.0rc7", "specparam-2.0.0rc7-py3-none-any.whl",
+         "a8d4535ec36cce2037d3a6dce190a08749a3f71f3d0f527978ee36b51c1590cf"),
+        ("transforms3d", "0.4.2", "transforms3d-0.4.2-py3-none-any.whl",
+         "1c70399d9e9473ecc23311fd947f727f7c69ed0b063244828c383aa1aefa5941"),
+    ]],
 ]
 
 
