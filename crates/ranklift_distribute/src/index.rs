@@ -1048,9 +1048,11 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// Kinds of names, attributes, returns and parameters: a few rounds of flow-insensitive
-    /// propagation (each round can only refine unknowns, so three rounds cover chains of
-    /// factory functions and parameters passed through two levels of calls).
+    /// Kinds of names, attributes, returns and parameters: rounds of flow-insensitive
+    /// propagation until nothing changes (each round can only refine unknowns, and a round
+    /// carries a kind one step: `model = keras.Model(...)`, `return model`, `return resnet()`,
+    /// `m = training_model()` takes four — keras.io's cutmix builds its model so, and its
+    /// unguarded `save_weights` was written by both ranks at once). At most 8 rounds.
     fn compute_kinds(&mut self) {
         for m in 0..self.modules.len() {
             for s in self.modules[m].stmts.clone() {
@@ -1065,7 +1067,7 @@ impl<'a> Index<'a> {
             }
         }
         use rayon::prelude::*;
-        for round in 0..3 {
+        for round in 0..8 {
             // Both passes only read the index; their partial results are joined (the join is a
             // semilattice, so chunking and merge order do not matter).
             let from_stmts = self

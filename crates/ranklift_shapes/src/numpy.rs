@@ -834,6 +834,25 @@ fn loose_dtype(v: &Value) -> bool {
 /// np.array([[1, 2], [3]])           # W512 setting an array element with a sequence. ...
 /// ```
 fn array(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    let v = array_of(i, args, range, st);
+    // `ndmin=k` (keyword-only): ones are prepended to the shape up to rank k
+    // (`np.array((133, 171), ndmin=2)` is (1, 2)); an unknown `ndmin` leaves any rank.
+    match (args.kw("ndmin"), &v) {
+        (None, _) => v,
+        (Some(n), Value::Array(Shape::Known(dims))) => match const_int(Some(n)) {
+            Some(k) if k >= 0 => {
+                let k = k as usize;
+                let mut out = vec![Dim::Known(1); k.saturating_sub(dims.len())];
+                out.extend(dims.iter().cloned());
+                Value::Array(Shape::Known(out))
+            }
+            _ => Value::Array(Shape::AnyRank),
+        },
+        (Some(_), _) => v,
+    }
+}
+
+fn array_of(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
     let Some(v) = args.get(0, "object") else {
         return Value::Top;
     };

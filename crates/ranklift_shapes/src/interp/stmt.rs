@@ -783,6 +783,16 @@ impl<'a> Interp<'a> {
                 {
                     opaque = true;
                 }
+                // numba's `jit`/`njit` with explicit signatures (`@nb.jit(sig, ...)`, a list of
+                // them, or `signature=`) dispatch on the argument types: a badly typed call
+                // fails in numba's dispatcher (TypeError), never in the body (PyEMD's `emd`).
+                "jit" | "njit"
+                    if matches!(&d.expression, Expr::Call(c)
+                        if !c.arguments.args.is_empty()
+                            || c.arguments.find_keyword("signature").is_some()) =>
+                {
+                    opaque = true;
+                }
                 // Wrappers that call the function with the caller's arguments.
                 "abstractmethod" | "lru_cache" | "cache" | "wraps" | "jit" | "njit"
                 | "function" | "overload" | "override" | "final" | "no_type_check" | "setter"
