@@ -1,31 +1,19 @@
 //! The `ranklift distribute` command line: output modes, exit codes, and "nothing is written when
 //! anything is wrong".
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::{distribute_examples as examples, output as run};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ranklift"))
 }
 
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/distribute")
-}
-
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ranklift-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let o = cmd.output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::scratch("cli", name)
 }
 
 #[test]

@@ -5,8 +5,11 @@
 //! on). Whether the written programs train correctly on TensorFlow's collectives is
 //! `scripts/e2e-tf.sh`'s job (real TensorFlow 2.21).
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Command;
+
+use common::{distribute_examples as examples, output as run};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ranklift"));
@@ -15,24 +18,8 @@ fn bin() -> Command {
     c
 }
 
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/distribute")
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ranklift-coll-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let o = cmd.output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    common::scratch("coll", name)
 }
 
 const RUNTIME: &str = include_str!("../../../python/ranklift_tf.py");

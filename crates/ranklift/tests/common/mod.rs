@@ -53,3 +53,26 @@ pub fn run_limited_env(
         ),
     )
 }
+
+/// `examples/distribute/` of the repository.
+pub fn distribute_examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/distribute")
+}
+
+/// A fresh, empty scratch directory for one test (`prefix` names the test file).
+pub fn scratch(prefix: &str, name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("ranklift-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run a command to its end: (exit code, stdout, stderr).
+pub fn output(cmd: &mut Command) -> (i32, String, String) {
+    let o = cmd.output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
