@@ -50,8 +50,9 @@ if [ "${RANKLIFT_SKIP_E2E:-0}" = "1" ]; then
 fi
 step "end-to-end check on real Horovod"
 cargo build --quiet --bin ranklift
-# CI runs each TF2 example on one of the two engines (see MOVED_TO_COLLECTIVES in
-# scripts/e2e_distribute.py); the whole list runs locally with scripts/e2e-distribute.sh.
+# CI runs each TF2 example on one of the two engines (MOVED_TO_COLLECTIVES in
+# scripts/e2e_distribute.py), but for ten spelling variants (LOCAL_ONLY); the whole list runs
+# locally with scripts/e2e-distribute.sh.
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh --ci
 step "end-to-end check on TensorFlow 2.21's own collectives (Keras 3 / tf_keras, ranklift launch): the CI sample, then 2 hosts"
 # The whole list of TF2 examples runs locally (`scripts/e2e-tf.sh`; its table is in the closing

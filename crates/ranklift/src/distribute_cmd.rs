@@ -60,8 +60,9 @@ pub struct Args {
     /// Explain the analysis: main script, pattern, what was found where, each rewrite.
     #[arg(long)]
     explain: bool,
-    /// TensorFlow version the output targets (affects `optimizer.variables`), e.g. 2.13.
-    /// [default: 2.13]
+    /// TensorFlow version the output targets, e.g. 2.13: 2.15 or older writes a Horovod program
+    /// (horovodrun), 2.16 or newer one on TensorFlow's own collectives (ranklift_tf, ranklift
+    /// launch). [default: the TensorFlow installed for python3 ($RANKLIFT_PYTHON), else 2.13]
     #[arg(long, value_parser = parse_version)]
     target_tf: Option<(u32, u32)>,
     /// Keras `fit`: epochs of Horovod's learning-rate warmup when the rate is scaled by the
