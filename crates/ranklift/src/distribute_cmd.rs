@@ -330,7 +330,7 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             .is_some_and(|l| l.single[0] == "horovodrun")
     {
         eprintln!(
-            "ranklift: no TensorFlow is installed for python3 here: wrote for TensorFlow <= 2.15 and Horovod; for TensorFlow 2.16 or newer (Keras 3), pass --target-tf 2.16 to use TensorFlow's own collectives"
+            "ranklift: no TensorFlow is installed for python3 here: the rewrite targets TensorFlow <= 2.15 and Horovod; for TensorFlow 2.16 or newer (Keras 3), pass --target-tf 2.16 to use TensorFlow's own collectives"
         );
     }
     // The process ends here: freeing every syntax tree one by one would only cost time.
