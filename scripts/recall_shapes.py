@@ -41,6 +41,9 @@ import realworld_shapes  # noqa: E402  (downloads and caches the packages)
 # (first contact: 35/164 = 21.3%; `--min-recall-held-out` keeps what the fixes since reached:
 # 47/164, and 44/164 with the module imported).
 HELD_OUT = {"astroML", "pytransform3d", "cma"}
+# Held-out batch 5 (issue 27, 2026-11-26): measured apart again (first contact in the closing note;
+# `--min-recall-held-out` applies to it too).
+HELD_OUT_5 = {"transforms3d", "pyquaternion", "pydmd", "neurodsp"}
 
 # module (package-relative, under the package's extracted directory) -> driver of our own.
 DRIVERS = {
@@ -289,6 +292,122 @@ x = np.linspace(0, 10, 40)
 y = np.sin(x) + 0.1 * np.cos(7 * x)
 print(lowess(y, x).shape)
 """,
+    # Held-out batch 5 (issue 27, 2026-11-26): the self-contained modules (NumPy and the standard
+    # library only) of the 14 packages of sweep batch 5; drivers written from the modules'
+    # docstrings, first contact measured before any fix for their misses.
+    ("transforms3d", "transforms3d/_gohlketransforms.py"): """
+import random
+
+
+def A_(*xs):  # float64 arrays: the module's `numpy.array(..., copy=False)` cannot copy on NumPy 2
+    return numpy.array(xs, dtype=numpy.float64)
+
+
+R = rotation_matrix(0.7, A_(0.2, 0.4, 0.9), point=A_(1.0, 2.0, 3.0))
+angle, direc, point = rotation_from_matrix(R)
+M = compose_matrix(scale=A_(1.1, 0.9, 1.2), shear=A_(0.1, 0.2, 0.3), angles=A_(0.3, -0.2, 0.5),
+                   translate=A_(1.0, 2.0, 3.0), perspective=A_(0.0, 0.0, 0.0, 1.0))
+scale, shear, angles, trans, persp = decompose_matrix(M)
+P = projection_matrix(A_(0.1, 0.2, 0.3), A_(0.0, 0.0, 1.0))
+point2, normal2, direct2, persp2, pseudo2 = projection_from_matrix(P)
+S = scale_matrix(1.5, A_(1.0, 0.0, 0.0), A_(0.0, 1.0, 0.0))
+factor, origin, direction = scale_from_matrix(S)
+Rf = reflection_matrix(A_(0.0, 1.0, 2.0), A_(1.0, 1.0, 0.0))
+pt, nrm = reflection_from_matrix(Rf)
+Sh = shear_matrix(0.4, A_(1.0, 0.0, 0.0), A_(0.0, 0.0, 0.0), A_(0.0, 0.0, 1.0))
+sh = shear_from_matrix(Sh)
+T = translation_matrix(A_(1.0, 2.0, 3.0))
+C = clip_matrix(-1.0, 1.0, -1.0, 1.0, 1.0, 10.0, perspective=True)
+O = orthogonalization_matrix(A_(10.0, 10.0, 10.0), A_(90.0, 90.0, 90.0))
+v0 = numpy.random.default_rng(3).random((3, 10))
+v1 = numpy.dot(R[:3, :3], v0) + numpy.array([[0.5], [0.2], [0.1]])
+A = affine_matrix_from_points(v0, v1)
+A2 = affine_matrix_from_points(v0, v1, shear=False, usesvd=False)
+SI = superimposition_matrix(v0, v1)
+E = euler_matrix(0.1, 0.2, 0.3, "rzyx")
+e = euler_from_matrix(E, "rzyx")
+q = quaternion_from_euler(0.1, 0.2, 0.3)
+eq = euler_from_quaternion(q)
+qa = quaternion_about_axis(0.5, A_(1.0, 0.0, 0.0))
+Q = quaternion_matrix(q)
+q2 = quaternion_from_matrix(Q)
+q3 = quaternion_from_matrix(Q, isprecise=True)
+qm = quaternion_multiply(q, qa)
+qi = quaternion_inverse(q)
+qs = quaternion_slerp(q, qa, 0.3)
+rq = random_quaternion(numpy.array(A_(0.1, 0.5, 0.9)))
+RR = random_rotation_matrix(numpy.array(A_(0.2, 0.4, 0.6)))
+ball = Arcball()
+ball.place([320, 320], 320)
+ball.down([500, 250])
+ball.drag([475, 275])
+ball.setaxes(A_(1.0, 1.0, 0.0), A_(-1.0, 1.0, 0.0))
+ball.constrain = True
+ball.down([400, 200])
+ball.drag([200, 400])
+ball.next()
+V = numpy.random.default_rng(4).random((5, 4, 3))
+n = vector_norm(V, axis=-1)
+u = unit_vector(V, axis=1)
+vp = vector_product(A_(2.0, 0.0, 0.0), A_(0.0, 3.0, 0.0))
+vp2 = vector_product(numpy.ones((3, 4)), numpy.ones((3, 4)) * 2.0)
+ang = angle_between_vectors(A_(1.0, -2.0, 3.0), A_(-1.0, 2.0, -3.0))
+ang2 = angle_between_vectors(numpy.ones((3, 4)), numpy.eye(3, 4), directed=False)
+IM = inverse_matrix(R)
+CM = concatenate_matrices(T, R, S)
+print(R.shape, M.shape, A.shape, A2.shape, SI.shape, E.shape, Q.shape, q2.shape, q3.shape,
+      qm.shape, qi.shape, qs.shape, rq.shape, RR.shape, ball.matrix().shape, n.shape, u.shape,
+      vp.shape, vp2.shape, numpy.shape(ang2), IM.shape, CM.shape, C.shape, O.shape,
+      is_same_transform(R, R), is_same_quaternion(q, q2), len(e), len(eq), float(ang))
+""",
+    ("transforms3d", "transforms3d/quaternions.py"): """
+q = axangle2quat([1.0, 2.0, 3.0], 0.6)
+M = quat2mat(q)
+q2 = mat2quat(M)
+q3 = qmult(q, qinverse(q2))
+v = rotate_vector([1.0, 0.0, 0.0], q)
+print(fillpositive([0.1, 0.2, 0.3]).shape, M.shape, q2.shape, q3.shape, v.shape,
+      qexp(q).shape, qlog(q).shape, qpow(q, 2.5).shape, quat2axangle(q)[0].shape,
+      nearly_equivalent(q, q2), qisunit(q), qnorm(q), qconjugate(q).shape, qeye().shape)
+""",
+    ("pyquaternion", "pyquaternion/quaternion.py"): """
+q = Quaternion(axis=[1.0, 0.0, 0.0], angle=0.7)
+r = Quaternion(matrix=Quaternion(axis=[0.0, 1.0, 1.0], degrees=40.0).rotation_matrix)
+t = Quaternion(matrix=Quaternion(axis=[0.0, 0.0, 1.0], radians=1.0).transformation_matrix)
+u = Quaternion(np.array([1.0, 2.0, 3.0, 4.0]))
+print(q.rotate([0.0, 1.0, 0.0]), (q * r).elements.shape, (q + u).norm, (q - r).unit,
+      q.rotation_matrix.shape, q.transformation_matrix.shape, q.yaw_pitch_roll, q.axis, q.angle,
+      Quaternion.slerp(q, r, 0.3), list(Quaternion.intermediates(q, r, 3, include_endpoints=True)),
+      q.derivative([0.1, 0.2, 0.3]), q.polar_decomposition, Quaternion.exp(q), Quaternion.log(q),
+      Quaternion.exp_map(q, Quaternion(vector=[0.1, 0.2, 0.3])),
+      Quaternion.sym_exp_map(q, Quaternion(vector=[0.1, 0.2, 0.3])),
+      Quaternion.log_map(q, r), Quaternion.sym_log_map(q, r), Quaternion.distance(q, r),
+      Quaternion.absolute_distance(q, r), Quaternion.sym_distance(q, r), q ** 2, q.inverse,
+      q.conjugate, r.vector, r.real, r.imaginary, r.get_axis(), q == r, u / 2.0, 2.0 * u)
+q.integrate([0.1, 0.2, 0.3], 0.5)
+print(q, t, q @ r)
+""",
+    ("pydmd", "pydmd/utils.py"): """
+rng = np.random.default_rng(5)
+X = rng.normal(size=(30, 12))
+Y = rng.normal(size=(30, 12))
+print(compute_rank(X), compute_rank(X, 0.9), compute_rank(X, -1), compute_rank(X, 4))
+Xt, Yt = compute_tlsq(X, Y, 3)
+U, s, V = compute_svd(X, 0.95)
+Q, B, Om = compute_rqb(X, 5, oversampling=3, power_iters=1, seed=0)
+print(Xt.shape, Yt.shape, U.shape, s.shape, V.shape, Q.shape, B.shape,
+      pseudo_hankel_matrix(X, 3).shape, differentiate(X, 0.1).shape,
+      differentiate(X[0], 0.1).shape)
+""",
+    ("neurodsp", "neurodsp/utils/outliers.py"): """
+sig = np.sin(np.linspace(0, 20, 200))
+sig[:5] = np.nan
+sig[-3:] = np.nan
+clean, nans = remove_nans(sig)
+back = restore_nans(clean, nans)
+data = np.random.default_rng(6).random((4, 50))
+print(clean.shape, back.shape, discard_outliers(data, 10).shape)
+""",
 }
 
 PRODUCTS = {"dot", "matmul", "inner"}
@@ -489,14 +608,17 @@ def main():
 
     n, found, line, runs = measure(confirmed, imported)
     print(f"{'total':10} {n:5} {found:6} {line:9} {n - found - line:7}")
-    corpus = [c for c in confirmed if c["module"].split("/")[0] not in HELD_OUT]
-    corpus_imp = [x for c, x in zip(confirmed, imported) if c["module"].split("/")[0] not in HELD_OUT]
-    held = [c for c in confirmed if c["module"].split("/")[0] in HELD_OUT]
-    held_imp = [x for c, x in zip(confirmed, imported) if c["module"].split("/")[0] in HELD_OUT]
+    def group_of(c):
+        pkg = c["module"].split("/")[0]
+        return "held-out batch 4" if pkg in HELD_OUT else (
+            "held-out batch 5" if pkg in HELD_OUT_5 else "corpus")
+
     ok = True
-    for name, group, imp, floor, need in (("corpus", corpus, corpus_imp, args.min_recall, 30),
-                                          ("held-out batch 4", held, held_imp,
-                                           args.min_recall_held_out, 1)):
+    for name, floor, need in (("corpus", args.min_recall, 30),
+                              ("held-out batch 4", args.min_recall_held_out, 1),
+                              ("held-out batch 5", args.min_recall_held_out, 1)):
+        group = [c for c in confirmed if group_of(c) == name]
+        imp = [x for c, x in zip(confirmed, imported) if group_of(c) == name]
         if not group:
             continue
         gn, gfound, gline, gruns = measure(group, imp)

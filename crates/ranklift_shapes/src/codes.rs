@@ -114,6 +114,16 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "LinAlgError: not a (square) matrix",
         "np.linalg routines need 2-d (or stacked) matrices; inv, det, eig, solve need square ones",
     ),
+    (
+        "W514",
+        "ValueError: the truth value of an array with more than one element is ambiguous",
+        "test `a.any()` or `a.all()`, or index the element you meant to compare",
+    ),
+    (
+        "W515",
+        "TypeError: only length-1 arrays can be converted to Python scalars",
+        "pass one element (`a[i]`, `a.item()`), or use the NumPy function (`np.sqrt`, not `math.sqrt`)",
+    ),
 ];
 
 pub fn hint(code: &str) -> Option<&'static str> {
@@ -205,5 +215,13 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "W513",
         "import numpy as np\nx = np.ones((2, 3))\ny = np.linalg.inv(x)\n",
+    ),
+    (
+        "W514",
+        "import numpy as np\nx = np.ones((2, 3))\nif x[0] > 0:\n    print(x)\n",
+    ),
+    (
+        "W515",
+        "import math\nimport numpy as np\nm = np.eye(3)\nangle = math.atan2(m[1], m[0, 0])\n",
     ),
 ];

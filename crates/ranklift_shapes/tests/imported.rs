@@ -74,3 +74,36 @@ fn correct_calls_and_undecided_dispatch_report_nothing() {
     )]);
     assert_eq!(findings(&[tmp.path().join("main.py")]), vec![]);
 }
+
+#[test]
+fn a_validation_that_raises_does_not_hide_what_follows_it() {
+    // `if ...: raise` validates: past it the function runs on every valid input, so a mismatch
+    // there is certain (pydmd's `differentiate`, transforms3d's `decompose_matrix`). An arm
+    // that *returns* dispatches instead, and what follows it stays unreported (control). The
+    // expected line and message come from `python main.py` with NumPy 2.2.6 (raises in
+    // valid.py line 7; `python other.py` runs clean: its input takes the early return).
+    let tmp = project(&[
+        (
+            "valid.py",
+            "import numpy as np\n\n\ndef fit(X, W):\n    if X.sum() < 0:\n        raise ValueError(\"negative input\")\n    return np.dot(X, W)\n\n\ndef dispatch(X, W):\n    if X.sum() > 0:\n        return X\n    return np.dot(X, W)\n",
+        ),
+        (
+            "main.py",
+            "import numpy as np\nfrom valid import fit\n\nprint(fit(np.ones((10, 3)), np.ones((4, 2))).shape)\n",
+        ),
+        (
+            "other.py",
+            "import numpy as np\nfrom valid import dispatch\n\nprint(dispatch(np.ones((10, 3)), np.ones((4, 2))).shape)\n",
+        ),
+    ]);
+    let dir = tmp.path();
+    assert_eq!(
+        findings(&[dir.join("main.py")]),
+        vec![(
+            "valid.py".to_owned(),
+            7,
+            "ValueError: shapes (10,3) and (4,2) not aligned: 3 (dim 1) != 4 (dim 0)".to_owned()
+        )]
+    );
+    assert_eq!(findings(&[dir.join("other.py")]), vec![]);
+}

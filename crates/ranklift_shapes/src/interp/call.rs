@@ -533,8 +533,9 @@ impl<'a> Interp<'a> {
             .iter()
             .chain(def.parameters.args.iter())
             .collect();
-        // A call that cannot bind — a keyword the function does not take, or more positional
-        // arguments than it has, with no `**kwargs` / `*args` to take them — raises TypeError
+        // A call that cannot bind — a keyword the function does not take, more positional
+        // arguments than it has with no `**kwargs` / `*args` to take them, or a required
+        // parameter left out — raises TypeError
         // before the body runs: nothing in the body is reached from it (statsmodels'
         // `approx_hess_cs(x, f, eps, h=1e-20)` in a `__main__` block).
         if !args.unknown {
@@ -548,7 +549,18 @@ impl<'a> Interp<'a> {
             };
             let stray_kw = def.parameters.kwarg.is_none() && args.kw.iter().any(|(k, _)| !takes(k));
             let too_many = def.parameters.vararg.is_none() && pos.len() > params.len();
-            if stray_kw || too_many {
+            // A required parameter nobody passed (scikit-learn's tests call
+            // `incr_mean_variance_axis(X=axis, axis=last_mean, ...)` without `last_n` inside
+            // `pytest.raises(TypeError)`).
+            let passed = |name: &str| args.kw.iter().any(|(k, _)| &**k == name);
+            let missing = params.iter().enumerate().any(|(i, p)| {
+                i >= pos.len() && p.default.is_none() && !passed(p.parameter.name.as_str())
+            }) || def
+                .parameters
+                .kwonlyargs
+                .iter()
+                .any(|p| p.default.is_none() && !passed(p.parameter.name.as_str()));
+            if stray_kw || too_many || missing {
                 self.escape(&args, st);
                 return Value::Top;
             }
@@ -570,6 +582,9 @@ impl<'a> Interp<'a> {
             };
             values.push(v);
         }
+        // What the memo key needs beyond the positional parameters: `*args` and keyword-only
+        // values (two calls `f(1, 2)` and `f(1, 2, 3)` of `def f(*xs)` differ).
+        let mut extra_key: Vec<Value> = Vec::new();
         if let Some(va) = &def.parameters.vararg {
             let extra: Vec<Value> = pos.iter().skip(params.len()).cloned().collect();
             let v = if args.unknown {
@@ -580,6 +595,7 @@ impl<'a> Interp<'a> {
             } else {
                 Value::Tuple(Seq::Exact(extra.into()))
             };
+            extra_key.push(v.clone());
             env.insert(va.name.as_str().into(), bound(v));
         }
         for (i, p) in def.parameters.kwonlyargs.iter().enumerate() {
@@ -601,6 +617,7 @@ impl<'a> Interp<'a> {
             } else {
                 v
             };
+            extra_key.push(v.clone());
             env.insert(name.into(), bound(v));
         }
         if let Some(kw) = &def.parameters.kwarg {
@@ -632,7 +649,9 @@ impl<'a> Interp<'a> {
         };
         // Memo: the same function on the same arguments, with the same globals and heap (the
         // memo holds weak references: it never forces a copy of what it remembers).
-        let key = (id, hinted);
+        let mut key_values = hinted;
+        key_values.extend(extra_key);
+        let key = (id, key_values);
         if let Some(entries) = self.memo.get(&key) {
             for e in entries {
                 if e.globals_in.strong_count() > 0
@@ -736,8 +755,28 @@ impl<'a> Interp<'a> {
         self.funcs[id as usize].analysed = true;
     }
 
+    /// `float(a)`, `int(a)`, `math.f(a, ...)`: each array argument must have one element
+    /// (`models/to_scalar.rs`). True when one certainly has not (the call raises).
+    fn converts_to_scalars(&mut self, args: &Args, range: TextRange) -> bool {
+        for v in &args.pos {
+            if let Value::Array(s) = v
+                && let Some(o) = crate::models::to_scalar::to_scalar(s, self.config.numpy, false)
+            {
+                self.outcome(range, o);
+                return true;
+            }
+        }
+        false
+    }
+
     fn call_builtin(&mut self, b: Builtin, args: &Args, range: TextRange, st: &mut State) -> Value {
         let a0 = args.pos.first();
+        if matches!(b, Builtin::Int | Builtin::Float | Builtin::Math(_))
+            && args.pos.len() <= 2
+            && self.converts_to_scalars(args, range)
+        {
+            return Value::Top;
+        }
         match b {
             Builtin::Len => match a0 {
                 Some(v) => {
@@ -793,7 +832,10 @@ impl<'a> Interp<'a> {
                 Some(f) => Value::float(f),
                 None => Value::Float(None),
             },
-            Builtin::Bool => Value::Bool(a0.map_or(Some(false), Value::truth)),
+            Builtin::Bool => Value::Bool(match a0 {
+                Some(v) => self.test_truth(v, range),
+                None => Some(false),
+            }),
             Builtin::Str => Value::Str(None),
             Builtin::List | Builtin::Sorted | Builtin::Reversed => {
                 let seq = match a0 {
@@ -946,6 +988,7 @@ impl<'a> Interp<'a> {
                 _ => Value::Bool(None),
             },
             Builtin::Print => Value::None,
+            Builtin::Math(f) => math_call(f, args),
             Builtin::NdArray
             | Builtin::Annotated
             | Builtin::Object
@@ -986,18 +1029,24 @@ fn bound(v: Value) -> Binding {
 /// stay undecided against `int`/`bool`, and 0-d arrays (maybe scalars) too. A literal list,
 /// tuple, string, number, None or array is never an instance of a class of the program.
 fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
-    let classes: Vec<Option<Builtin>> = match cls {
-        Value::Builtin(b) => vec![Some(*b)],
-        Value::Class(_) => vec![None],
-        Value::Tuple(Seq::Exact(items)) => items
-            .iter()
-            .map(|x| match x {
-                Value::Builtin(b) => Some(Some(*b)),
-                Value::Class(_) => Some(None),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?,
-        _ => return None,
+    /// A class `isinstance` may be asked about: a builtin, one of the program's, `np.ndarray`.
+    #[derive(Clone, Copy)]
+    enum Cls {
+        Builtin(Builtin),
+        User,
+        NdArray,
+    }
+    let one_class = |x: &Value| match x {
+        Value::Builtin(b) => Some(Cls::Builtin(*b)),
+        Value::Class(_) => Some(Cls::User),
+        Value::NpFunc("numpy.ndarray") => Some(Cls::NdArray),
+        _ => None,
+    };
+    let classes: Vec<Cls> = match cls {
+        Value::Tuple(Seq::Exact(items)) => {
+            items.iter().map(one_class).collect::<Option<Vec<_>>>()?
+        }
+        c => vec![one_class(c)?],
     };
     let concrete = matches!(
         v,
@@ -1016,17 +1065,21 @@ fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
     for c in classes {
         let one = match (v, c) {
             // A class of the program.
-            (_, None) => concrete.then_some(false),
-            (_, Some(Builtin::Object | Builtin::Other | Builtin::NdArray | Builtin::Annotated)) => {
-                None
-            }
-            (Value::List(_), Some(Builtin::List)) | (Value::Tuple(_), Some(Builtin::Tuple)) => {
-                Some(true)
-            }
-            (Value::Str(_), Some(Builtin::Str)) | (Value::Float(_), Some(Builtin::Float)) => {
-                Some(true)
-            }
-            (Value::Int(_) | Value::Bool(_), Some(Builtin::Int | Builtin::Bool)) => None,
+            (_, Cls::User) => concrete.then_some(false),
+            // An array of rank 1 or more is an ndarray (a rank-0 result may be a NumPy scalar).
+            (Value::Array(s), Cls::NdArray) => s.rank().is_some_and(|r| r > 0).then_some(true),
+            (_, Cls::NdArray) => concrete.then_some(false),
+            (
+                _,
+                Cls::Builtin(
+                    Builtin::Object | Builtin::Other | Builtin::NdArray | Builtin::Annotated,
+                ),
+            ) => None,
+            (Value::List(_), Cls::Builtin(Builtin::List))
+            | (Value::Tuple(_), Cls::Builtin(Builtin::Tuple)) => Some(true),
+            (Value::Str(_), Cls::Builtin(Builtin::Str))
+            | (Value::Float(_), Cls::Builtin(Builtin::Float)) => Some(true),
+            (Value::Int(_) | Value::Bool(_), Cls::Builtin(Builtin::Int | Builtin::Bool)) => None,
             (Value::Array(s), _) if s.rank().is_none_or(|r| r == 0) => None,
             _ => concrete.then_some(false),
         };
@@ -1037,4 +1090,57 @@ fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
         };
     }
     answer
+}
+
+/// A call of a `math` function on scalars: the kind of number it returns, folded when the
+/// arguments are known and Python would return a finite number (`math.log(0)` raises, which
+/// is left to run time: the result is then unknown, not an error).
+fn math_call(f: super::value::MathFn, args: &Args) -> Value {
+    use super::value::MathFn;
+    let x: Vec<Option<f64>> = args.pos.iter().map(Value::as_f64).collect();
+    let one = match x.as_slice() {
+        [Some(a)] => Some(*a),
+        _ => None,
+    };
+    let two = match x.as_slice() {
+        [Some(a), Some(b)] => Some((*a, *b)),
+        _ => None,
+    };
+    match f {
+        MathFn::Float(name) => {
+            let r = match (name, one, two) {
+                ("sqrt", Some(a), _) if a >= 0.0 => Some(a.sqrt()),
+                ("exp", Some(a), _) => Some(a.exp()),
+                ("log", Some(a), _) if a > 0.0 => Some(a.ln()),
+                ("log", _, Some((a, b))) if a > 0.0 && b > 0.0 && b != 1.0 => Some(a.ln() / b.ln()),
+                ("log2", Some(a), _) if a > 0.0 => Some(a.log2()),
+                ("log10", Some(a), _) if a > 0.0 => Some(a.log10()),
+                ("sin", Some(a), _) if a.is_finite() => Some(a.sin()),
+                ("cos", Some(a), _) if a.is_finite() => Some(a.cos()),
+                ("tan", Some(a), _) if a.is_finite() => Some(a.tan()),
+                ("atan", Some(a), _) => Some(a.atan()),
+                ("atan2", _, Some((a, b))) => Some(a.atan2(b)),
+                ("hypot", _, Some((a, b))) => Some(a.hypot(b)),
+                ("degrees", Some(a), _) => Some(a.to_degrees()),
+                ("radians", Some(a), _) => Some(a.to_radians()),
+                ("fabs", Some(a), _) => Some(a.abs()),
+                ("pow", _, Some((a, b))) if a > 0.0 || b.fract() == 0.0 => Some(a.powf(b)),
+                _ => None,
+            };
+            Value::Float(r.filter(|r| r.is_finite()).map(f64::to_bits))
+        }
+        MathFn::Int(name) => {
+            let r = match (name, one) {
+                ("floor", Some(a)) => Some(a.floor()),
+                ("ceil", Some(a)) => Some(a.ceil()),
+                ("trunc", Some(a)) => Some(a.trunc()),
+                _ => None,
+            };
+            match r.filter(|r| r.abs() < 9.0e15) {
+                Some(r) => Value::int(r as i64),
+                None => Value::Int(Int::ANY),
+            }
+        }
+        MathFn::Bool => Value::Bool(None),
+    }
 }

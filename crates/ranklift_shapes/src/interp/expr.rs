@@ -3,7 +3,7 @@
 use std::sync::{Arc, LazyLock};
 
 use ruff_python_ast::{self as ast, Expr, Number};
-use ruff_text_size::TextRange;
+use ruff_text_size::{Ranged, TextRange};
 
 use super::state::{Obj, State};
 use super::value::{Builtin, Int, ModRef, Seq, Value};
@@ -52,6 +52,35 @@ fn builtin(name: &str) -> Option<Value> {
     Some(Value::Builtin(b))
 }
 
+/// An attribute of the `math` module: its constants, and the scalar functions whose array
+/// arguments must have one element (anything else is unknown).
+fn math_attr(attr: &str) -> Value {
+    use super::value::MathFn;
+    let f = match attr {
+        "pi" => return Value::float(std::f64::consts::PI),
+        "e" => return Value::float(std::f64::consts::E),
+        "tau" => return Value::float(std::f64::consts::TAU),
+        "inf" => return Value::float(f64::INFINITY),
+        "sqrt" | "exp" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan"
+        | "asin" | "acos" | "atan" | "atan2" | "sinh" | "cosh" | "tanh" | "asinh" | "acosh"
+        | "atanh" | "hypot" | "degrees" | "radians" | "fabs" | "pow" | "fmod" | "copysign"
+        | "erf" | "erfc" | "gamma" | "lgamma" | "cbrt" | "exp2" | "remainder" => {
+            // The functions folded on known arguments (`call.rs`); "" for the others.
+            const FOLDED: &[&str] = &[
+                "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
+                "hypot", "degrees", "radians", "fabs", "pow",
+            ];
+            MathFn::Float(FOLDED.iter().find(|n| **n == attr).copied().unwrap_or(""))
+        }
+        "floor" => MathFn::Int("floor"),
+        "ceil" => MathFn::Int("ceil"),
+        "trunc" => MathFn::Int("trunc"),
+        "isnan" | "isinf" | "isfinite" | "isclose" => MathFn::Bool,
+        _ => return Value::Top,
+    };
+    Value::Builtin(Builtin::Math(f))
+}
+
 impl<'a> Interp<'a> {
     pub(crate) fn eval(&mut self, e: &'a Expr, st: &mut State) -> Value {
         match e {
@@ -93,7 +122,16 @@ impl<'a> Interp<'a> {
                         break;
                     }
                     let last = i + 1 == b.values.len();
-                    match v.truth() {
+                    let truth = if last {
+                        v.truth()
+                    } else {
+                        self.test_truth(&v, x.range())
+                    };
+                    if self.raised && self.cond_expr == 0 {
+                        out = Some(Value::Top);
+                        break;
+                    }
+                    match truth {
                         // `a and b`: a falsy `a` is the result; `a or b`: a truthy one.
                         Some(t) if t != and && !last => {
                             out = Some(match result.take() {
@@ -137,12 +175,15 @@ impl<'a> Interp<'a> {
             }
             Expr::UnaryOp(u) => {
                 let v = self.eval(&u.operand, st);
+                if u.op == ast::UnaryOp::Not {
+                    return Value::Bool(self.test_truth(&v, u.operand.range()).map(|b| !b));
+                }
                 self.unary(u.op, &v)
             }
             Expr::Lambda(_) => Value::Top,
             Expr::If(i) => {
                 let c = self.eval(&i.test, st);
-                match c.truth() {
+                match self.test_truth(&c, i.test.range()) {
                     Some(true) => self.eval(&i.body, st),
                     Some(false) => self.eval(&i.orelse, st),
                     None => {
@@ -451,7 +492,13 @@ impl<'a> Interp<'a> {
             }
         }
         collect(test, &mut names, &mut attrs);
-        for (base, attr) in attrs {
+        self.forget(&names, &attrs, st);
+    }
+
+    /// Make `names` and `base.attr` (of an instance) unknown in `st` (functions, classes and
+    /// modules stay).
+    pub(crate) fn forget(&mut self, names: &[&str], attrs: &[(&str, &str)], st: &mut State) {
+        for &(base, attr) in attrs {
             let local = st.locals.as_ref().and_then(|l| l.get(base));
             let Some(Value::Instance(addr)) = local
                 .or_else(|| st.globals.get(base))
@@ -469,7 +516,7 @@ impl<'a> Interp<'a> {
                 b.value = Value::Top;
             }
         }
-        for n in names {
+        for &n in names {
             let in_locals = st.locals.as_ref().is_some_and(|l| l.contains_key(n));
             let known = if in_locals {
                 st.locals.as_ref().and_then(|l| l.get(n))
@@ -688,6 +735,7 @@ impl<'a> Interp<'a> {
                 _ => Value::Top,
             },
             Value::Module(ModRef::Platform) => Value::Method(Box::new(obj.clone()), attr.into()),
+            Value::Module(ModRef::Math) => math_attr(attr),
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type

@@ -602,6 +602,7 @@ impl<'a> Interp<'a> {
                 "W510" => Exc::Index,
                 "W507" => Exc::Axis,
                 "W513" => Exc::LinAlg,
+                "W515" => Exc::Type,
                 _ => Exc::Value,
             };
             self.report(range, e.code, exc, e.message, e.certainty);

@@ -241,6 +241,19 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The truth of `v` used as a condition (`if`, `while`, `assert`, `not`, `and`/`or`, a
+    /// conditional expression, `bool()`): an array of more than one element raises
+    /// (`models/truth.rs`), and then the truth is unknown.
+    pub(crate) fn test_truth(&mut self, v: &Value, range: TextRange) -> Option<bool> {
+        if let Value::Array(s) = v
+            && let Some(o) = crate::models::truth::truth(s)
+        {
+            self.outcome(range, o);
+            return None;
+        }
+        v.truth()
+    }
+
     pub(crate) fn unary(&mut self, op: UnaryOp, v: &Value) -> Value {
         match (op, v) {
             (UnaryOp::Not, v) => Value::Bool(v.truth().map(|b| !b)),

@@ -129,7 +129,19 @@ impl<'a> Interp<'a> {
                         self.assign(t, Value::Top, &mut st);
                     }
                 }
-                self.exec_block(&w.body, st)
+                let Some(catch) = w.items.iter().find_map(|i| expects_error(&i.context_expr))
+                else {
+                    return self.exec_block(&w.body, st);
+                };
+                // `with pytest.raises(ValueError):` expects its block to fail: a test feeding
+                // bad input on purpose, where the error (the library's own check, or NumPy's
+                // where the check is one the analysis cannot decide) is no finding; the code
+                // after the block runs.
+                self.catches.push(catch);
+                let mut out = self.exec_block(&w.body, st);
+                self.catches.pop();
+                out.normal = join_opt(out.normal.take(), out.raises.take());
+                out
             }
             Stmt::FunctionDef(f) => {
                 let v = self.define_function(f, &mut st);
@@ -165,7 +177,7 @@ impl<'a> Interp<'a> {
             Stmt::Try(t) => self.exec_try(t, st),
             Stmt::Assert(a) => {
                 let c = self.eval(&a.test, &mut st);
-                match c.truth() {
+                match self.test_truth(&c, a.test.range()) {
                     Some(false) => Out {
                         raises: Some(st),
                         ..Out::default()
@@ -245,9 +257,17 @@ impl<'a> Interp<'a> {
         for (test, body) in arms {
             let Some(mut s) = rest.take() else { break };
             let truth = match test {
-                Some(t) => self.eval(t, &mut s).truth(),
+                Some(t) => {
+                    let c = self.eval(t, &mut s);
+                    self.test_truth(&c, t.range())
+                }
                 None => Some(true),
             };
+            // The condition raised for certain (`if a > 0:` on an array): no arm runs.
+            if self.raised && self.cond_expr == 0 {
+                out.raises = join_opt(out.raises.take(), Some(s));
+                break;
+            }
             match truth {
                 Some(true) => {
                     self.undecided += u32::from(undecided);
@@ -265,7 +285,12 @@ impl<'a> Interp<'a> {
                     self.undecided += 1;
                     let mut r = self.exec_block(body, s.clone());
                     self.undecided -= 1;
-                    exits |= r.normal.is_none();
+                    // An arm that only raises (`if not ok: raise ValueError(...)`) validates: the
+                    // rest runs on the valid inputs, which is no dispatch the analysis misses.
+                    // One that returns, breaks or continues does dispatch (`if isinstance(t,
+                    // tuple): return ...`).
+                    exits |= r.normal.is_none()
+                        && (r.returns.is_some() || r.breaks.is_some() || r.continues.is_some());
                     normal = join_opt(normal, r.normal.take());
                     out.absorb(&mut r);
                     rest = Some(s);
@@ -347,7 +372,7 @@ impl<'a> Interp<'a> {
         let exit: Option<State> = loop {
             let mut s = head.clone();
             let c = self.eval(&w.test, &mut s);
-            match c.truth() {
+            match self.test_truth(&c, w.test.range()) {
                 Some(false) => break Some(s),
                 Some(true) if unrolled < MAX_UNROLL && !self.out_of_fuel => {
                     match self.loop_pass(&w.body, s, &mut breaks, &mut out) {
@@ -367,7 +392,7 @@ impl<'a> Interp<'a> {
                         self.findings.clone_from(&saved);
                         let mut s = head.clone();
                         let c = self.eval(&w.test, &mut s);
-                        let truth = c.truth();
+                        let truth = self.test_truth(&c, w.test.range());
                         if truth != Some(true) {
                             exit = join_opt(exit, Some(s.clone()));
                         }
@@ -522,7 +547,15 @@ impl<'a> Interp<'a> {
         if has_handlers {
             // A handler may start from any point of the body: approximate by the join of the
             // states before, after and at the raises.
-            let entry = join_opt(join_opt(Some(st), body.normal.clone()), body.raises.take());
+            let mut entry = join_opt(join_opt(Some(st), body.normal.clone()), body.raises.take());
+            // What the body passed to calls is what one of them may have refused: in a handler
+            // (and after it) those values are unknown. `try: r = float(x); return ... except
+            // TypeError: pass` then `len(x)`: the handler runs only for an `x` that is not a
+            // number, whatever the analysis knew of `x`.
+            if let Some(s) = &mut entry {
+                let (names, attrs) = call_arguments(&t.body);
+                self.forget(&names, &attrs, s);
+            }
             for h in &t.handlers {
                 let ast::ExceptHandler::ExceptHandler(h) = h;
                 let Some(mut s) = entry.clone() else { break };
@@ -638,6 +671,7 @@ impl<'a> Interp<'a> {
             "typing" | "typing_extensions" => return Value::Module(ModRef::Typing),
             "sys" => return Value::Module(ModRef::Sys),
             "platform" => return Value::Module(ModRef::Platform),
+            "math" => return Value::Module(ModRef::Math),
             _ => {}
         }
         match self.module_named(name).map(|i| i as usize) {
@@ -1189,6 +1223,34 @@ fn exception_names(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
+/// What a context manager swallows from its block: anything for the tests' "this raises"
+/// (`pytest.raises(E)`, `self.assertRaises(E)` and `...Regex`, `numpy.testing.assert_raises(E)`:
+/// the block is fed bad input on purpose), the named exceptions for `contextlib.suppress(E, ...)`.
+fn expects_error(e: &Expr) -> Option<Catch> {
+    let Expr::Call(c) = e else { return None };
+    let name = match &*c.func {
+        Expr::Attribute(a) => a.attr.as_str(),
+        Expr::Name(n) => n.id.as_str(),
+        _ => return None,
+    };
+    match name {
+        "raises"
+        | "assertRaises"
+        | "assertRaisesRegex"
+        | "assert_raises"
+        | "assert_raises_regex" => Some(Catch::All),
+        "suppress" => {
+            let mut names = Vec::new();
+            c.arguments
+                .args
+                .iter()
+                .for_each(|a| exception_names(a, &mut names));
+            Some(Catch::Names(names))
+        }
+        _ => None,
+    }
+}
+
 /// `len(range(a, b, c))`.
 pub(crate) fn range_len(a: i64, b: i64, c: i64) -> i64 {
     if c > 0 && a < b {
@@ -1235,4 +1297,56 @@ impl Interp<'_> {
             _ => None,
         }
     }
+}
+
+/// The variables passed to calls in the simple statements of `body` (not in nested blocks):
+/// names, `name.attr`, and the base name of `name[...]`.
+fn call_arguments(body: &[Stmt]) -> (Vec<&str>, Vec<(&str, &str)>) {
+    use ruff_python_ast::visitor::{self, Visitor};
+    #[derive(Default)]
+    struct Args<'e> {
+        names: Vec<&'e str>,
+        attrs: Vec<(&'e str, &'e str)>,
+    }
+    impl<'e> Visitor<'e> for Args<'e> {
+        fn visit_expr(&mut self, e: &'e Expr) {
+            if let Expr::Call(c) = e {
+                let args = c.arguments.args.iter();
+                for a in args.chain(c.arguments.keywords.iter().map(|k| &k.value)) {
+                    match a {
+                        Expr::Name(n) => self.names.push(n.id.as_str()),
+                        Expr::Attribute(x) => {
+                            if let Expr::Name(n) = &*x.value {
+                                self.attrs.push((n.id.as_str(), x.attr.as_str()));
+                            }
+                        }
+                        Expr::Subscript(x) => {
+                            if let Expr::Name(n) = &*x.value {
+                                self.names.push(n.id.as_str());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            visitor::walk_expr(self, e);
+        }
+        fn visit_stmt(&mut self, s: &'e Stmt) {
+            if matches!(
+                s,
+                Stmt::Expr(_)
+                    | Stmt::Assign(_)
+                    | Stmt::AugAssign(_)
+                    | Stmt::AnnAssign(_)
+                    | Stmt::Return(_)
+            ) {
+                visitor::walk_stmt(self, s);
+            }
+        }
+    }
+    let mut v = Args::default();
+    for s in body {
+        v.visit_stmt(s);
+    }
+    (v.names, v.attrs)
 }

@@ -188,6 +188,8 @@ pub enum ModRef {
     Sys,
     /// `platform` (for `python_version_tuple()`: Python 2 branches are dead there too).
     Platform,
+    /// `math`: its scalar functions convert array arguments to one number (W515).
+    Math,
     /// One of the project's own modules, by index.
     User(u32),
     /// Anything else: its attributes are unknown.
@@ -224,8 +226,22 @@ pub enum Builtin {
     /// `object` (and NumPy's `object_`, `void`): as a dtype, elements may be any object
     /// (sequences included). Calls give an unknown value.
     Object,
+    /// A scalar function of the `math` module, by what it returns.
+    Math(MathFn),
     /// Any other builtin: calls give an unknown value.
     Other,
+}
+
+/// A scalar function of the `math` module: the kind of number it returns. Every argument is
+/// converted to a Python number first (an array of more than one element cannot be: W515).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    /// `sqrt`, `exp`, `log`, `sin`, `atan2`, `hypot`, ...: a float (named for folding).
+    Float(&'static str),
+    /// `floor`, `ceil`, `trunc`: an int.
+    Int(&'static str),
+    /// `isnan`, `isinf`, `isfinite`, `isclose`.
+    Bool,
 }
 
 /// An abstract Python value.
@@ -301,9 +317,9 @@ impl Value {
             Value::Slice(_) => "slice",
             Value::Ellipsis => "ellipsis",
             Value::Func(_) => "function",
-            Value::Module(ModRef::Opaque | ModRef::User(_) | ModRef::Sys | ModRef::Platform) => {
-                "module"
-            }
+            Value::Module(
+                ModRef::Opaque | ModRef::User(_) | ModRef::Sys | ModRef::Platform | ModRef::Math,
+            ) => "module",
             _ => return None,
         })
     }

@@ -12,6 +12,8 @@ pub mod matmul;
 pub mod reduce;
 pub mod repeat_tile;
 pub mod reshape;
+pub mod to_scalar;
 pub mod transpose;
+pub mod truth;
 
 pub use axis::normalize_axis;

@@ -1,0 +1,20 @@
+# The same helper with the vectors exchanged: a 3-vector goes into a row of 4.
+import numpy as np
+
+
+def vec(*xs):
+    return np.array(xs, dtype=np.float64)
+
+
+def compose(scale=None, perspective=None):
+    M = np.identity(4)
+    if perspective is not None:
+        P = np.identity(4)
+        P[3, :] = perspective[:4]
+        M = M @ P
+    if scale is not None:
+        M = M @ np.diag(np.append(scale, 1.0))
+    return M
+
+
+print(compose(scale=vec(0.0, 0.0, 0.0, 1.0), perspective=vec(1.1, 0.9, 1.2)))
