@@ -176,6 +176,40 @@ PACKAGES = [
          "a8d4535ec36cce2037d3a6dce190a08749a3f71f3d0f527978ee36b51c1590cf"),
         ("transforms3d", "0.4.2", "transforms3d-0.4.2-py3-none-any.whl",
          "1c70399d9e9473ecc23311fd947f727f7c69ed0b063244828c383aa1aefa5941"),
+    ]],    # Held-out batch 6 (issue 27, 2026-11-26, after batch 5's fixes; nested sampling, finance
+    # metrics, knee detection, metaheuristics, robotics teaching code (Modern Robotics), nature-
+    # inspired optimisation, ML from scratch, astronomy, Riemannian BCI, 3-D maths, solar
+    # position, optimisation, spatial geometry, matrix profiles). First contact is measured by
+    # the commit that adds them, with the analysis as it stood; see the closing note.
+    *[(name, version, ["--only-binary=:all:"], filename, digest) for name, version, filename, digest in [
+        ("dynesty", "3.1.0", "dynesty-3.1.0-py3-none-any.whl",
+         "4e5b77bb261abdcb98e3a538d7498a94d5882a848f0ea46924b404396ef036d5"),
+        ("empyrical", "0.4.2", "empyrical-0.4.2-py3-none-any.whl",
+         "1b102b12382de6acefb8795d40557c0243649f9b477fb6c270d0853b9d8156b4"),
+        ("kneed", "0.9.0", "kneed-0.9.0-py3-none-any.whl",
+         "db8aa5c3ef69bbf11acedf7427858d5e22a048180c475958aa77c9fdb847696e"),
+        ("mealpy", "3.0.3", "mealpy-3.0.3-py3-none-any.whl",
+         "56d5fb9b49ba5cff82ea07115e9a0ee9c7bcab06b45b988c6c6131954374f49c"),
+        ("modern_robotics", "1.1.1", "modern_robotics-1.1.1-py3-none-any.whl",
+         "f2d41f20f0a50cb00e74cc646bf7548bea8c7d5e5628b9c0614c407e691d0754"),
+        ("niapy", "2.7.1", "niapy-2.7.1-py3-none-any.whl",
+         "fec7404a537131b88a15224fe81220d98803eef21e86bde9aeb4f0c6fc50cb3a"),
+        ("numpy-ml", "0.1.2", "numpy_ml-0.1.2-py2.py3-none-any.whl",
+         "fe4989547fa11a094661fdfbb0833b6e439e6813d323e5fa6cb21977e1165a6e"),
+        ("PyAstronomy", "0.25.0", "pyastronomy-0.25.0-py3-none-any.whl",
+         "8763000b240fdb55d5f61df9551fd1476f7c8fde5a811bdfd30ed9c9fbe6fbbe"),
+        ("pyriemann", "0.12", "pyriemann-0.12-py2.py3-none-any.whl",
+         "74a90b2ef0938c94fe9bf90b6506991fc19da55850aae5fdf992026b3845d43a"),
+        ("pyrr", "0.10.3", "pyrr-0.10.3-py3-none-any.whl",
+         "d8af23fb9bb29262405845e1c98f7339fbba5e49323b98528bd01160a75c65ac"),
+        ("pysolar", "0.13", "pysolar-0.13-py3-none-any.whl",
+         "9019323af1a4db0b1cd5df5570b34a22b290f5ee817497aacfd63475779da004"),
+        ("scikit-opt", "0.6.6", "scikit_opt-0.6.6-py3-none-any.whl",
+         "dd83d33d6748a0c8d4962c241493875f7e1b39eeea17251c6b1f94d5bff79069"),
+        ("scikit-spatial", "10.0.0", "scikit_spatial-10.0.0-py3-none-any.whl",
+         "cf1dbda0ac48f0f03e0080886271ea3c87af9851f675cf43131662c65697412d"),
+        ("stumpy", "1.14.1", "stumpy-1.14.1-py3-none-any.whl",
+         "1150c95905fdee5f6cb8c77d7136035c2ef4f4aed8d41af73a550a4cf55c7fc5"),
     ]],
 ]
 
