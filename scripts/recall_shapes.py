@@ -736,8 +736,10 @@ def main():
         ok &= gn >= need and recall >= floor and (
             not gruns or sum(gruns) / len(gruns) >= floor) and len(gruns) >= min(need, 30)
     if args.list:
-        for c in confirmed:
-            print(f"{c['verdict']:7} {c['op']:9} {c['module']}:{c['line']}  python: {c['python']}  ranklift: {c['ranklift']}")
+        for c, imp in zip(confirmed, imported):
+            where = {None: "-", True: "found", False: "missed"}[imp]
+            print(f"{c['verdict']:7} {c['op']:9} {c['module']}:{c['line']}  imported: {where}  "
+                  f"python: {c['python']}  ranklift: {c['ranklift']}")
     print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
     return 0 if ok else 1
 

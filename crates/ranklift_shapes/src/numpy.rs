@@ -421,6 +421,14 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
                 .map_or(Value::Top, |name| Value::NpFunc(name)),
         );
     }
+    // `np.r_` / `np.c_` are used by subscript (`interp/index.rs`, `models/index_tricks.rs`).
+    if let ("numpy", "r_" | "c_") = (module, attr) {
+        return Some(Value::NpFunc(if attr == "r_" {
+            "numpy.r_"
+        } else {
+            "numpy.c_"
+        }));
+    }
     if let ("numpy", "random" | "linalg" | "fft") = (module, attr) {
         return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
     }

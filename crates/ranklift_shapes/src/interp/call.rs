@@ -989,6 +989,12 @@ impl<'a> Interp<'a> {
             },
             Builtin::Print => Value::None,
             Builtin::Math(f) => math_call(f, args),
+            // A copy of a value the heap does not hold is the value itself (arrays are values
+            // here); a copy of a list or an object is a new object the analysis does not build.
+            Builtin::Copy => match a0 {
+                Some(v) if v.is_plain_data() => v.clone(),
+                _ => Value::Top,
+            },
             Builtin::NdArray
             | Builtin::Annotated
             | Builtin::Object

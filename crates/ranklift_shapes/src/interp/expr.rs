@@ -467,9 +467,11 @@ impl<'a> Interp<'a> {
                 }
                 Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out, attrs)),
                 Expr::UnaryOp(u) => collect(&u.operand, out, attrs),
+                // `isinstance(x, T)`, and a test of a value computed from `x` (`"pandas" in
+                // str(type(x))`).
                 Expr::Call(c) => {
                     for a in c.arguments.args.iter() {
-                        if matches!(a, Expr::Name(_) | Expr::Attribute(_)) {
+                        if matches!(a, Expr::Name(_) | Expr::Attribute(_) | Expr::Call(_)) {
                             collect(a, out, attrs);
                         }
                     }
@@ -483,7 +485,7 @@ impl<'a> Interp<'a> {
                     }) =>
                 {
                     for x in std::iter::once(&*c.left).chain(c.comparators.iter()) {
-                        if matches!(x, Expr::Name(_) | Expr::Attribute(_)) {
+                        if matches!(x, Expr::Name(_) | Expr::Attribute(_) | Expr::Call(_)) {
                             collect(x, out, attrs);
                         }
                     }
@@ -736,6 +738,10 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Platform) => Value::Method(Box::new(obj.clone()), attr.into()),
             Value::Module(ModRef::Math) => math_attr(attr),
+            Value::Module(ModRef::Copy) => match attr {
+                "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
+                _ => Value::Top,
+            },
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type
@@ -790,6 +796,10 @@ impl<'a> Interp<'a> {
                 // A 0-d result is, at run time, usually a NumPy scalar (`np.sqrt(16)` is a
                 // `numpy.float64`, a subclass of `float`): what scalars have and arrays lack.
                 _ if s.rank().is_none_or(|r| r == 0) && SCALAR_ATTRS.contains(&attr) => Value::Top,
+                // A 0-d value may also be one element of an array whose dtype the analysis does
+                // not track: an object (`axes = np.asarray(axes).reshape(1, 1)[0, 0]` is a
+                // matplotlib `Axes`, and `axes.plot` exists).
+                _ if s.rank() == Some(0) => Value::Top,
                 // Attributes of the ndarray subclasses NumPy itself returns (masked arrays,
                 // matrices), or of one the project defines (NumPy functions return its
                 // instances): the value may be one on a path the analysis cannot tell apart

@@ -264,8 +264,48 @@ impl<'a> Interp<'a> {
                     Some(0) if o.error.is_none() && s.rank().is_some_and(|r| r >= 2) => {
                         return Value::Array(crate::Shape::Known(Vec::new()));
                     }
-                    Some(0) if o.error.is_none() => return Value::Top,
+                    Some(0) if o.error.is_none() => return Value::Elem,
                     _ => o,
+                };
+                self.outcome(range, o)
+            }
+            Value::NpFunc(name @ ("numpy.r_" | "numpy.c_")) => {
+                let items: Vec<Value> = match idx {
+                    Value::Tuple(Seq::Exact(items)) => items.to_vec(),
+                    Value::Tuple(_) => return Value::Top,
+                    v => vec![v.clone()],
+                };
+                let heap = |a| st.list(a);
+                let shapes: Option<Vec<crate::Shape>> = items
+                    .iter()
+                    .map(|v| match v {
+                        // `a:b` (and `a:b:c`) is `arange`; a complex step (`0:1:5j`) or a
+                        // string directive leaves the result unknown.
+                        Value::Slice(parts) => match &**parts {
+                            [lo, Some(hi), step] => {
+                                let lo = lo.clone().unwrap_or(Int::Const(0)).constant();
+                                let step = step.clone().unwrap_or(Int::Const(1)).constant();
+                                let n = match (lo, hi.constant(), step) {
+                                    (Some(a), Some(b), Some(c)) if c != 0 => {
+                                        crate::Dim::Known(super::stmt::range_len(a, b, c) as u64)
+                                    }
+                                    _ => crate::Dim::Unknown,
+                                };
+                                Some(crate::Shape::Known(vec![n]))
+                            }
+                            _ => None,
+                        },
+                        Value::Str(_) => None,
+                        v => v.array_shape(&heap).filter(|s| *s != crate::Shape::AnyRank),
+                    })
+                    .collect();
+                let Some(shapes) = shapes else {
+                    return Value::Top;
+                };
+                let o = if *name == "numpy.r_" {
+                    crate::models::index_tricks::r_(&shapes)
+                } else {
+                    crate::models::index_tricks::c_(&shapes)
                 };
                 self.outcome(range, o)
             }

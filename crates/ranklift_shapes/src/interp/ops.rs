@@ -54,10 +54,25 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        // An element of an array next to a number or an array is taken for a NumPy scalar.
+        let scalar = Value::Array(crate::Shape::Known(Vec::new()));
+        let numeric = |v: &Value| {
+            matches!(
+                v,
+                Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Elem
+            )
+        };
+        let (l, r) = match (l, r) {
+            (Value::Elem, x) if numeric(x) => {
+                (&scalar, if *x == Value::Elem { &scalar } else { r })
+            }
+            (x, Value::Elem) if numeric(x) => (l, &scalar),
+            _ => (l, r),
+        };
         // An operand of unknown type (a sparse matrix, a Series, a tensor) decides the result's
         // type through its own operators or `__array_priority__`: not known to be an array.
-        if matches!(l, Value::Top | Value::Instance(_))
-            || matches!(r, Value::Top | Value::Instance(_))
+        if matches!(l, Value::Top | Value::Elem | Value::Instance(_))
+            || matches!(r, Value::Top | Value::Elem | Value::Instance(_))
         {
             return Value::Top;
         }
@@ -257,6 +272,7 @@ impl<'a> Interp<'a> {
     pub(crate) fn unary(&mut self, op: UnaryOp, v: &Value) -> Value {
         match (op, v) {
             (UnaryOp::Not, v) => Value::Bool(v.truth().map(|b| !b)),
+            (UnaryOp::USub | UnaryOp::UAdd, Value::Elem) => Value::Elem,
             (_, Value::Array(s)) => Value::Array(s.clone()),
             (UnaryOp::USub, Value::Int(i)) => Value::Int(match i.constant() {
                 Some(c) => c.checked_neg().map_or(Int::ANY, Int::Const),

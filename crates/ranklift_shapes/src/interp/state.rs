@@ -48,6 +48,15 @@ impl State {
         }
     }
 
+    /// The value bound to `name` in the frame (locals first, then globals), if any.
+    pub fn lookup_value(&self, name: &str) -> Option<&Value> {
+        self.locals
+            .as_ref()
+            .and_then(|l| l.get(name))
+            .or_else(|| self.globals.get(name))
+            .map(|b| &b.value)
+    }
+
     pub fn list(&self, a: Addr) -> Option<Seq> {
         match self.heap.get(&a).map(|o| &**o) {
             Some(Obj::List(s)) => Some(s.clone()),

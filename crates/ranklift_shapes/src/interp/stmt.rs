@@ -553,7 +553,12 @@ impl<'a> Interp<'a> {
             // TypeError: pass` then `len(x)`: the handler runs only for an `x` that is not a
             // number, whatever the analysis knew of `x`.
             if let Some(s) = &mut entry {
-                let (names, attrs) = call_arguments(&t.body);
+                let (mut names, attrs, receivers) = call_arguments(&t.body);
+                // A receiver of the program's own class keeps what is known of it: its methods
+                // are analysed, and it is rarely what a handler tests.
+                names.extend(receivers.into_iter().filter(|n| {
+                    !matches!(s.lookup_value(n), Some(super::value::Value::Instance(_)))
+                }));
                 self.forget(&names, &attrs, s);
             }
             for h in &t.handlers {
@@ -672,6 +677,7 @@ impl<'a> Interp<'a> {
             "sys" => return Value::Module(ModRef::Sys),
             "platform" => return Value::Module(ModRef::Platform),
             "math" => return Value::Module(ModRef::Math),
+            "copy" => return Value::Module(ModRef::Copy),
             _ => {}
         }
         match self.module_named(name).map(|i| i as usize) {
@@ -1300,16 +1306,26 @@ impl Interp<'_> {
 }
 
 /// The variables passed to calls in the simple statements of `body` (not in nested blocks):
-/// names, `name.attr`, and the base name of `name[...]`.
-fn call_arguments(body: &[Stmt]) -> (Vec<&str>, Vec<(&str, &str)>) {
+/// names, `name.attr`, and the base name of `name[...]`; and the names methods are called on.
+#[allow(clippy::type_complexity)]
+fn call_arguments(body: &[Stmt]) -> (Vec<&str>, Vec<(&str, &str)>, Vec<&str>) {
     use ruff_python_ast::visitor::{self, Visitor};
     #[derive(Default)]
     struct Args<'e> {
         names: Vec<&'e str>,
         attrs: Vec<(&'e str, &'e str)>,
+        receivers: Vec<&'e str>,
     }
     impl<'e> Visitor<'e> for Args<'e> {
         fn visit_expr(&mut self, e: &'e Expr) {
+            // The receiver of a method call (`T.copy()` may lack `copy`: `except
+            // AttributeError: T = T.clone()` handles a Polars frame).
+            if let Expr::Call(c) = e
+                && let Expr::Attribute(f) = &*c.func
+                && let Expr::Name(n) = &*f.value
+            {
+                self.receivers.push(n.id.as_str());
+            }
             if let Expr::Call(c) = e {
                 let args = c.arguments.args.iter();
                 for a in args.chain(c.arguments.keywords.iter().map(|k| &k.value)) {
@@ -1348,5 +1364,5 @@ fn call_arguments(body: &[Stmt]) -> (Vec<&str>, Vec<(&str, &str)>) {
     for s in body {
         v.visit_stmt(s);
     }
-    (v.names, v.attrs)
+    (v.names, v.attrs, v.receivers)
 }

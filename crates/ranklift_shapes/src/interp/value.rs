@@ -190,6 +190,8 @@ pub enum ModRef {
     Platform,
     /// `math`: its scalar functions convert array arguments to one number (W515).
     Math,
+    /// `copy`: `copy` and `deepcopy` keep what is known of values (arrays, numbers, strings).
+    Copy,
     /// One of the project's own modules, by index.
     User(u32),
     /// Anything else: its attributes are unknown.
@@ -228,6 +230,8 @@ pub enum Builtin {
     Object,
     /// A scalar function of the `math` module, by what it returns.
     Math(MathFn),
+    /// `copy.copy` / `copy.deepcopy`.
+    Copy,
     /// Any other builtin: calls give an unknown value.
     Other,
 }
@@ -249,6 +253,11 @@ pub enum MathFn {
 pub enum Value {
     /// Anything.
     Top,
+    /// One element of a 1-d array (`v[0]`): a NumPy scalar, unless the (untracked) dtype is
+    /// `object`, when it may be anything. It counts as a scalar where that can only hide an
+    /// error, never invent one: inside `np.array([...])` and in arithmetic with numbers and
+    /// arrays (`np.array([[0, -w[2], w[1]], ...])` is 3×3). Everywhere else it is [`Value::Top`].
+    Elem,
     Int(Int),
     /// A float; the bits of a known value.
     Float(Option<u64>),
@@ -318,10 +327,30 @@ impl Value {
             Value::Ellipsis => "ellipsis",
             Value::Func(_) => "function",
             Value::Module(
-                ModRef::Opaque | ModRef::User(_) | ModRef::Sys | ModRef::Platform | ModRef::Math,
+                ModRef::Opaque
+                | ModRef::User(_)
+                | ModRef::Sys
+                | ModRef::Platform
+                | ModRef::Math
+                | ModRef::Copy,
             ) => "module",
             _ => return None,
         })
+    }
+
+    /// Data that lives outside the heap (arrays, numbers, strings, None, tuples of those): a
+    /// copy of it is equal to it.
+    pub fn is_plain_data(&self) -> bool {
+        match self {
+            Value::Array(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Bool(_)
+            | Value::Str(_)
+            | Value::None => true,
+            Value::Tuple(Seq::Exact(items)) => items.iter().all(Value::is_plain_data),
+            _ => false,
+        }
     }
 
     /// Truthiness, when known.
@@ -409,7 +438,9 @@ impl Value {
     fn array_shape_at(&self, heap: &dyn Fn(Addr) -> Option<Seq>, depth: usize) -> Option<Shape> {
         match self {
             Value::Array(s) => Some(s.clone()),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Shape::Known(vec![])),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Elem => {
+                Some(Shape::Known(vec![]))
+            }
             Value::Top => Some(Shape::AnyRank),
             Value::Tuple(seq) => Some(seq_shape(seq, heap, depth)),
             Value::List(a) => Some(match heap(*a) {
