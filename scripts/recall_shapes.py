@@ -691,6 +691,9 @@ def main():
     ap.add_argument("--list", action="store_true", help="print every confirmed mutant and the verdict")
     ap.add_argument("--min-recall-held-out", type=float, default=0.0,
                     help="the same floor for the held-out batch (measured apart)")
+    ap.add_argument("--min-recall-batch", action="append", default=[], metavar="N=R",
+                    help="a floor of its own for held-out batch N (default: --min-recall-held-out),"
+                    " e.g. 7=0.30")
     ap.add_argument("--only", help="comma-separated packages: measure the modules of these only "
                     "(a held-out batch's first contact)")
     args = ap.parse_args()
@@ -787,12 +790,13 @@ def main():
             return "held-out batch 6"
         return "held-out batch 7" if pkg in HELD_OUT_7 else "corpus"
 
+    floors = {f"held-out batch {n}": args.min_recall_held_out for n in (4, 5, 6, 7)}
+    for spec in args.min_recall_batch:
+        n, r = spec.split("=")
+        floors[f"held-out batch {n}"] = float(r)
     ok = True
     for name, floor, need in (("corpus", args.min_recall, 30),
-                              ("held-out batch 4", args.min_recall_held_out, 1),
-                              ("held-out batch 5", args.min_recall_held_out, 1),
-                              ("held-out batch 6", args.min_recall_held_out, 1),
-                              ("held-out batch 7", args.min_recall_held_out, 1)):
+                              *((b, f, 1) for b, f in floors.items())):
         group = [c for c in confirmed if group_of(c) == name]
         imp = [x for c, x in zip(confirmed, imported) if group_of(c) == name]
         if not group:

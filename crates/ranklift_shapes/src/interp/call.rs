@@ -101,9 +101,11 @@ impl<'a> Interp<'a> {
         }
         for k in &c.arguments.keywords {
             let v = self.eval(&k.value, st);
-            match &k.arg {
-                Some(name) => args.kw.push((name.as_str().into(), v)),
-                None => args.unknown = true,
+            match (&k.arg, v) {
+                (Some(name), v) => args.kw.push((name.as_str().into(), v)),
+                // A `**kwargs` passed on as it came in.
+                (None, Value::Kwargs(items)) => args.kw.extend(items.iter().cloned()),
+                (None, _) => args.unknown = true,
             }
         }
         // The callee or an argument raised for certain: Python never makes the call.
@@ -119,7 +121,30 @@ impl<'a> Interp<'a> {
         {
             return Value::Method(Box::new(Value::Func(*get)), property_kind(Some(*set)));
         }
-        self.call_value(&f, args, c.range(), st)
+        // A change to a `**kwargs` (`kwargs.pop("axis", 0)`, `kwargs.update(...)`): the variable
+        // is rebound to what it holds afterwards (without the popped key; unknown otherwise).
+        let changed = match (&f, &*c.func) {
+            (Value::Method(recv, m), Expr::Attribute(a))
+                if matches!(**recv, Value::Kwargs(_))
+                    && !matches!(&**m, "get" | "copy" | "keys" | "values" | "items") =>
+            {
+                match (&**recv, &*a.value, &**m, args.pos.first()) {
+                    (Value::Kwargs(items), Expr::Name(n), "pop", Some(Value::Str(Some(k)))) => {
+                        let rest: Arc<[(Arc<str>, Value)]> =
+                            items.iter().filter(|(x, _)| x != k).cloned().collect();
+                        Some((n.id.as_str(), Value::Kwargs(rest)))
+                    }
+                    (_, Expr::Name(n), _, _) => Some((n.id.as_str(), Value::Top)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let result = self.call_value(&f, args, c.range(), st);
+        if let Some((name, v)) = changed {
+            self.bind(name, v, st);
+        }
+        result
     }
 
     /// Give an unknown int held by a variable a name of its own (see [`Self::bind`]).
@@ -330,6 +355,21 @@ impl<'a> Interp<'a> {
             (Value::Func(_), _) => Value::Top,
             (Value::Array(_), _) => self.call_array_method(recv, name, args, range, st),
             (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
+            (Value::Kwargs(items), "get" | "pop") => {
+                let key = match args.pos.first() {
+                    Some(Value::Str(Some(k))) => k.clone(),
+                    _ => return Value::Top,
+                };
+                match items.iter().find(|(k, _)| *k == key) {
+                    Some((_, v)) => v.clone(),
+                    None => args.pos.get(1).cloned().unwrap_or(if &**name == "get" {
+                        Value::None
+                    } else {
+                        Value::Top
+                    }),
+                }
+            }
+            (Value::Kwargs(_), "copy") => recv.clone(),
             // CPython 3: `platform.python_version_tuple()[0] < "3"` guards dead Python 2 code.
             (Value::Module(super::value::ModRef::Platform), "python_version_tuple") => {
                 Value::Tuple(Seq::Exact(
@@ -621,7 +661,22 @@ impl<'a> Interp<'a> {
             env.insert(name.into(), bound(v));
         }
         if let Some(kw) = &def.parameters.kwarg {
-            env.insert(kw.name.as_str().into(), bound(Value::Top));
+            // The keywords no parameter takes, when the call's are all known.
+            let v = if args.unknown {
+                Value::Top
+            } else {
+                let named = |n: &str| {
+                    params.iter().any(|p| p.parameter.name.as_str() == n)
+                        || def
+                            .parameters
+                            .kwonlyargs
+                            .iter()
+                            .any(|p| p.parameter.name.as_str() == n)
+                };
+                Value::Kwargs(args.kw.iter().filter(|(k, _)| !named(k)).cloned().collect())
+            };
+            extra_key.push(v.clone());
+            env.insert(kw.name.as_str().into(), bound(v));
         }
         // Hints on parameters refine unknown arguments.
         let mut hinted = Vec::with_capacity(values.len());
@@ -727,6 +782,11 @@ impl<'a> Interp<'a> {
                 st.globals = end.globals.clone();
             }
             st.heap = end.heap.clone();
+            // Where the budget cut the body, the rest of it (a callback that appends to a list
+            // the caller reads afterwards) was not seen: what was passed may have changed.
+            if cut {
+                self.escape(&args, st);
+            }
             // Only calls that changed neither the globals nor the heap are remembered (most
             // calls of numerical helpers): a hit then needs no state to restore.
             let pure = std::ptr::eq(globals_in.as_ptr(), Arc::as_ptr(&end.globals))
@@ -783,6 +843,7 @@ impl<'a> Interp<'a> {
                     let n = self.iteration_len(v, st);
                     match v {
                         Value::Str(Some(s)) => Value::int(s.chars().count() as i64),
+                        Value::Kwargs(items) => Value::int(items.len() as i64),
                         Value::Int(_) | Value::Float(_) | Value::None | Value::Bool(_) => {
                             self.report(
                                 range,
@@ -1085,7 +1146,11 @@ fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
             | (Value::Tuple(_), Cls::Builtin(Builtin::Tuple)) => Some(true),
             (Value::Str(_), Cls::Builtin(Builtin::Str))
             | (Value::Float(_), Cls::Builtin(Builtin::Float)) => Some(true),
-            (Value::Int(_) | Value::Bool(_), Cls::Builtin(Builtin::Int | Builtin::Bool)) => None,
+            // A Python int (sizes, lengths, literals: NumPy's integers are 0-d arrays here) is
+            // an `int` and not a `bool`; a bool is both.
+            (Value::Int(_) | Value::Bool(_), Cls::Builtin(Builtin::Int))
+            | (Value::Bool(_), Cls::Builtin(Builtin::Bool)) => Some(true),
+            (Value::Int(_), Cls::Builtin(Builtin::Bool)) => Some(false),
             (Value::Array(s), _) if s.rank().is_none_or(|r| r == 0) => None,
             _ => concrete.then_some(false),
         };

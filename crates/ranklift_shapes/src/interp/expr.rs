@@ -476,13 +476,19 @@ impl<'a> Interp<'a> {
                         }
                     }
                 }
+                // Identity and membership tests, and type tests (`type(x) == int`).
                 Expr::Compare(c)
                     if c.ops.iter().all(|o| {
                         matches!(
                             o,
                             ast::CmpOp::Is | ast::CmpOp::IsNot | ast::CmpOp::In | ast::CmpOp::NotIn
                         )
-                    }) =>
+                    }) || std::iter::once(&*c.left)
+                        .chain(c.comparators.iter())
+                        .any(|x| {
+                            matches!(x, Expr::Call(f)
+                            if matches!(&*f.func, Expr::Name(n) if n.id.as_str() == "type"))
+                        }) =>
                 {
                     for x in std::iter::once(&*c.left).chain(c.comparators.iter()) {
                         if matches!(x, Expr::Name(_) | Expr::Attribute(_) | Expr::Call(_)) {
@@ -879,6 +885,11 @@ impl<'a> Interp<'a> {
                         }
                     }
                     Some(Value::Method(inner, kind)) if &*kind == "<static>" => *inner,
+                    // A classmethod read from an instance is bound to its class.
+                    Some(Value::Method(inner, kind)) if &*kind == "<classmethod>" => match *inner {
+                        Value::Func(f) => Value::Method(Box::new(Value::Class(class)), func_key(f)),
+                        _ => Value::Top,
+                    },
                     Some(v) => v,
                     None => Value::Top,
                 }
@@ -894,9 +905,15 @@ impl<'a> Interp<'a> {
                     Value::Top
                 }
                 Some(Value::Method(inner, kind)) if &*kind == "<static>" => *inner,
+                // A classmethod is bound to the class (`cls(...)` in it builds an instance).
+                Some(Value::Method(inner, kind)) if &*kind == "<classmethod>" => match *inner {
+                    Value::Func(f) => Value::Method(Box::new(Value::Class(*c)), func_key(f)),
+                    _ => Value::Top,
+                },
                 Some(v) => v,
                 None => Value::Top,
             },
+            Value::Kwargs(_) => Value::Method(Box::new(obj.clone()), attr.into()),
             // Named tuples (`sys.version_info.major`, `platform.uname().system`) are tuples.
             Value::Tuple(Seq::Exact(items))
                 if items.len() == 5

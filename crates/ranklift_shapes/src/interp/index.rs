@@ -269,6 +269,13 @@ impl<'a> Interp<'a> {
                 };
                 self.outcome(range, o)
             }
+            Value::Kwargs(items) => match idx {
+                Value::Str(Some(k)) => items
+                    .iter()
+                    .find(|(x, _)| x == k)
+                    .map_or(Value::Top, |(_, v)| v.clone()),
+                _ => Value::Top,
+            },
             Value::NpFunc(name @ ("numpy.r_" | "numpy.c_")) => {
                 let items: Vec<Value> = match idx {
                     Value::Tuple(Seq::Exact(items)) => items.to_vec(),

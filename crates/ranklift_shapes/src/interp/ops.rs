@@ -404,6 +404,13 @@ impl<'a> Interp<'a> {
             }
             // Membership in a known list or tuple: `ndim in [2, 3]` is decided when `ndim` is.
             CmpOp::In | CmpOp::NotIn => {
+                if let Value::Kwargs(items) = r {
+                    let found = match l {
+                        Value::Str(Some(k)) => Some(items.iter().any(|(x, _)| x == k)),
+                        _ => None,
+                    };
+                    return Value::Bool(found.map(|f| f == (op == CmpOp::In)));
+                }
                 let items = match r {
                     Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
                     Value::List(a) => match st.list(*a) {

@@ -787,6 +787,7 @@ impl<'a> Interp<'a> {
         // calls it element by element): the name is then bound to an unknown value, and the
         // body is analysed like an uncalled function's, with unknown arguments.
         let mut opaque = false;
+        let mut apply: Option<Value> = None;
         // `@x.setter` / `@x.deleter` under `@property def x`: the name stays bound to the
         // property (reads still run the getter; assignments go through the setter).
         let mut keep_property = None;
@@ -837,6 +838,16 @@ impl<'a> Interp<'a> {
                 "abstractmethod" | "lru_cache" | "cache" | "wraps" | "jit" | "njit"
                 | "function" | "overload" | "override" | "final" | "no_type_check" | "setter"
                 | "getter" | "deleter" => {}
+                // A decorator of the program itself (`def autoshape(func): ... return
+                // wrapper`) is run on the function when it is a plain function of a module
+                // (not a method), alone in the list: the name is bound to what it returns.
+                _ if matches!(v, Value::Func(_))
+                    && !call
+                    && f.decorator_list.len() == 1
+                    && !self.in_class_body() =>
+                {
+                    apply = Some(v);
+                }
                 _ => {
                     let _ = v;
                     opaque = true;
@@ -893,6 +904,18 @@ impl<'a> Interp<'a> {
         self.memo.retain(|k, _| k.0 != id);
         if opaque {
             return Value::Top;
+        }
+        if let Some(Value::Func(deco)) = apply {
+            let args = super::call::Args {
+                pos: vec![Value::Func(id)],
+                ..Default::default()
+            };
+            return match self.call_function(deco, None, args, f.range, st) {
+                // A wrapper the analysis can call; anything else (an object, a registry's
+                // return value) is unknown, and the body is analysed on its own.
+                w @ (Value::Func(_) | Value::Method(..)) => w,
+                _ => Value::Top,
+            };
         }
         if let Some((p, is_setter)) = keep_property {
             // `@x.setter`: the property now runs this function on assignment.
@@ -1112,6 +1135,20 @@ impl<'a> Interp<'a> {
             Expr::Subscript(s) => {
                 let obj = self.eval(&s.value, st);
                 let idx = self.eval(&s.slice, st);
+                // `kwargs[k] = v` rebinds the variable to the changed keywords.
+                if let (Value::Kwargs(items), Expr::Name(n)) = (&obj, &*s.value) {
+                    let new = match &idx {
+                        Value::Str(Some(k)) => {
+                            let mut items: Vec<_> =
+                                items.iter().filter(|(x, _)| x != k).cloned().collect();
+                            items.push((k.clone(), v));
+                            Value::Kwargs(items.into())
+                        }
+                        _ => Value::Top,
+                    };
+                    self.bind(n.id.as_str(), new, st);
+                    return;
+                }
                 self.set_item(&obj, &idx, v, s.range(), st);
             }
             _ => {}
@@ -1189,7 +1226,17 @@ impl<'a> Interp<'a> {
             Expr::Tuple(t) => t.elts.iter().for_each(|e| self.delete(e, st)),
             Expr::Subscript(s) => {
                 let obj = self.eval(&s.value, st);
-                self.eval(&s.slice, st);
+                let idx = self.eval(&s.slice, st);
+                if let (Value::Kwargs(items), Expr::Name(n)) = (&obj, &*s.value) {
+                    let new = match &idx {
+                        Value::Str(Some(k)) => {
+                            Value::Kwargs(items.iter().filter(|(x, _)| x != k).cloned().collect())
+                        }
+                        _ => Value::Top,
+                    };
+                    self.bind(n.id.as_str(), new, st);
+                    return;
+                }
                 if let Value::List(a) = obj
                     && let Some(Obj::List(seq)) = st.obj_mut(a)
                 {

@@ -258,6 +258,10 @@ pub enum Value {
     /// error, never invent one: inside `np.array([...])` and in arithmetic with numbers and
     /// arrays (`np.array([[0, -w[2], w[1]], ...])` is 3×3). Everywhere else it is [`Value::Top`].
     Elem,
+    /// A function's `**kwargs` as its call passed them (names and values, in order): read with
+    /// `.get`, `[...]`, `in`, `len`, and passed on with `**kwargs`. A change to it (`pop`,
+    /// `kwargs[k] = v`) rebinds the variable (see `interp/call.rs`); anything else is unknown.
+    Kwargs(Arc<[(Arc<str>, Value)]>),
     Int(Int),
     /// A float; the bits of a known value.
     Float(Option<u64>),
@@ -367,6 +371,7 @@ impl Value {
             Value::None => Some(false),
             Value::Str(Some(s)) => Some(!s.is_empty()),
             Value::Tuple(Seq::Exact(v)) => Some(!v.is_empty()),
+            Value::Kwargs(v) => Some(!v.is_empty()),
             Value::Func(_) | Value::Class(_) | Value::Module(_) | Value::NpFunc(_) => Some(true),
             Value::Builtin(_) | Value::Method(..) | Value::Ellipsis => Some(true),
             _ => None,

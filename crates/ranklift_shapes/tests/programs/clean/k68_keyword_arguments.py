@@ -1,0 +1,30 @@
+# The same layer fed 4 features; a `kwargs` changed before it is read (`kwargs["scale"] = ...`,
+# `kwargs.pop`), and one left empty.
+import numpy as np
+
+
+class Dense:
+    def __init__(self, n_in, n_out, **kwargs):
+        scale = kwargs.get("scale", 0.01)
+        if "bias" in kwargs:
+            self.b = np.full(n_out, kwargs["bias"])
+        else:
+            self.b = np.zeros(n_out)
+        self.w = np.ones((n_in, n_out)) * scale
+
+    @classmethod
+    def from_config(cls, **config):
+        n_in = config.pop("n_in")
+        config["scale"] = 0.1
+        return cls(n_in, config.pop("n_out", 8), **config)
+
+    def __call__(self, x):
+        return x @ self.w + self.b
+
+
+def build(*args, **kwargs):
+    return Dense.from_config(*args, **kwargs)
+
+
+layer = build(n_in=4, n_out=6, bias=0.5)
+print(layer(np.ones((2, 4))).shape, Dense(3, 2)(np.ones(3)).shape, len(Dense.from_config(n_in=2).b))
