@@ -52,6 +52,19 @@ fn builtin(name: &str) -> Option<Value> {
     Some(Value::Builtin(b))
 }
 
+/// `type(x)`, or `str(type(x))` / `repr(type(x))`: an expression that tests a type.
+fn is_type_call(e: &Expr) -> bool {
+    let Expr::Call(c) = e else { return false };
+    let Expr::Name(f) = &*c.func else {
+        return false;
+    };
+    match f.id.as_str() {
+        "type" => true,
+        "str" | "repr" => c.arguments.args.first().is_some_and(is_type_call),
+        _ => false,
+    }
+}
+
 /// An attribute of the `math` module: its constants, and the scalar functions whose array
 /// arguments must have one element (anything else is unknown).
 fn math_attr(attr: &str) -> Value {
@@ -467,11 +480,12 @@ impl<'a> Interp<'a> {
                 }
                 Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out, attrs)),
                 Expr::UnaryOp(u) => collect(&u.operand, out, attrs),
-                // `isinstance(x, T)`, and a test of a value computed from `x` (`"pandas" in
-                // str(type(x))`).
+                // `isinstance(x, T)`, and a test of `x`'s type written out (`"pandas" in
+                // str(type(x))`); a value computed from `x` (`set(x).issubset(...)`) is no
+                // type test.
                 Expr::Call(c) => {
                     for a in c.arguments.args.iter() {
-                        if matches!(a, Expr::Name(_) | Expr::Attribute(_) | Expr::Call(_)) {
+                        if matches!(a, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(a) {
                             collect(a, out, attrs);
                         }
                     }
@@ -491,7 +505,7 @@ impl<'a> Interp<'a> {
                         }) =>
                 {
                     for x in std::iter::once(&*c.left).chain(c.comparators.iter()) {
-                        if matches!(x, Expr::Name(_) | Expr::Attribute(_) | Expr::Call(_)) {
+                        if matches!(x, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(x) {
                             collect(x, out, attrs);
                         }
                     }
