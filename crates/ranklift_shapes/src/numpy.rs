@@ -1355,10 +1355,11 @@ fn cumulative(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State)
 
 /// `np.where(cond, x, y)`: broadcasting of the three; `np.where(cond)` alone gives indices.
 fn where_(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
-    if args.pos.len() == 3 {
-        i.apply_sig(Broadcast3, args, range, st)
-    } else {
-        Value::Top
+    match args.pos.len() {
+        3 => i.apply_sig(Broadcast3, args, range, st),
+        // `np.where(cond)` is `np.asarray(cond).nonzero()` (NumPy's documentation).
+        1 if args.kw.is_empty() => nonzero(i, args, range, st),
+        _ => Value::Top,
     }
 }
 
