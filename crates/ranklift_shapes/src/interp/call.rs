@@ -573,20 +573,21 @@ impl<'a> Interp<'a> {
             .iter()
             .chain(def.parameters.args.iter())
             .collect();
+        // Does a named parameter (positional or keyword-only) take keyword `name`?
+        let takes = |name: &str| {
+            params.iter().any(|p| p.parameter.name.as_str() == name)
+                || def
+                    .parameters
+                    .kwonlyargs
+                    .iter()
+                    .any(|p| p.parameter.name.as_str() == name)
+        };
         // A call that cannot bind — a keyword the function does not take, more positional
         // arguments than it has with no `**kwargs` / `*args` to take them, or a required
-        // parameter left out — raises TypeError
-        // before the body runs: nothing in the body is reached from it (statsmodels'
-        // `approx_hess_cs(x, f, eps, h=1e-20)` in a `__main__` block).
+        // parameter left out — raises TypeError before the body runs: nothing in the body is
+        // reached from it (statsmodels' `approx_hess_cs(x, f, eps, h=1e-20)` in a `__main__`
+        // block).
         if !args.unknown {
-            let takes = |name: &str| {
-                params.iter().any(|p| p.parameter.name.as_str() == name)
-                    || def
-                        .parameters
-                        .kwonlyargs
-                        .iter()
-                        .any(|p| p.parameter.name.as_str() == name)
-            };
             let stray_kw = def.parameters.kwarg.is_none() && args.kw.iter().any(|(k, _)| !takes(k));
             let too_many = def.parameters.vararg.is_none() && pos.len() > params.len();
             // A required parameter nobody passed (scikit-learn's tests call
@@ -665,15 +666,7 @@ impl<'a> Interp<'a> {
             let v = if args.unknown {
                 Value::Top
             } else {
-                let named = |n: &str| {
-                    params.iter().any(|p| p.parameter.name.as_str() == n)
-                        || def
-                            .parameters
-                            .kwonlyargs
-                            .iter()
-                            .any(|p| p.parameter.name.as_str() == n)
-                };
-                Value::Kwargs(args.kw.iter().filter(|(k, _)| !named(k)).cloned().collect())
+                Value::Kwargs(args.kw.iter().filter(|(k, _)| !takes(k)).cloned().collect())
             };
             extra_key.push(v.clone());
             env.insert(kw.name.as_str().into(), bound(v));
