@@ -130,9 +130,7 @@ impl<'a> Interp<'a> {
             {
                 match (&**recv, &*a.value, &**m, args.pos.first()) {
                     (Value::Kwargs(items), Expr::Name(n), "pop", Some(Value::Str(Some(k)))) => {
-                        let rest: Arc<[(Arc<str>, Value)]> =
-                            items.iter().filter(|(x, _)| x != k).cloned().collect();
-                        Some((n.id.as_str(), Value::Kwargs(rest)))
+                        Some((n.id.as_str(), Value::kwargs_with(items, k, None)))
                     }
                     (_, Expr::Name(n), _, _) => Some((n.id.as_str(), Value::Top)),
                     _ => None,
@@ -360,14 +358,13 @@ impl<'a> Interp<'a> {
                     Some(Value::Str(Some(k))) => k.clone(),
                     _ => return Value::Top,
                 };
-                match items.iter().find(|(k, _)| *k == key) {
-                    Some((_, v)) => v.clone(),
-                    None => args.pos.get(1).cloned().unwrap_or(if &**name == "get" {
+                Value::kwarg(items, &key).unwrap_or_else(|| {
+                    args.pos.get(1).cloned().unwrap_or(if &**name == "get" {
                         Value::None
                     } else {
                         Value::Top
-                    }),
-                }
+                    })
+                })
             }
             (Value::Kwargs(_), "copy") => recv.clone(),
             // CPython 3: `platform.python_version_tuple()[0] < "3"` guards dead Python 2 code.
@@ -602,7 +599,7 @@ impl<'a> Interp<'a> {
             // A required parameter nobody passed (scikit-learn's tests call
             // `incr_mean_variance_axis(X=axis, axis=last_mean, ...)` without `last_n` inside
             // `pytest.raises(TypeError)`).
-            let passed = |name: &str| args.kw.iter().any(|(k, _)| &**k == name);
+            let passed = |name: &str| args.kw(name).is_some();
             let missing = params.iter().enumerate().any(|(i, p)| {
                 i >= pos.len() && p.default.is_none() && !passed(p.parameter.name.as_str())
             }) || def

@@ -521,11 +521,7 @@ impl<'a> Interp<'a> {
     /// modules stay).
     pub(crate) fn forget(&mut self, names: &[&str], attrs: &[(&str, &str)], st: &mut State) {
         for &(base, attr) in attrs {
-            let local = st.locals.as_ref().and_then(|l| l.get(base));
-            let Some(Value::Instance(addr)) = local
-                .or_else(|| st.globals.get(base))
-                .map(|b| b.value.clone())
-            else {
+            let Some(&Value::Instance(addr)) = st.lookup_value(base) else {
                 continue;
             };
             if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr)

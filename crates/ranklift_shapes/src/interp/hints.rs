@@ -39,9 +39,8 @@ impl<'a> Interp<'a> {
         match e {
             Expr::Name(n) => {
                 let name = n.id.as_str();
-                let local = st.locals.as_ref().and_then(|l| l.get(name));
-                match local.or_else(|| st.globals.get(name)) {
-                    Some(b) => Some(b.value.clone()),
+                match st.lookup_value(name) {
+                    Some(v) => Some(v.clone()),
                     None => match name {
                         "int" => Some(Value::Builtin(Builtin::Int)),
                         "float" => Some(Value::Builtin(Builtin::Float)),
@@ -153,8 +152,7 @@ impl<'a> Interp<'a> {
     /// A dimension named in a hint: the value of the variable of that name when it holds an
     /// int (so `"n 3"` agrees with `np.zeros((n, 3))`), else a symbol of the hint's own.
     fn named_dim(&self, name: &str, st: &State, scope: &str) -> Dim {
-        let local = st.locals.as_ref().and_then(|l| l.get(name));
-        match local.or_else(|| st.globals.get(name)).map(|b| &b.value) {
+        match st.lookup_value(name) {
             Some(Value::Int(i)) if !i.is_negative() => i.as_dim(),
             _ => Dim::Sym(format!("{name}#{scope}").into()),
         }

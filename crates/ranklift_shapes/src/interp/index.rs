@@ -270,10 +270,7 @@ impl<'a> Interp<'a> {
                 self.outcome(range, o)
             }
             Value::Kwargs(items) => match idx {
-                Value::Str(Some(k)) => items
-                    .iter()
-                    .find(|(x, _)| x == k)
-                    .map_or(Value::Top, |(_, v)| v.clone()),
+                Value::Str(Some(k)) => Value::kwarg(items, k).unwrap_or(Value::Top),
                 _ => Value::Top,
             },
             Value::NpFunc(name @ ("numpy.r_" | "numpy.c_")) => {

@@ -1138,12 +1138,7 @@ impl<'a> Interp<'a> {
                 // `kwargs[k] = v` rebinds the variable to the changed keywords.
                 if let (Value::Kwargs(items), Expr::Name(n)) = (&obj, &*s.value) {
                     let new = match &idx {
-                        Value::Str(Some(k)) => {
-                            let mut items: Vec<_> =
-                                items.iter().filter(|(x, _)| x != k).cloned().collect();
-                            items.push((k.clone(), v));
-                            Value::Kwargs(items.into())
-                        }
+                        Value::Str(Some(k)) => Value::kwargs_with(items, k, Some(v)),
                         _ => Value::Top,
                     };
                     self.bind(n.id.as_str(), new, st);
@@ -1229,9 +1224,7 @@ impl<'a> Interp<'a> {
                 let idx = self.eval(&s.slice, st);
                 if let (Value::Kwargs(items), Expr::Name(n)) = (&obj, &*s.value) {
                     let new = match &idx {
-                        Value::Str(Some(k)) => {
-                            Value::Kwargs(items.iter().filter(|(x, _)| x != k).cloned().collect())
-                        }
+                        Value::Str(Some(k)) => Value::kwargs_with(items, k, None),
                         _ => Value::Top,
                     };
                     self.bind(n.id.as_str(), new, st);

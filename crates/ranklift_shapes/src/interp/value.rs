@@ -342,6 +342,21 @@ impl Value {
         })
     }
 
+    /// `kwargs[key]` of a [`Value::Kwargs`], when the call passed `key`.
+    pub fn kwarg(items: &[(Arc<str>, Value)], key: &str) -> Option<Value> {
+        items
+            .iter()
+            .find(|(k, _)| &**k == key)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// A [`Value::Kwargs`] without `key` (after `kwargs.pop(key)` / `del kwargs[key]`), with
+    /// `value` under it instead when given (`kwargs[key] = value`).
+    pub fn kwargs_with(items: &[(Arc<str>, Value)], key: &Arc<str>, value: Option<Value>) -> Value {
+        let rest = items.iter().filter(|(k, _)| k != key).cloned();
+        Value::Kwargs(rest.chain(value.map(|v| (key.clone(), v))).collect())
+    }
+
     /// Data that lives outside the heap (arrays, numbers, strings, None, tuples of those): a
     /// copy of it is equal to it.
     pub fn is_plain_data(&self) -> bool {
