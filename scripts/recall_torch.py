@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""Recall and false alarms of `ranklift shapes` on real PyTorch models (issue 28).
+
+The models are real `nn.Module` definitions from public repositories fetched onto this machine
+(`fetch` puts their git directories under `--mirror`; read at a pinned commit, used from a
+temporary directory, never copied into this repository). Each is composed with a driver of our
+own (`MODELS` below) that builds the model and runs `forward` on an input of the shape the
+repository uses. Files are copied with their module-level *code* blanked (imports, classes,
+functions and plain constants stay; a script's data download and training loop become empty
+lines), so every line keeps its number.
+
+Then, one at a time, a single shape bug is injected into the model's file:
+
+- `layer`: a size argument of a layer constructor (`nn.Linear(320, 50)`: in/out features,
+  channels, `num_features`, `embedding_dim`, `hidden_size`) becomes one more (`321`, `h + 1`);
+- `view`: an integer of `view` / `reshape` becomes one more;
+- `dim`: the `dim` of `torch.cat` / `torch.stack` moves to the next axis;
+- `permute`: the first two axes of `permute` / `transpose` exchanged;
+- `flatten`: `torch.flatten(x, 1)` flattens from the next axis.
+
+A mutant is kept only when real torch (`--python`, scripts/torch-env.sh's venv) raises when the
+driver runs it, and the innermost frame in the project's files (model or driver) is the line
+counted. `ranklift shapes driver.py` (default mode) finds the bug when it reports a finding at
+that file and line; "with torch's words" when its message is torch's. On the unmutated projects
+every finding is a false alarm.
+
+Usage: recall_torch.py --bin target/debug/ranklift --python TORCH_PYTHON [--mirror /work/.mirror]
+       [--only name,...] [--list] [--min-recall R]
+"""
+import argparse
+import ast
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import tokenize
+from pathlib import Path
+
+# name -> (repository, commit, files to copy (repository paths), the file mutated, driver).
+# Files are copied to the project's root under their base name unless `keep_dirs` is given.
+MODELS = {}
+
+
+def model(name, repo, commit, files, mutate, driver, keep_dirs=False, shims=None):
+    """`shims`: files of our own the copied ones need (a package `__init__` that imports only
+    what the model uses instead of the repository's, which imports every model)."""
+    MODELS[name] = dict(repo=repo, commit=commit, files=files, mutate=mutate,
+                        driver=driver.strip("\n") + "\n", keep_dirs=keep_dirs,
+                        shims=shims or {})
+
+
+CIFAR = ("kuangliu/pytorch-cifar", "49b7aa97b0c12fe0d4054e670403a16b6b834ddd")
+for stem, ctor in [("lenet", "LeNet()"), ("resnet", "ResNet18()"), ("vgg", "VGG('VGG11')"),
+                   ("mobilenet", "MobileNet()"), ("googlenet", "GoogLeNet()"),
+                   ("densenet", "densenet_cifar()"), ("preact_resnet", "PreActResNet18()"),
+                   ("senet", "SENet18()"), ("mobilenetv2", "MobileNetV2()")]:
+    model(f"cifar-{stem}", *CIFAR, [f"models/{stem}.py"], f"models/{stem}.py", f"""
+import torch
+from {stem} import *
+
+net = {ctor}
+y = net(torch.randn(2, 3, 32, 32))
+print(y.shape)
+""")
+
+EXAMPLES = ("pytorch/examples", "77f55b912142e11fcfdf5b530231fb9c52f181e8")
+model("examples-mnist", *EXAMPLES, ["mnist/main.py"], "mnist/main.py", """
+import torch
+from main import Net
+
+model = Net()
+out = model(torch.randn(4, 1, 28, 28))
+print(out.shape)
+""")
+model("examples-vae", *EXAMPLES, ["vae/main.py"], "vae/main.py", """
+import torch
+from main import VAE
+
+model = VAE()
+recon, mu, logvar = model(torch.rand(4, 1, 28, 28))
+loss = loss_function(recon, torch.rand(4, 1, 28, 28), mu, logvar)
+print(recon.shape, loss.item())
+""".replace("from main import VAE", "from main import VAE, loss_function"))
+model("examples-word-lm", *EXAMPLES, ["word_language_model/model.py"], "word_language_model/model.py", """
+import torch
+from model import RNNModel
+
+model = RNNModel("LSTM", 50, 16, 32, 2)
+hidden = model.init_hidden(4)
+out, hidden = model(torch.randint(0, 50, (7, 4)), hidden)
+print(out.shape)
+""")
+
+GAN = ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e")
+model("gan-pix2pix", *GAN, ["implementations/pix2pix/models.py"], "implementations/pix2pix/models.py", """
+import torch
+from models import GeneratorUNet, Discriminator
+
+G = GeneratorUNet()
+D = Discriminator()
+a = torch.randn(1, 3, 256, 256)
+fake = G(a)
+print(D(fake, a).shape)
+""")
+model("gan-cyclegan", *GAN, ["implementations/cyclegan/models.py"], "implementations/cyclegan/models.py", """
+import torch
+from models import GeneratorResNet, Discriminator
+
+G = GeneratorResNet((3, 64, 64), 2)
+D = Discriminator((3, 64, 64))
+x = torch.randn(2, 3, 64, 64)
+print(D(G(x)).shape, D.output_shape)
+""")
+model("gan-context-encoder", *GAN, ["implementations/context_encoder/models.py"],
+      "implementations/context_encoder/models.py", """
+import torch
+from models import Generator, Discriminator
+
+G = Generator(channels=3)
+D = Discriminator(channels=3)
+x = torch.randn(2, 3, 128, 128)
+print(D(G(x)).shape)
+""")
+model("gan-srgan", *GAN, ["implementations/srgan/models.py"], "implementations/srgan/models.py", """
+import torch
+from models import GeneratorResNet, Discriminator
+
+G = GeneratorResNet(n_residual_blocks=2)
+D = Discriminator((3, 64, 64))
+x = torch.randn(1, 3, 16, 16)
+print(D(G(x)).shape)
+""")
+
+TUT = ("yunjey/pytorch-tutorial", "0500d3df5a2a8080ccfccbc00aca0eacc21818db")
+model("tutorial-cnn", *TUT, ["tutorials/02-intermediate/convolutional_neural_network/main.py"],
+      "tutorials/02-intermediate/convolutional_neural_network/main.py", """
+import torch
+from main import ConvNet
+
+model = ConvNet(10)
+print(model(torch.randn(5, 1, 28, 28)).shape)
+""")
+model("tutorial-resnet", *TUT, ["tutorials/02-intermediate/deep_residual_network/main.py"],
+      "tutorials/02-intermediate/deep_residual_network/main.py", """
+import torch
+from main import ResNet, ResidualBlock
+
+model = ResNet(ResidualBlock, [2, 2, 2])
+print(model(torch.randn(2, 3, 32, 32)).shape)
+""")
+model("tutorial-rnn", *TUT, ["tutorials/02-intermediate/recurrent_neural_network/main.py"],
+      "tutorials/02-intermediate/recurrent_neural_network/main.py", """
+import torch
+from main import RNN
+
+model = RNN(28, 128, 2, 10)
+print(model(torch.randn(3, 28, 28)).shape)
+""")
+model("tutorial-birnn", *TUT, ["tutorials/02-intermediate/bidirectional_recurrent_neural_network/main.py"],
+      "tutorials/02-intermediate/bidirectional_recurrent_neural_network/main.py", """
+import torch
+from main import BiRNN
+
+model = BiRNN(28, 128, 2, 10)
+print(model(torch.randn(3, 28, 28)).shape)
+""")
+model("tutorial-vae", *TUT, ["tutorials/03-advanced/variational_autoencoder/main.py"],
+      "tutorials/03-advanced/variational_autoencoder/main.py", """
+import torch
+from main import VAE
+
+model = VAE()
+x_reconst, mu, log_var = model(torch.rand(4, 784))
+print(x_reconst.shape)
+""")
+
+GPT = ("karpathy/nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291")
+model("nanogpt", *GPT, ["model.py"], "model.py", """
+import torch
+from model import GPT, GPTConfig
+
+config = GPTConfig(block_size=16, vocab_size=50, n_layer=2, n_head=2, n_embd=32)
+gpt = GPT(config)
+logits, loss = gpt(torch.randint(0, 50, (2, 8)), torch.randint(0, 50, (2, 8)))
+print(logits.shape, loss.item())
+""")
+
+VAE = ("AntixK/PyTorch-VAE", "a6896b944c918dd7030e7d795a8c13e5c6345ec7")
+model("vae-vanilla", *VAE, ["models/types_.py", "models/base.py", "models/vanilla_vae.py"],
+      "models/vanilla_vae.py", """
+import torch
+from models.vanilla_vae import VanillaVAE
+
+vae = VanillaVAE(in_channels=3, latent_dim=16)
+recons, x, mu, log_var = vae(torch.randn(2, 3, 64, 64))
+print(recons.shape, vae.loss_function(recons, x, mu, log_var, M_N=0.5)["loss"].item())
+""", keep_dirs=True, shims={"models/__init__.py": "from .base import *  # noqa: F403\n"})
+
+AIAYN = ("jadore801120/attention-is-all-you-need-pytorch", "132907dd272e2cc92e3c10e6c4e783a87ff8893d")
+model("transformer", *AIAYN,
+      ["transformer/Constants.py", "transformer/Modules.py", "transformer/SubLayers.py",
+       "transformer/Layers.py", "transformer/Models.py"], "transformer/Models.py", """
+import torch
+from transformer.Models import Transformer
+
+model = Transformer(30, 40, src_pad_idx=0, trg_pad_idx=0, d_word_vec=32, d_model=32,
+                    d_inner=64, n_layers=2, n_head=2, d_k=16, d_v=16, n_position=50)
+out = model(torch.randint(1, 30, (2, 9)), torch.randint(1, 40, (2, 7)))
+print(out.shape)
+""", keep_dirs=True)
+model("transformer-sublayers", *AIAYN,
+      ["transformer/Modules.py", "transformer/SubLayers.py"], "transformer/SubLayers.py", """
+import torch
+from transformer.SubLayers import MultiHeadAttention, PositionwiseFeedForward
+
+mha = MultiHeadAttention(n_head=4, d_model=32, d_k=8, d_v=8)
+q = torch.randn(2, 5, 32)
+out, attn = mha(q, q, q)
+ffn = PositionwiseFeedForward(32, 64)
+print(ffn(out).shape, attn.shape)
+""", keep_dirs=True)
+
+LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+          "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
+          "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}
+# The size arguments of each layer: positions, then keywords.
+SIZE_KWARGS = {"in_features", "out_features", "in_channels", "out_channels", "num_features",
+               "normalized_shape", "embedding_dim", "num_embeddings", "input_size", "hidden_size",
+               "num_channels", "embed_dim"}
+
+
+def blank_module_code(src):
+    """The module with top-level code other than imports, definitions and constant assignments
+    replaced by empty lines (line numbers kept)."""
+    tree = ast.parse(src)
+    lines = src.splitlines(keepends=True)
+
+    import builtins
+    defined = set(dir(builtins))
+
+    def keep(s):
+        if isinstance(s, (ast.Import, ast.ImportFrom)):
+            defined.update((a.asname or a.name).split(".")[0] for a in s.names)
+            return True
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(s.name)
+            return True
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
+            return True  # docstring
+        if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
+            calls = [n for n in ast.walk(s.value) if isinstance(n, ast.Call)]
+            reads = {n.id for n in ast.walk(s.value) if isinstance(n, ast.Name)}
+            # `device = torch.device(...)` is read by models; any other call is code.
+            if reads <= defined and all(
+                    ast.unparse(c.func) in ("torch.device", "torch.cuda.is_available", "TypeVar")
+                    for c in calls):
+                targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+                defined.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+                return True
+        return False
+
+    for s in tree.body:
+        if not keep(s):
+            start = s.lineno - 1
+            if getattr(s, "decorator_list", None):
+                start = s.decorator_list[0].lineno - 1
+            for i in range(start, s.end_lineno):
+                lines[i] = "\n"
+    return "".join(lines)
+
+
+def mutations(src):
+    """(operator, line, (start, end) offsets, replacement) for every single shape bug."""
+    lines = src.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    def off(lineno, col):  # `col` counts UTF-8 bytes
+        return offsets[lineno - 1] + len(lines[lineno - 1].encode()[:col].decode(errors="ignore"))
+    def span(n):
+        return (off(n.lineno, n.col_offset), off(n.end_lineno, n.end_col_offset))
+    def seg(n):
+        return ast.get_source_segment(src, n)
+    def plus_one(n):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return str(n.value + 1) if n.value >= 1 else None
+        if isinstance(n, ast.Constant):
+            return None
+        text = seg(n)
+        return f"({text}) + 1" if isinstance(n, (ast.BinOp, ast.BoolOp, ast.IfExp)) else f"{text} + 1"
+    out = []
+    for n in ast.walk(ast.parse(src)):
+        if not isinstance(n, ast.Call):
+            continue
+        fname = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+        if fname in LAYERS:
+            for a in n.args[:2]:
+                r = plus_one(a)
+                if r is not None and not isinstance(a, ast.Starred):
+                    out.append(("layer", n.lineno, span(a), r))
+            for k in n.keywords:
+                if k.arg in SIZE_KWARGS and (r := plus_one(k.value)) is not None:
+                    out.append(("layer", n.lineno, span(k.value), r))
+        elif fname in ("view", "reshape") and isinstance(n.func, ast.Attribute):
+            for a in n.args:
+                if isinstance(a, ast.Constant) and type(a.value) is int and a.value >= 2:
+                    out.append(("view", n.lineno, span(a), str(a.value + 1)))
+        elif fname in ("cat", "stack", "concat"):
+            dims = [k.value for k in n.keywords if k.arg == "dim"] + n.args[1:2]
+            for d in dims:
+                if isinstance(d, ast.Constant) and type(d.value) is int:
+                    out.append(("dim", n.lineno, span(d), str(d.value + 1)))
+        elif fname in ("permute", "transpose") and isinstance(n.func, ast.Attribute) and len(n.args) >= 2:
+            a, b = n.args[0], n.args[1]
+            if not isinstance(a, ast.Starred) and not isinstance(b, ast.Starred) and seg(a) != seg(b):
+                s0, _ = span(a)
+                _, e1 = span(b)
+                out.append(("permute", n.lineno, (s0, e1),
+                            seg(b) + src[span(a)[1]:span(b)[0]] + seg(a)))
+        elif fname == "flatten" and len(n.args) >= 2:
+            a = n.args[1]
+            if isinstance(a, ast.Constant) and type(a.value) is int:
+                out.append(("flatten", n.lineno, span(a), str(a.value + 1)))
+    return out
+
+
+# A fork server: torch is imported once; each program runs in a forked child.
+SERVER = r"""
+import json, os, runpy, sys, traceback, io, contextlib, warnings
+warnings.filterwarnings("ignore")
+import torch
+torch.set_num_threads(1)
+for req in sys.stdin:
+    req = json.loads(req)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.chdir(req["root"])
+        sys.path.insert(0, req["root"])
+        res = {"ok": True}
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                runpy.run_path(req["path"], run_name="__main__")
+        except BaseException as e:
+            root = os.path.abspath(req["root"]) + os.sep
+            frames = [f for f in traceback.extract_tb(e.__traceback__)
+                      if os.path.abspath(f.filename).startswith(root)]
+            last = frames[-1] if frames else None
+            text = str(e).splitlines()[0] if str(e) else ""
+            res = {"ok": False, "type": type(e).__name__, "message": f"{type(e).__name__}: {text}",
+                   "file": os.path.relpath(last.filename, root) if last else None,
+                   "line": last.lineno if last else None}
+        os.write(w, json.dumps(res).encode())
+        os._exit(0)
+    os.close(w)
+    data = b""
+    while chunk := os.read(r, 65536):
+        data += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    print(data.decode() or json.dumps({"ok": False, "type": "harness", "message": "no answer"}), flush=True)
+"""
+
+
+class Torch:
+    def __init__(self, python):
+        self.p = subprocess.Popen([python, "-c", SERVER], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+
+    def run(self, root, path):
+        self.p.stdin.write(json.dumps({"root": str(root), "path": str(path)}) + "\n")
+        self.p.stdin.flush()
+        return json.loads(self.p.stdout.readline())
+
+
+def source(mirror, repo, commit, path):
+    git = Path(mirror) / repo.replace("/", "+") / "repo"
+    if not git.exists():
+        return None
+    p = subprocess.run(["git", "-C", str(git), "show", f"{commit}:{path}"], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{repo}@{commit}: {path}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def said(d):
+    return d.get("runtime_message") or d["message"]
+
+
+def ranklift(binary, root):
+    p = subprocess.run([binary, "shapes", "--format", "json", "driver.py"], cwd=root,
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode not in (0, 1, 2) or "panicked" in p.stderr:
+        raise SystemExit(f"ranklift crashed on {root}: {p.stderr[-2000:]}")
+    return [d for d in json.loads(p.stdout)["diagnostics"] if not d["code"].startswith("RL")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--python", required=True, help="a Python with torch (scripts/torch-env.sh)")
+    ap.add_argument("--mirror", default="/work/.mirror", help="where fetched repositories are")
+    ap.add_argument("--only", help="comma-separated model names")
+    ap.add_argument("--list", action="store_true", help="print every confirmed mutant and the verdict")
+    ap.add_argument("--min-recall", type=float, default=0.0)
+    ap.add_argument("--json", help="write every confirmed mutant and verdict here")
+    args = ap.parse_args()
+    only = set(args.only.split(",")) if args.only else None
+    torch = Torch(args.python)
+    rows, false_alarms, skipped = [], [], []
+    with tempfile.TemporaryDirectory(prefix="ranklift-recall-torch-") as tmp:
+        tmp = Path(tmp)
+        for name, m in MODELS.items():
+            if only is not None and name not in only:
+                continue
+            texts = {}
+            for f in m["files"]:
+                src = source(args.mirror, m["repo"], m["commit"], f)
+                if src is None:
+                    break
+                texts[f] = blank_module_code(src)
+            if len(texts) != len(m["files"]):
+                skipped.append(name)
+                continue
+            def place(f):
+                return f if m["keep_dirs"] else Path(f).name
+            def build(root, mutated=None):
+                root.mkdir()
+                for f, text in texts.items():
+                    dest = root / place(f)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_text(mutated if mutated is not None and f == m["mutate"] else text)
+                for f, text in m["shims"].items():
+                    (root / f).write_text(text)
+                (root / "driver.py").write_text(m["driver"])
+            clean_root = tmp / name
+            build(clean_root)
+            clean = torch.run(clean_root, clean_root / "driver.py")
+            if not clean["ok"]:
+                raise SystemExit(f"{name}: the unmutated program fails under torch: {clean}")
+            for d in ranklift(args.bin, clean_root):
+                false_alarms.append((name, d))
+            src = texts[m["mutate"]]
+            target = place(m["mutate"])
+            for i, (op, line, (a, b), repl) in enumerate(mutations(src)):
+                mutant = src[:a] + repl + src[b:]
+                try:
+                    ast.parse(mutant)
+                except SyntaxError:
+                    continue
+                root = tmp / f"{name}-{i}"
+                build(root, mutant)
+                r = torch.run(root, root / "driver.py")
+                if r["ok"] or r["file"] is None or r["type"] not in (
+                        "RuntimeError", "ValueError", "IndexError", "TypeError"):
+                    continue
+                diags = ranklift(args.bin, root)
+                at = [d for d in diags if d["path"] == r["file"] and d["line"] == r["line"]]
+                exact = any(said(d).rstrip() == r["message"].rstrip() for d in at)
+                verdict = "found" if at else "missed"
+                rows.append({"model": name, "op": op, "mutated": f"{target}:{line}",
+                             "raises": f"{r['file']}:{r['line']}", "torch": r["message"],
+                             "ranklift": [said(d) for d in at], "verdict": verdict,
+                             "words": exact,
+                             "elsewhere": [f"{d['path']}:{d['line']} {d['code']}" for d in diags if d not in at]})
+    if args.list:
+        for r in rows:
+            print(f"{r['verdict']:7} {r['model']:22} {r['op']:8} {r['mutated']:28} -> {r['raises']:28} {r['torch'][:90]}")
+            if r["ranklift"]:
+                print(f"{'':8} ranklift: {r['ranklift'][0][:110]}")
+    by_model = {}
+    for r in rows:
+        s = by_model.setdefault(r["model"], [0, 0, 0])
+        s[0] += 1
+        s[1] += r["verdict"] == "found"
+        s[2] += r["words"]
+    print(f"{'model':24} {'bugs':>5} {'found':>6} {'words':>6}")
+    for k, (n, f, w) in by_model.items():
+        print(f"{k:24} {n:5} {f:6} {w:6}")
+    n = len(rows)
+    found = sum(r["verdict"] == "found" for r in rows)
+    words = sum(r["words"] for r in rows)
+    repos = {MODELS[k]["repo"] for k in by_model}
+    print(f"{'total':24} {n:5} {found:6} {words:6}")
+    print(f"recall on {n} confirmed bugs in {len(by_model)} models from {len(repos)} repositories: "
+          f"{found}/{n} = {found / max(n, 1):.1%} at the right line ({words} with torch's words)")
+    print(f"false alarms on the {len(by_model)} clean drivers: {len(false_alarms)}")
+    for name, d in false_alarms:
+        print(f"  {name}: {d['path']}:{d['line']}:{d['column']}: {d['code']} {d['message']}")
+    if skipped:
+        print(f"skipped (repository not fetched under {args.mirror}): {', '.join(skipped)}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": rows, "false_alarms": [
+            (k, d) for k, d in false_alarms]}, indent=1))
+    if n and found / n < args.min_recall:
+        print(f"FAILED: recall {found / n:.1%} is below the floor {args.min_recall:.0%}")
+        return 1
+    return 1 if false_alarms and args.min_recall else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
