@@ -41,6 +41,7 @@ pub mod interp;
 pub mod models;
 pub mod numpy;
 mod shape;
+pub mod torch;
 
 pub use dim::{Dim, Tri};
 pub use shape::Shape;

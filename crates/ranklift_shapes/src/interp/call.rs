@@ -211,10 +211,27 @@ impl<'a> Interp<'a> {
                     Some(Value::Func(id)) => {
                         self.call_function(id, Some(f.clone()), args, range, st)
                     }
+                    // `model(x)` of an `nn.Module` runs its `forward`.
+                    None if class.is_some_and(|c| self.is_torch_module(c, 0)) => {
+                        match class.and_then(|c| self.class_attr(c, "forward", 0)) {
+                            Some(Value::Func(id)) => {
+                                self.call_function(id, Some(f.clone()), args, range, st)
+                            }
+                            _ => Value::Top,
+                        }
+                    }
                     _ => Value::Top,
                 }
             }
             Value::NpFunc(name) => self.call_numpy(name, &args, range, st),
+            Value::TorchFunc(name) => {
+                let args = self.lists_as_tuples(args, st);
+                self.call_torch(name, &args, range, st)
+            }
+            Value::Layer(layer) => {
+                let layer = layer.clone();
+                self.call_layer(&layer, args, range, st)
+            }
             Value::Builtin(b) => self.call_builtin(*b, &args, range, st),
             Value::Method(recv, name) => self.call_method(recv, name, args, range, st),
             Value::Int(_)
@@ -224,7 +241,8 @@ impl<'a> Interp<'a> {
             | Value::Str(_)
             | Value::List(_)
             | Value::Tuple(_)
-            | Value::Array(_) => {
+            | Value::Array(_)
+            | Value::Tensor(_) => {
                 let ty = f.type_name().unwrap_or("object");
                 self.report(
                     range,
@@ -352,6 +370,12 @@ impl<'a> Interp<'a> {
             (Value::Func(id), "<static>") => self.call_function(*id, None, args, range, st),
             (Value::Func(_), _) => Value::Top,
             (Value::Array(_), _) => self.call_array_method(recv, name, args, range, st),
+            (Value::Tensor(_), _) => {
+                let args = self.lists_as_tuples(args, st);
+                self.call_tensor_method(recv, name, args, range, st)
+            }
+            (_, "<returns self>") => recv.clone(),
+            (_, "<harmless>") => Value::Top,
             (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
             (Value::Kwargs(items), "get" | "pop") => {
                 let key = match args.pos.first() {
@@ -394,6 +418,21 @@ impl<'a> Interp<'a> {
                 Value::Top
             }
         }
+    }
+
+    /// Lists of known contents passed to torch become tuples (`torch.cat([a, b])`,
+    /// `torch.zeros([2, 3])`): torch reads them and keeps nothing.
+    fn lists_as_tuples(&self, mut args: Args, st: &State) -> Args {
+        let conv = |v: &mut Value| {
+            if let Value::List(a) = v
+                && let Some(Seq::Exact(items)) = st.list(*a)
+            {
+                *v = Value::Tuple(Seq::Exact(items));
+            }
+        };
+        args.pos.iter_mut().for_each(conv);
+        args.kw.iter_mut().for_each(|(_, v)| conv(v));
+        args
     }
 
     fn call_list_method(

@@ -754,6 +754,8 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Platform) => Value::Method(Box::new(obj.clone()), attr.into()),
             Value::Module(ModRef::Math) => math_attr(attr),
+            Value::Module(ModRef::Torch(m)) => crate::torch::module_attr(m, attr),
+            Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
             Value::Module(ModRef::Copy) => match attr {
                 "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
                 _ => Value::Top,
@@ -865,6 +867,16 @@ impl<'a> Interp<'a> {
                 let Some(class) = class else {
                     return Value::Top;
                 };
+                // `nn.Module`'s own methods on a subclass instance: those that return the
+                // module (`model = Net().to(device)`) or change nothing tracked.
+                if self.class_attr(class, attr, 0).is_none() && self.is_torch_module(class, 0) {
+                    if crate::torch::layers::RETURNS_SELF.contains(&attr) {
+                        return Value::Method(Box::new(obj.clone()), "<returns self>".into());
+                    }
+                    if crate::torch::layers::HARMLESS.contains(&attr) {
+                        return Value::Method(Box::new(Value::None), "<harmless>".into());
+                    }
+                }
                 match self.class_attr(class, attr, 0) {
                     // Data attributes of an opaque instance may have been set elsewhere; those
                     // of a class made by a metaclass may have become descriptors.
@@ -985,8 +997,20 @@ impl<'a> Interp<'a> {
         depth <= 16
             && self.classes[class as usize].bases.iter().any(|b| match b {
                 Value::Class(b) => self.library_base(*b, depth + 1),
-                Value::Builtin(_) => false,
+                // `nn.Module` has no metaclass and no properties a subclass's attributes
+                // could become.
+                Value::Builtin(_) | Value::TorchFunc(_) => false,
                 _ => true,
+            })
+    }
+
+    /// Does the class derive from `torch.nn.Module` (or another `torch.nn` class)?
+    pub(crate) fn is_torch_module(&self, class: u32, depth: usize) -> bool {
+        depth <= 16
+            && self.classes[class as usize].bases.iter().any(|b| match b {
+                Value::Class(b) => self.is_torch_module(*b, depth + 1),
+                Value::TorchFunc(name) => name.starts_with("torch.nn."),
+                _ => false,
             })
     }
 

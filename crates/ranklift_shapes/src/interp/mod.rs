@@ -23,7 +23,7 @@ mod index;
 mod ops;
 mod scope;
 pub mod state;
-mod stmt;
+pub(crate) mod stmt;
 pub mod value;
 
 use std::sync::Arc;
@@ -138,6 +138,8 @@ pub enum Exc {
     Import,
     /// `numpy.linalg.LinAlgError` (a `ValueError`).
     LinAlg,
+    /// PyTorch's `RuntimeError` (shape mismatches in kernels).
+    Runtime,
     /// Not an exception: a rejected or malformed hint.
     Hint,
 }
@@ -154,6 +156,7 @@ impl Exc {
             Exc::Axis => "AxisError",
             Exc::Import => "ImportError",
             Exc::LinAlg => "LinAlgError",
+            Exc::Runtime => "RuntimeError",
             Exc::Hint => "",
         }
     }
@@ -170,6 +173,7 @@ impl Exc {
             Exc::Axis => &["AxisError", "ValueError", "IndexError", "LookupError"],
             Exc::Import => &["ImportError"],
             Exc::LinAlg => &["LinAlgError", "ValueError"],
+            Exc::Runtime => &["RuntimeError"],
             Exc::Hint => &[],
         };
         self != Exc::Hint && (own.contains(&name) || matches!(name, "Exception" | "BaseException"))

@@ -76,6 +76,10 @@ impl<'a> Interp<'a> {
         {
             return Value::Top;
         }
+        // Tensors: PyTorch's broadcasting and matmul (crate::torch::ops).
+        if matches!(l, Value::Tensor(_)) || matches!(r, Value::Tensor(_)) {
+            return self.tensor_binop(op == Operator::MatMult, l, r, range);
+        }
         // Arrays (and anything NumPy converts to an array, next to an array).
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             let heap = |a| st.list(a);
@@ -274,6 +278,9 @@ impl<'a> Interp<'a> {
             (UnaryOp::Not, v) => Value::Bool(v.truth().map(|b| !b)),
             (UnaryOp::USub | UnaryOp::UAdd, Value::Elem) => Value::Elem,
             (_, Value::Array(s)) => Value::Array(s.clone()),
+            (UnaryOp::USub | UnaryOp::UAdd | UnaryOp::Invert, Value::Tensor(s)) => {
+                Value::Tensor(s.clone())
+            }
             (UnaryOp::USub, Value::Int(i)) => Value::Int(match i.constant() {
                 Some(c) => c.checked_neg().map_or(Int::ANY, Int::Const),
                 None => Int::ANY,
@@ -308,6 +315,11 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        if (matches!(l, Value::Tensor(_)) || matches!(r, Value::Tensor(_)))
+            && !matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)
+        {
+            return self.tensor_binop(false, l, r, range);
+        }
         if matches!(l, Value::Array(_)) || matches!(r, Value::Array(_)) {
             if matches!(op, CmpOp::Is | CmpOp::IsNot) {
                 return Value::Bool(match (l, r) {

@@ -669,6 +669,9 @@ impl<'a> Interp<'a> {
         if let Some(np) = crate::numpy::module(name) {
             return Value::Module(ModRef::Numpy(np));
         }
+        if let Some(t) = crate::torch::module(name) {
+            return Value::Module(ModRef::Torch(t));
+        }
         match name {
             "pytropos.hints.numpy" | "ranklift.hints" | "ranklift_hints" => {
                 return Value::Module(ModRef::Hints);

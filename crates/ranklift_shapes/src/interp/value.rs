@@ -192,6 +192,8 @@ pub enum ModRef {
     Math,
     /// `copy`: `copy` and `deepcopy` keep what is known of values (arrays, numbers, strings).
     Copy,
+    /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
+    Torch(&'static str),
     /// One of the project's own modules, by index.
     User(u32),
     /// Anything else: its attributes are unknown.
@@ -270,6 +272,13 @@ pub enum Value {
     Str(Option<Arc<str>>),
     /// A NumPy array, of which only the shape is tracked.
     Array(Shape),
+    /// A PyTorch tensor, of which only the shape is tracked (`crate::torch`).
+    Tensor(Shape),
+    /// A modelled PyTorch function or `torch.nn` class, by qualified name (`torch.nn.Linear`).
+    TorchFunc(&'static str),
+    /// A `torch.nn` layer built by the program, with the constructor arguments its forward
+    /// rule needs (`crate::torch::layers`).
+    Layer(Arc<crate::torch::layers::Layer>),
     Tuple(Seq),
     /// A list lives on the heap (lists are mutable and aliased).
     List(Addr),
@@ -324,6 +333,7 @@ impl Value {
             Value::None => "NoneType",
             Value::Str(_) => "str",
             Value::Array(_) => "numpy.ndarray",
+            Value::Tensor(_) => "Tensor",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
             Value::Range(_) => "range",
@@ -362,6 +372,7 @@ impl Value {
     pub fn is_plain_data(&self) -> bool {
         match self {
             Value::Array(_)
+            | Value::Tensor(_)
             | Value::Int(_)
             | Value::Float(_)
             | Value::Bool(_)
@@ -388,6 +399,7 @@ impl Value {
             Value::Tuple(Seq::Exact(v)) => Some(!v.is_empty()),
             Value::Kwargs(v) => Some(!v.is_empty()),
             Value::Func(_) | Value::Class(_) | Value::Module(_) | Value::NpFunc(_) => Some(true),
+            Value::TorchFunc(_) | Value::Layer(_) => Some(true),
             Value::Builtin(_) | Value::Method(..) | Value::Ellipsis => Some(true),
             _ => None,
         }
@@ -404,6 +416,7 @@ impl Value {
             (Value::Bool(_), Value::Bool(_)) => Value::Bool(None),
             (Value::Str(_), Value::Str(_)) => Value::Str(None),
             (Value::Array(a), Value::Array(b)) => Value::Array(a.join(b)),
+            (Value::Tensor(a), Value::Tensor(b)) => Value::Tensor(a.join(b)),
             (Value::Tuple(a), Value::Tuple(b)) => Value::Tuple(a.join(b)),
             (Value::Range(a), Value::Range(b)) => {
                 Value::Range(Box::new((a.0.join(&b.0), a.1.join(&b.1), a.2.join(&b.2))))
@@ -457,7 +470,7 @@ impl Value {
 
     fn array_shape_at(&self, heap: &dyn Fn(Addr) -> Option<Seq>, depth: usize) -> Option<Shape> {
         match self {
-            Value::Array(s) => Some(s.clone()),
+            Value::Array(s) | Value::Tensor(s) => Some(s.clone()),
             Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Elem => {
                 Some(Shape::Known(vec![]))
             }

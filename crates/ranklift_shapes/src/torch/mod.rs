@@ -1,0 +1,76 @@
+//! The PyTorch library model: what `torch`, `torch.nn` and `torch.nn.functional` do to shapes,
+//! and the errors PyTorch raises, in PyTorch's own words (recorded from torch 2.15 in
+//! `tests/torch_programs`).
+//!
+//! - [`ops`]: tensor functions and methods (constructors, element-wise, `matmul`, `view`,
+//!   `cat`, reductions, ...), one small model per family;
+//! - [`layers`]: `torch.nn` layers: the constructor's arguments kept in a [`layers::Layer`],
+//!   the forward rule applied when the program calls it (`self.fc1(x)`).
+//!
+//! A program's own `nn.Module` subclass is a class like any other: `__init__` runs, and calling
+//! an instance runs its `forward` (`interp/call.rs`). Everything of torch not modelled here is
+//! unknown (never an error): an attribute the table lacks is not reported, since the table is
+//! not torch's whole namespace.
+
+pub mod layers;
+pub mod ops;
+
+use crate::interp::value::{ModRef, Value};
+use crate::{Dim, Shape};
+
+/// The modules modelled (others under `torch.` are unknown).
+const MODULES: &[&str] = &["torch", "torch.nn", "torch.nn.functional", "torch.linalg"];
+
+/// `torch.*` module names the interpreter models.
+pub fn module(name: &str) -> Option<&'static str> {
+    MODULES.iter().copied().find(|m| *m == name)
+}
+
+/// `module.attr` for a modelled torch module: a submodule, a modelled function or class, or
+/// unknown.
+pub fn module_attr(module: &str, attr: &str) -> Value {
+    let full = format!("{module}.{attr}");
+    if let Some(m) = self::module(&full) {
+        return Value::Module(ModRef::Torch(m));
+    }
+    if let Some(name) = layers::class(&full) {
+        return Value::TorchFunc(name);
+    }
+    if let Some(name) = ops::function(&full) {
+        return Value::TorchFunc(name);
+    }
+    Value::Top
+}
+
+/// PyTorch's list format for sizes: `[2, 3]`.
+pub fn list(dims: &[Dim]) -> String {
+    let parts: Vec<String> = dims.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// A tensor's dims when its rank is known.
+pub fn dims(v: &Value) -> Option<&[Dim]> {
+    match v {
+        Value::Tensor(s) => s.dims(),
+        _ => None,
+    }
+}
+
+/// A tensor of the given dims.
+pub fn tensor(dims: Vec<Dim>) -> Value {
+    Value::Tensor(Shape::Known(dims))
+}
+
+/// The one error of `dim` arguments: `Dimension out of range (expected to be in range of
+/// [-2, 1], but got 2)`; a 0-d tensor takes dims as if it had one.
+pub fn wrap_dim(d: i64, rank: usize) -> Result<usize, String> {
+    let r = rank.max(1) as i64;
+    if d < -r || d >= r {
+        return Err(format!(
+            "Dimension out of range (expected to be in range of [{}, {}], but got {d})",
+            -r,
+            r - 1
+        ));
+    }
+    Ok(if d < 0 { (d + r) as usize } else { d as usize })
+}
