@@ -563,6 +563,7 @@ impl<'a> Interp<'a> {
             module: self.cur_module,
             site: u32::from(range.start()),
             call: self.call_site,
+            iter: self.iter_salt,
         };
         st.insert_obj(
             addr,

@@ -372,7 +372,9 @@ impl<'a> Interp<'a> {
             match self.iteration_items(&it, &inner) {
                 Some(items) => {
                     let mut out = Vec::with_capacity(items.len());
-                    for item in items {
+                    let salt = self.iter_salt;
+                    for (i, item) in items.into_iter().enumerate() {
+                        self.iter_salt = super::stmt::iteration_salt(salt, elt.range().start(), i);
                         let mut s = inner.clone();
                         self.assign(&g.target, item, &mut s);
                         if let Some(k) = key {
@@ -381,6 +383,7 @@ impl<'a> Interp<'a> {
                         out.push(self.eval(elt, &mut s));
                         inner.heap = s.heap;
                     }
+                    self.iter_salt = salt;
                     Seq::Exact(out.into())
                 }
                 None => {

@@ -253,6 +253,8 @@ pub struct Interp<'a> {
     stack: Vec<u32>,
     /// Offset of the innermost call site (the call-string component of heap addresses).
     call_site: u32,
+    /// The iterations of the unrolled loops being run (see [`value::Addr`]).
+    iter_salt: u32,
     catches: Vec<Catch>,
     memo: FxMap<MemoKey, Vec<MemoEntry>>,
     /// Per module, computed when it first runs.
@@ -344,6 +346,7 @@ impl<'a> Interp<'a> {
             cur_func: None,
             stack: Vec::new(),
             call_site: 0,
+            iter_salt: 0,
             catches: Vec::new(),
             memo: FxMap::default(),
             module_scopes,

@@ -466,15 +466,18 @@ impl<'a> Interp<'a> {
                 let mut cur = Some(st);
                 let outer = self.unrolled;
                 self.unrolled = outer.saturating_mul(items.len().max(1) as i64);
-                for item in items {
+                let salt = self.iter_salt;
+                for (i, item) in items.into_iter().enumerate() {
                     let Some(mut s) = cur.take() else { break };
                     if self.out_of_fuel {
                         cur = Some(s);
                         break;
                     }
+                    self.iter_salt = iteration_salt(salt, f.range.start(), i);
                     self.assign(&f.target, item, &mut s);
                     cur = self.loop_pass(&f.body, s, &mut breaks, &mut out);
                 }
+                self.iter_salt = salt;
                 self.unrolled = outer;
                 cur
             }
@@ -1255,10 +1258,23 @@ impl<'a> Interp<'a> {
             module: self.cur_module,
             site: u32::from(site),
             call: self.call_site,
+            iter: self.iter_salt,
         };
         st.insert_obj(addr, Obj::List(seq));
         Value::List(addr)
     }
+}
+
+/// The allocation salt of iteration `i` of the unrolled loop at `site`, inside iterations
+/// `outer` (FNV-1a over the three; 0 is kept for "outside unrolled loops").
+pub(crate) fn iteration_salt(outer: u32, site: ruff_text_size::TextSize, i: usize) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for x in [outer, u32::from(site), i as u32] {
+        for b in x.to_le_bytes() {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+    h.max(1)
 }
 
 /// The exception class names an `except` clause names (`ValueError`, `(A, B)`, `np.linalg.X`).

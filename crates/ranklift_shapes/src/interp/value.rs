@@ -93,12 +93,16 @@ impl Int {
 }
 
 /// A heap address: the allocation site (module, byte offset) and the call site it was reached
-/// from (one level of call string), so two calls of one factory function give two objects.
+/// from (one level of call string), so two calls of one factory function give two objects; and
+/// the iteration of the unrolled loops it was made in (`iter`, 0 outside them), so that
+/// `for s in strides: layers.append(Block(c, s))` makes one object per iteration, as the
+/// program does (one address for all would make every block the last one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Addr {
     pub module: u32,
     pub site: u32,
     pub call: u32,
+    pub iter: u32,
 }
 
 /// A sequence's contents: every element known, or a summary (element join and length).
