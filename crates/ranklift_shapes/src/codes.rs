@@ -124,6 +124,46 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "TypeError: only length-1 arrays can be converted to Python scalars",
         "pass one element (`a[i]`, `a.item()`), or use the NumPy function (`np.sqrt`, not `math.sqrt`)",
     ),
+    (
+        "W520",
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (PyTorch)",
+        "a Linear layer's in_features (or a matmul's inner size) must equal the input's last dimension",
+    ),
+    (
+        "W521",
+        "RuntimeError / ValueError: a layer got an input of the wrong size (PyTorch)",
+        "a layer's channels or features must follow the layer before it; check in_channels, num_features, normalized_shape, input_size",
+    ),
+    (
+        "W522",
+        "RuntimeError: the size of tensor a must match the size of tensor b (PyTorch)",
+        "trailing dimensions must be equal or 1",
+    ),
+    (
+        "W523",
+        "RuntimeError: shape is invalid for input of size (PyTorch)",
+        "view/reshape must keep the number of elements; at most one -1",
+    ),
+    (
+        "W524",
+        "RuntimeError: sizes of tensors must match (PyTorch cat/stack)",
+        "cat needs equal sizes except in its dim and equal ranks; stack needs equal shapes",
+    ),
+    (
+        "W525",
+        "IndexError: Dimension out of range (PyTorch)",
+        "a dim must be in [-ndim, ndim)",
+    ),
+    (
+        "W526",
+        "RuntimeError: output size is too small / kernel size can't be greater than input (PyTorch)",
+        "the input is too small for this convolution or pooling: fewer downsamplings, a bigger input, or padding",
+    ),
+    (
+        "W527",
+        "ValueError: a loss got a target of the wrong size (PyTorch)",
+        "the target must have the input's size (BCE) or its batch size (cross_entropy, nll_loss)",
+    ),
 ];
 
 pub fn hint(code: &str) -> Option<&'static str> {
@@ -223,5 +263,37 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "W515",
         "import math\nimport numpy as np\nm = np.eye(3)\nangle = math.atan2(m[1], m[0, 0])\n",
+    ),
+    (
+        "W520",
+        "import torch\nfrom torch import nn\nfc = nn.Linear(500, 10)\ny = fc(torch.randn(64, 320))\n",
+    ),
+    (
+        "W521",
+        "import torch\nfrom torch import nn\nconv = nn.Conv2d(3, 16, 3)\ny = conv(torch.randn(8, 1, 28, 28))\n",
+    ),
+    (
+        "W522",
+        "import torch\na = torch.randn(2, 3)\nb = a + torch.randn(2, 4)\n",
+    ),
+    (
+        "W523",
+        "import torch\nx = torch.randn(4, 16, 5, 5)\ny = x.view(-1, 16 * 4 * 4)\n",
+    ),
+    (
+        "W524",
+        "import torch\na = torch.randn(2, 3)\nb = torch.cat([a, torch.randn(2, 4)], dim=0)\n",
+    ),
+    (
+        "W525",
+        "import torch\nx = torch.randn(2, 3)\np = x.softmax(dim=2)\n",
+    ),
+    (
+        "W526",
+        "import torch\nfrom torch import nn\npool = nn.MaxPool2d(2)\ny = pool(torch.randn(1, 8, 1, 1))\n",
+    ),
+    (
+        "W527",
+        "import torch\nimport torch.nn.functional as F\nloss = F.cross_entropy(torch.randn(4, 10), torch.zeros(3, dtype=torch.long))\n",
     ),
 ];

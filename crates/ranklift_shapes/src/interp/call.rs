@@ -68,7 +68,14 @@ impl<'a> Interp<'a> {
             }
             func => (self.eval(func, st), None),
         };
-        if let (Value::Top, Some(recv @ Value::Instance(_))) = (&f, &receiver) {
+        // Not so for an `nn.Module`: torch's own methods do not set the program's attributes
+        // (those that register one are modelled), and an unknown attribute is a submodule or
+        // a missing one (`self.shortcut(out) if hasattr(self, "shortcut") else x`).
+        if let (Value::Top, Some(recv @ Value::Instance(addr))) = (&f, &receiver)
+            && !self
+                .instance_class(st, *addr)
+                .is_some_and(|c| self.is_torch_module(c, 0))
+        {
             self.escape_value(recv, st, 0);
         }
         let takes_dims = match &f {
@@ -375,6 +382,21 @@ impl<'a> Interp<'a> {
                 self.call_tensor_method(recv, name, args, range, st)
             }
             (_, "<returns self>") => recv.clone(),
+            // `self.register_buffer("pe", pe)`: `self.pe` is `pe` from now on.
+            (Value::Instance(addr), "<registers>") => {
+                if let (Some(Value::Str(Some(name))), Some(v)) = (args.pos.first(), args.pos.get(1))
+                    && let Some(Obj::Instance { attrs, .. }) = st.obj_mut(*addr)
+                {
+                    attrs.insert(
+                        name.clone(),
+                        Binding {
+                            value: v.clone(),
+                            maybe_unbound: false,
+                        },
+                    );
+                }
+                Value::None
+            }
             (_, "<harmless>") => Value::Top,
             (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
             (Value::Kwargs(items), "get" | "pop") => {

@@ -486,6 +486,12 @@ impl<'a> Interp<'a> {
                 // `isinstance(x, T)`, and a test of `x`'s type written out (`"pandas" in
                 // str(type(x))`); a value computed from `x` (`set(x).issubset(...)`) is no
                 // type test.
+                // `hasattr(self, "shortcut")` tests one attribute, not the object's type.
+                Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "hasattr") => {
+                    if let [Expr::Name(n), Expr::StringLiteral(s)] = &*c.arguments.args {
+                        attrs.push((n.id.as_str(), s.value.to_str()));
+                    }
+                }
                 Expr::Call(c) => {
                     for a in c.arguments.args.iter() {
                         if matches!(a, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(a) {
@@ -878,6 +884,12 @@ impl<'a> Interp<'a> {
                     }
                     if crate::torch::layers::HARMLESS.contains(&attr) {
                         return Value::Method(Box::new(Value::None), "<harmless>".into());
+                    }
+                    if matches!(
+                        attr,
+                        "register_buffer" | "register_parameter" | "add_module"
+                    ) {
+                        return Value::Method(Box::new(obj.clone()), "<registers>".into());
                     }
                 }
                 match self.class_attr(class, attr, 0) {

@@ -235,6 +235,28 @@ impl<'a> Interp<'a> {
         let resolved = Self::int_list_index(obj, idx, st);
         let idx = resolved.as_ref().unwrap_or(idx);
         match obj {
+            // Basic indexing (ints, slices, None, ...) as NumPy's; an index out of range is
+            // left to run time (PyTorch words it differently).
+            Value::Tensor(s) => {
+                let as_array = |v: &Value| match v {
+                    Value::Tensor(t) => Value::Array(t.clone()),
+                    v => v.clone(),
+                };
+                let idx = match idx {
+                    Value::Tuple(Seq::Exact(items)) => {
+                        Value::Tuple(Seq::Exact(items.iter().map(as_array).collect()))
+                    }
+                    v => as_array(v),
+                };
+                if matches!(idx, Value::Top | Value::Instance(_)) {
+                    return Value::Tensor(crate::Shape::AnyRank);
+                }
+                let o = index_shape(s, &idx);
+                if o.error.is_some() {
+                    return Value::Top;
+                }
+                Value::Tensor(o.shape)
+            }
             Value::Array(s) => {
                 // An index of unknown kind may be an integer: on a 1-d array (or one of unknown
                 // rank) that selects an element, whose type is the (untracked) dtype's.

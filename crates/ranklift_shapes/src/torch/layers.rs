@@ -334,14 +334,21 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         return Value::Top;
     }
     let short = &name["torch.nn.".len()..];
-    let conv_nd = |s: &str| s.chars().rev().nth(1).and_then(|c| c.to_digit(10)).unwrap_or(2) as usize;
+    let conv_nd = |s: &str| {
+        s.chars()
+            .rev()
+            .nth(1)
+            .and_then(|c| c.to_digit(10))
+            .unwrap_or(2) as usize
+    };
     let layer = match short {
         "Linear" => Layer::Linear {
             inp: dim(args.get(0, "in_features")),
             out: dim(args.get(1, "out_features")),
             bias: args.get(2, "bias").is_none_or(|b| b.truth() != Some(false)),
         },
-        "Conv1d" | "Conv2d" | "Conv3d" | "ConvTranspose1d" | "ConvTranspose2d" | "ConvTranspose3d" => {
+        "Conv1d" | "Conv2d" | "Conv3d" | "ConvTranspose1d" | "ConvTranspose2d"
+        | "ConvTranspose3d" => {
             let nd = conv_nd(short);
             let transposed = short.starts_with("ConvTranspose");
             let padding = match args.get(4, "padding") {
@@ -357,7 +364,11 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
                     ints(args.get(5, "output_padding"), nd, Some(0)),
                 )
             } else {
-                (args.get(6, "groups"), args.get(5, "dilation"), vec![Some(0); nd])
+                (
+                    args.get(6, "groups"),
+                    args.get(5, "dilation"),
+                    vec![Some(0); nd],
+                )
             };
             Layer::Conv {
                 nd,
@@ -378,7 +389,9 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         "BatchNorm1d" | "BatchNorm2d" | "BatchNorm3d" => Layer::BatchNorm {
             nd: conv_nd(short),
             n: dim(args.get(0, "num_features")),
-            tracks: args.get(4, "track_running_stats").is_none_or(|v| v.truth() == Some(true)),
+            tracks: args
+                .get(4, "track_running_stats")
+                .is_none_or(|v| v.truth() == Some(true)),
         },
         "LayerNorm" => match args.get(0, "normalized_shape") {
             Some(Value::Tuple(Seq::Exact(items))) => Layer::LayerNorm {
@@ -410,10 +423,12 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             }
         }
         "AdaptiveAvgPool1d" | "AdaptiveAvgPool2d" | "AdaptiveAvgPool3d" | "AdaptiveMaxPool1d"
-        | "AdaptiveMaxPool2d" | "AdaptiveMaxPool3d" => match adaptive_from_args(conv_nd(short), args, 0) {
-            Some(l) => l,
-            None => return Value::Top,
-        },
+        | "AdaptiveMaxPool2d" | "AdaptiveMaxPool3d" => {
+            match adaptive_from_args(conv_nd(short), args, 0) {
+                Some(l) => l,
+                None => return Value::Top,
+            }
+        }
         "Flatten" => match (
             args.get(0, "start_dim").map_or(Some(1), int),
             args.get(1, "end_dim").map_or(Some(-1), int),
@@ -421,10 +436,12 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             (Some(start), Some(end)) => Layer::Flatten { start, end },
             _ => return Value::Top,
         },
-        "Upsample" | "UpsamplingNearest2d" | "UpsamplingBilinear2d" => match upsample_from_args(args, 0) {
-            Some(l) => l,
-            None => return Value::Top,
-        },
+        "Upsample" | "UpsamplingNearest2d" | "UpsamplingBilinear2d" => {
+            match upsample_from_args(args, 0) {
+                Some(l) => l,
+                None => return Value::Top,
+            }
+        }
         "ZeroPad2d" | "ReflectionPad2d" | "ReplicationPad2d" | "ConstantPad2d" => Layer::Pad {
             nd: 2,
             amounts: match args.get(0, "padding") {
@@ -514,8 +531,39 @@ impl<'a> Interp<'a> {
                 (Some(a), Some(b)) => self.torch_loss(*rule, a, b, *reduced, range),
                 _ => Value::Top,
             },
-            Layer::Rnn { .. } => match args.pos.first() {
-                Some(Value::Tensor(s)) => self.rnn_forward(layer, s, range),
+            Layer::Rnn { lstm, .. } => match args.pos.first() {
+                Some(Value::Tensor(s)) => {
+                    let out = self.rnn_forward(layer, s, range);
+                    // The initial state, when given, must be the state the layer returns.
+                    let given = match args.get(1, "hx") {
+                        Some(Value::Tuple(Seq::Exact(hc))) if *lstm => hc.first().cloned(),
+                        Some(h @ Value::Tensor(_)) if !*lstm => Some(h.clone()),
+                        _ => None,
+                    };
+                    let want = match &out {
+                        Value::Tuple(Seq::Exact(o)) => match o.get(1) {
+                            Some(Value::Tuple(Seq::Exact(hc))) => hc.first().cloned(),
+                            h => h.cloned(),
+                        },
+                        _ => None,
+                    };
+                    if let (Some(Value::Tensor(g)), Some(Value::Tensor(w))) = (&given, &want)
+                        && let (Some(g), Some(w)) = (g.dims(), w.dims())
+                        && (g.len() != w.len()
+                            || g.iter().zip(w).any(|(a, b)| a.same(b) == Tri::No))
+                        && w.iter().all(|d| d.known().is_some())
+                    {
+                        let ws: Vec<String> = w.iter().map(ToString::to_string).collect();
+                        let which = if *lstm { "hidden[0]" } else { "hidden" };
+                        return self.layer_error(
+                            range,
+                            "W521",
+                            Exc::Runtime,
+                            format!("Expected {which} size ({}), got {}", ws.join(", "), list(g)),
+                        );
+                    }
+                    out
+                }
                 _ => Value::Top,
             },
             _ => match args.pos.first() {
@@ -525,7 +573,13 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn layer_error(&mut self, range: TextRange, code: &'static str, exc: Exc, msg: String) -> Value {
+    fn layer_error(
+        &mut self,
+        range: TextRange,
+        code: &'static str,
+        exc: Exc,
+        msg: String,
+    ) -> Value {
         self.report(range, code, exc, msg, crate::Certainty::Certain);
         Value::Top
     }
@@ -557,7 +611,8 @@ impl<'a> Interp<'a> {
                 format!("input.size(-1) must be equal to input_size. Expected {input}, got {last}"),
             );
         }
-        let (Some(layers), Some(batch_first), Some(bi)) = (layers, batch_first, bidirectional) else {
+        let (Some(layers), Some(batch_first), Some(bi)) = (layers, batch_first, bidirectional)
+        else {
             return Value::Top;
         };
         let dirs = if *bi { 2 } else { 1 };
@@ -566,15 +621,25 @@ impl<'a> Interp<'a> {
             None => Dim::Unknown,
         };
         let (out, h) = if d.len() == 3 {
-            let (n, l) = if *batch_first { (&d[0], &d[1]) } else { (&d[1], &d[0]) };
+            let (n, l) = if *batch_first {
+                (&d[0], &d[1])
+            } else {
+                (&d[1], &d[0])
+            };
             let out = if *batch_first {
                 vec![n.clone(), l.clone(), feat]
             } else {
                 vec![l.clone(), n.clone(), feat]
             };
-            (out, vec![Dim::Known(dirs * layers), n.clone(), hidden.clone()])
+            (
+                out,
+                vec![Dim::Known(dirs * layers), n.clone(), hidden.clone()],
+            )
         } else {
-            (vec![d[0].clone(), feat], vec![Dim::Known(dirs * layers), hidden.clone()])
+            (
+                vec![d[0].clone(), feat],
+                vec![Dim::Known(dirs * layers), hidden.clone()],
+            )
         };
         let state = if *lstm {
             Value::Tuple(Seq::Exact(vec![tensor(h.clone()), tensor(h)].into()))
@@ -585,7 +650,12 @@ impl<'a> Interp<'a> {
     }
 
     /// The output of a single-input layer on a tensor of shape `s`.
-    pub(crate) fn layer_forward_shape(&mut self, layer: &Layer, s: &Shape, range: TextRange) -> Value {
+    pub(crate) fn layer_forward_shape(
+        &mut self,
+        layer: &Layer,
+        s: &Shape,
+        range: TextRange,
+    ) -> Value {
         let Some(d) = s.dims() else {
             return Value::Tensor(Shape::AnyRank);
         };
@@ -685,9 +755,13 @@ impl<'a> Interp<'a> {
                 let mut eff_all = Vec::new();
                 let mut too_small = false;
                 for i in 0..nd {
-                    let (Some(l), Some(k), Some(s), Some(p), Some(dl)) =
-                        (spatial[i].known(), kernel[i], stride[i], pads[i], dilation[i])
-                    else {
+                    let (Some(l), Some(k), Some(s), Some(p), Some(dl)) = (
+                        spatial[i].known(),
+                        kernel[i],
+                        stride[i],
+                        pads[i],
+                        dilation[i],
+                    ) else {
                         o.push(Dim::Unknown);
                         continue;
                     };
@@ -695,7 +769,11 @@ impl<'a> Interp<'a> {
                     if *transposed {
                         let op = output_padding[i].unwrap_or(0);
                         let n = (l as i64 - 1) * s as i64 - 2 * p as i64 + eff as i64 + op as i64;
-                        o.push(if n > 0 { Dim::Known(n as u64) } else { Dim::Unknown });
+                        o.push(if n > 0 {
+                            Dim::Known(n as u64)
+                        } else {
+                            Dim::Unknown
+                        });
                         continue;
                     }
                     let padded = l + 2 * p;
@@ -703,15 +781,17 @@ impl<'a> Interp<'a> {
                     eff_all.push(eff);
                     if padded < eff {
                         too_small = true;
-                        o.push(Dim::Unknown);
-                    } else if s > 0 {
-                        o.push(Dim::Known((padded - eff) / s + 1));
-                    } else {
-                        o.push(Dim::Unknown);
                     }
+                    o.push(
+                        match (padded.checked_sub(eff)).and_then(|n| n.checked_div(s)) {
+                            Some(n) => Dim::Known(n + 1),
+                            None => Dim::Unknown,
+                        },
+                    );
                 }
                 if too_small && padded_all.len() == nd {
-                    let j = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ");
+                    let j =
+                        |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ");
                     return self.layer_error(
                         range,
                         "W526",
@@ -759,7 +839,13 @@ impl<'a> Interp<'a> {
                         .iter()
                         .zip(shape)
                         .any(|(a, b)| a.same(b) == Tri::No);
-                if bad && (rank < k || d[rank - k..].iter().zip(shape).all(|(a, b)| a.same(b) != Tri::Maybe)) {
+                if bad
+                    && (rank < k
+                        || d[rank - k..]
+                            .iter()
+                            .zip(shape)
+                            .all(|(a, b)| a.same(b) != Tri::Maybe))
+                {
                     let parts: Vec<String> = shape.iter().map(ToString::to_string).collect();
                     return self.layer_error(
                         range,
@@ -797,9 +883,14 @@ impl<'a> Interp<'a> {
                 let mut o = d[..rank - nd].to_vec();
                 let mut outs: Vec<i64> = Vec::new();
                 for i in 0..nd {
-                    let (Some(l), Some(k), Some(s), Some(p), Some(dl), Some(ceil)) =
-                        (spatial[i].known(), kernel[i], stride[i], padding[i], dilation[i], ceil)
-                    else {
+                    let (Some(l), Some(k), Some(s), Some(p), Some(dl), Some(ceil)) = (
+                        spatial[i].known(),
+                        kernel[i],
+                        stride[i],
+                        padding[i],
+                        dilation[i],
+                        ceil,
+                    ) else {
                         o.push(Dim::Unknown);
                         continue;
                     };
@@ -818,7 +909,11 @@ impl<'a> Interp<'a> {
                         n -= 1;
                     }
                     outs.push(n);
-                    o.push(if n > 0 { Dim::Known(n as u64) } else { Dim::Unknown });
+                    o.push(if n > 0 {
+                        Dim::Known(n as u64)
+                    } else {
+                        Dim::Unknown
+                    });
                 }
                 if outs.len() == nd && outs.iter().any(|n| *n <= 0) {
                     let c = d[rank - nd - 1].clone();
@@ -863,9 +958,15 @@ impl<'a> Interp<'a> {
                         (Some(sz), _) if sz.len() == nd => sz[i].clone(),
                         (Some(sz), _) if sz.len() == 1 => sz[0].clone(),
                         (None, Some(sc)) => {
-                            let f = if sc.len() == 1 { sc[0] } else { sc.get(i).copied().flatten() };
+                            let f = if sc.len() == 1 {
+                                sc[0]
+                            } else {
+                                sc.get(i).copied().flatten()
+                            };
                             match (d[2 + i].known(), f.map(f64::from_bits)) {
-                                (Some(l), Some(f)) if f > 0.0 => Dim::Known((l as f64 * f).floor() as u64),
+                                (Some(l), Some(f)) if f > 0.0 => {
+                                    Dim::Known((l as f64 * f).floor() as u64)
+                                }
                                 _ => Dim::Unknown,
                             }
                         }

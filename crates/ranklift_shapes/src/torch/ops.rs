@@ -94,26 +94,95 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["arange"], Arange),
     (&["linspace", "logspace"], Linspace),
     (&["eye"], Eye),
-    (&["tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor"], FromData),
     (
-        &["zeros_like", "ones_like", "rand_like", "randn_like", "empty_like", "full_like"],
+        &[
+            "tensor",
+            "as_tensor",
+            "from_numpy",
+            "Tensor",
+            "FloatTensor",
+            "LongTensor",
+        ],
+        FromData,
+    ),
+    (
+        &[
+            "zeros_like",
+            "ones_like",
+            "rand_like",
+            "randn_like",
+            "empty_like",
+            "full_like",
+        ],
         Like,
     ),
     (
         &[
-            "exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos", "tan", "tanh", "sigmoid", "relu",
-            "neg", "exp2", "log1p", "expm1", "log2", "log10", "sign", "round", "floor", "ceil",
-            "clamp", "clip", "erf", "square", "reciprocal", "isnan", "isinf", "isfinite",
-            "logical_not", "tril", "triu", "detach", "clone", "dropout", "nan_to_num",
+            "exp",
+            "log",
+            "sqrt",
+            "rsqrt",
+            "abs",
+            "sin",
+            "cos",
+            "tan",
+            "tanh",
+            "sigmoid",
+            "relu",
+            "neg",
+            "exp2",
+            "log1p",
+            "expm1",
+            "log2",
+            "log10",
+            "sign",
+            "round",
+            "floor",
+            "ceil",
+            "clamp",
+            "clip",
+            "erf",
+            "square",
+            "reciprocal",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "logical_not",
+            "tril",
+            "triu",
+            "detach",
+            "clone",
+            "dropout",
+            "nan_to_num",
         ],
         Same,
     ),
     (&["softmax", "log_softmax", "cumsum", "cumprod"], SameDim),
     (
         &[
-            "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow",
-            "maximum", "minimum", "atan2", "fmod", "remainder", "eq", "ne", "lt", "le", "gt",
-            "ge", "logical_and", "logical_or", "logical_xor",
+            "add",
+            "sub",
+            "subtract",
+            "mul",
+            "multiply",
+            "div",
+            "divide",
+            "true_divide",
+            "pow",
+            "maximum",
+            "minimum",
+            "atan2",
+            "fmod",
+            "remainder",
+            "eq",
+            "ne",
+            "lt",
+            "le",
+            "gt",
+            "ge",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
         ],
         Broadcast2,
     ),
@@ -131,8 +200,18 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["squeeze"], Squeeze),
     (
         &[
-            "sum", "mean", "prod", "std", "var", "amax", "amin", "logsumexp", "all", "any",
-            "nansum", "nanmean",
+            "sum",
+            "mean",
+            "prod",
+            "std",
+            "var",
+            "amax",
+            "amin",
+            "logsumexp",
+            "all",
+            "any",
+            "nansum",
+            "nanmean",
         ],
         Reduce,
     ),
@@ -143,9 +222,28 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
 const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (
         &[
-            "relu", "relu6", "elu", "selu", "celu", "gelu", "silu", "mish", "leaky_relu",
-            "sigmoid", "tanh", "softplus", "hardtanh", "hardswish", "hardsigmoid", "logsigmoid",
-            "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "normalize",
+            "relu",
+            "relu6",
+            "elu",
+            "selu",
+            "celu",
+            "gelu",
+            "silu",
+            "mish",
+            "leaky_relu",
+            "sigmoid",
+            "tanh",
+            "softplus",
+            "hardtanh",
+            "hardswish",
+            "hardsigmoid",
+            "logsigmoid",
+            "dropout",
+            "dropout1d",
+            "dropout2d",
+            "dropout3d",
+            "alpha_dropout",
+            "normalize",
         ],
         Same,
     ),
@@ -156,9 +254,18 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (&["avg_pool1d"], Pool(1, false)),
     (&["avg_pool2d"], Pool(2, false)),
     (&["avg_pool3d"], Pool(3, false)),
-    (&["adaptive_avg_pool1d", "adaptive_max_pool1d"], AdaptivePool(1)),
-    (&["adaptive_avg_pool2d", "adaptive_max_pool2d"], AdaptivePool(2)),
-    (&["adaptive_avg_pool3d", "adaptive_max_pool3d"], AdaptivePool(3)),
+    (
+        &["adaptive_avg_pool1d", "adaptive_max_pool1d"],
+        AdaptivePool(1),
+    ),
+    (
+        &["adaptive_avg_pool2d", "adaptive_max_pool2d"],
+        AdaptivePool(2),
+    ),
+    (
+        &["adaptive_avg_pool3d", "adaptive_max_pool3d"],
+        AdaptivePool(3),
+    ),
     (&["interpolate", "upsample"], Interpolate),
     (
         &["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"],
@@ -172,7 +279,10 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
 /// Qualified name -> (the same name, interned, and its rule).
 static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
     let mut t = FxMap::default();
-    for (prefix, groups) in [("torch", TORCH_FUNCTIONS), ("torch.nn.functional", FUNCTIONAL)] {
+    for (prefix, groups) in [
+        ("torch", TORCH_FUNCTIONS),
+        ("torch.nn.functional", FUNCTIONAL),
+    ] {
         for (names, rule) in groups {
             for n in *names {
                 // Interned once for the process: the table is fixed.
@@ -263,7 +373,13 @@ pub fn attribute(recv: &Value, attr: &str) -> Value {
 }
 
 impl<'a> Interp<'a> {
-    fn torch_error(&mut self, range: TextRange, code: &'static str, exc: Exc, msg: String) -> Value {
+    fn torch_error(
+        &mut self,
+        range: TextRange,
+        code: &'static str,
+        exc: Exc,
+        msg: String,
+    ) -> Value {
         self.report(range, code, exc, msg, Certainty::Certain);
         Value::Top
     }
@@ -313,9 +429,9 @@ impl<'a> Interp<'a> {
             }
             "dim" | "ndimension" => return rank.map_or(Value::Top, |r| Value::int(r as i64)),
             "numel" | "nelement" => {
-                return s
-                    .size()
-                    .map_or(Value::Int(Int::Range(Some(0), None)), |n| Value::int(n as i64));
+                return s.size().map_or(Value::Int(Int::Range(Some(0), None)), |n| {
+                    Value::int(n as i64)
+                });
             }
             "item" | "tolist" | "backward" | "register_hook" | "data_ptr" | "storage" => {
                 return Value::Top;
@@ -330,7 +446,9 @@ impl<'a> Interp<'a> {
                         };
                         self.torch_reshape(s, &want, range)
                     }
-                    Some(Value::Tensor(t)) => self.torch_expand(s, t.dims().map(<[Dim]>::to_vec), range),
+                    Some(Value::Tensor(t)) => {
+                        self.torch_expand(s, t.dims().map(<[Dim]>::to_vec), range)
+                    }
                     _ => Value::Top,
                 };
             }
@@ -360,7 +478,11 @@ impl<'a> Interp<'a> {
                     .iter()
                     .enumerate()
                     .map(|(i, r)| {
-                        let base = if i < pad { Dim::Known(1) } else { d[i - pad].clone() };
+                        let base = if i < pad {
+                            Dim::Known(1)
+                        } else {
+                            d[i - pad].clone()
+                        };
                         match (base.known(), r.constant()) {
                             (Some(b), Some(r)) if r >= 0 => Dim::Known(b * r as u64),
                             _ => Dim::Unknown,
@@ -388,7 +510,13 @@ impl<'a> Interp<'a> {
     }
 
     /// Arithmetic with a tensor operand (`a + b`, `a @ b`).
-    pub(crate) fn tensor_binop(&mut self, matmul_op: bool, l: &Value, r: &Value, range: TextRange) -> Value {
+    pub(crate) fn tensor_binop(
+        &mut self,
+        matmul_op: bool,
+        l: &Value,
+        r: &Value,
+        range: TextRange,
+    ) -> Value {
         let shape = |v: &Value| match v {
             Value::Tensor(s) => Some(s.clone()),
             Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Shape::Known(Vec::new())),
@@ -421,14 +549,16 @@ impl<'a> Interp<'a> {
                 Some(v) => tensor(v.iter().map(Int::as_dim).collect()),
                 None => Value::Tensor(Shape::AnyRank),
             },
-            Full => match args.get(0, "size").map(|v| seq_ints(v)) {
+            Full => match args.get(0, "size").map(seq_ints) {
                 Some(Some(v)) => tensor(v.iter().map(Int::as_dim).collect()),
                 _ => Value::Tensor(Shape::AnyRank),
             },
             RandInt => {
-                let size = args
-                    .kw("size")
-                    .or_else(|| args.pos.iter().find(|v| matches!(v, Value::Tuple(_) | Value::List(_))));
+                let size = args.kw("size").or_else(|| {
+                    args.pos
+                        .iter()
+                        .find(|v| matches!(v, Value::Tuple(_) | Value::List(_)))
+                });
                 match size.and_then(seq_ints) {
                     Some(v) => tensor(v.iter().map(Int::as_dim).collect()),
                     None => Value::Tensor(Shape::AnyRank),
@@ -468,7 +598,13 @@ impl<'a> Interp<'a> {
                     && args.pos.iter().all(|v| matches!(v, Value::Int(_)))
                     && !args.pos.is_empty()
                 {
-                    return tensor(args.pos.iter().filter_map(Value::as_int).map(|i| i.as_dim()).collect());
+                    return tensor(
+                        args.pos
+                            .iter()
+                            .filter_map(Value::as_int)
+                            .map(|i| i.as_dim())
+                            .collect(),
+                    );
                 }
                 let heap = |a| st.list(a);
                 match x.and_then(|v| v.array_shape(&heap)) {
@@ -554,7 +690,8 @@ impl<'a> Interp<'a> {
                 let Some(s) = xs else { return Value::Top };
                 let mut rest = args.clone();
                 rest.pos.remove(0);
-                let Some(v) = sizes(&rest, 0).or_else(|| rest.kw("shape").and_then(seq_ints)) else {
+                let Some(v) = sizes(&rest, 0).or_else(|| rest.kw("shape").and_then(seq_ints))
+                else {
                     return Value::Tensor(Shape::AnyRank);
                 };
                 let want: Vec<NewDim> = v
@@ -570,7 +707,8 @@ impl<'a> Interp<'a> {
                 let Some(s) = xs else { return Value::Top };
                 let mut rest = args.clone();
                 rest.pos.remove(0);
-                let Some(order) = sizes(&rest, 0).or_else(|| rest.kw("dims").and_then(seq_ints)) else {
+                let Some(order) = sizes(&rest, 0).or_else(|| rest.kw("dims").and_then(seq_ints))
+                else {
                     return Value::Tensor(Shape::AnyRank);
                 };
                 let Some(d) = s.dims() else {
@@ -641,7 +779,12 @@ impl<'a> Interp<'a> {
                         if d.iter().any(|x| x.is_one() == Tri::Maybe) {
                             return Value::Tensor(Shape::AnyRank);
                         }
-                        tensor(d.iter().filter(|x| x.is_one() == Tri::No).cloned().collect())
+                        tensor(
+                            d.iter()
+                                .filter(|x| x.is_one() == Tri::No)
+                                .cloned()
+                                .collect(),
+                        )
                     }
                     Some(v) => match int(v) {
                         Some(k) => match wrap_dim(k, d.len()) {
@@ -677,7 +820,12 @@ impl<'a> Interp<'a> {
                     }
                     // `x.max(other)`: element-wise.
                     Some(Value::Tensor(_)) if r == ReduceWithIndices => {
-                        return self.tensor_binop(false, x.unwrap_or(&Value::Top), &args.pos[1], range);
+                        return self.tensor_binop(
+                            false,
+                            x.unwrap_or(&Value::Top),
+                            &args.pos[1],
+                            range,
+                        );
                     }
                     Some(v) => match (int(v), seq_ints(v)) {
                         (Some(k), _) => vec![k],
@@ -695,7 +843,11 @@ impl<'a> Interp<'a> {
                         Err(m) => return self.torch_error(range, "W525", Exc::Index, m),
                     }
                 }
-                let Some(keep) = keep.or(if args.get(2, "keepdim").is_none() { Some(false) } else { None }) else {
+                let Some(keep) = keep.or(if args.get(2, "keepdim").is_none() {
+                    Some(false)
+                } else {
+                    None
+                }) else {
                     return Value::Tensor(Shape::AnyRank);
                 };
                 let out: Vec<Dim> = d
@@ -804,7 +956,9 @@ impl<'a> Interp<'a> {
                         range,
                         "W527",
                         Exc::Value,
-                        format!("Expected input batch_size ({n}) to match target batch_size ({m})."),
+                        format!(
+                            "Expected input batch_size ({n}) to match target batch_size ({m})."
+                        ),
                     );
                 }
                 match reduced {
@@ -899,7 +1053,9 @@ impl<'a> Interp<'a> {
                     range,
                     "W520",
                     Exc::Runtime,
-                    format!("mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{m})"),
+                    format!(
+                        "mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{m})"
+                    ),
                 );
             }
             if x.len() == 3 && y.len() == 3 && x[0].same(&y[0]) == Tri::Yes {
@@ -947,7 +1103,10 @@ impl<'a> Interp<'a> {
                     range,
                     "W524",
                     Exc::Runtime,
-                    format!("Tensors must have same number of dimensions: got {r} and {}", s.len()),
+                    format!(
+                        "Tensors must have same number of dimensions: got {r} and {}",
+                        s.len()
+                    ),
                 );
             }
         }
@@ -985,8 +1144,8 @@ impl<'a> Interp<'a> {
     fn torch_stack(&mut self, shapes: &[Vec<Dim>], dim: i64, range: TextRange) -> Value {
         let first = &shapes[0];
         for (t, s) in shapes.iter().enumerate().skip(1) {
-            let differs = s.len() != first.len()
-                || s.iter().zip(first).any(|(a, b)| a.same(b) == Tri::No);
+            let differs =
+                s.len() != first.len() || s.iter().zip(first).any(|(a, b)| a.same(b) == Tri::No);
             if differs {
                 return self.torch_error(
                     range,
@@ -1010,7 +1169,13 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub(crate) fn flatten_shape(&mut self, s: &Shape, start: i64, end: i64, range: TextRange) -> Value {
+    pub(crate) fn flatten_shape(
+        &mut self,
+        s: &Shape,
+        start: i64,
+        end: i64,
+        range: TextRange,
+    ) -> Value {
         let Some(d) = s.dims() else {
             return Value::Tensor(Shape::AnyRank);
         };
@@ -1055,7 +1220,10 @@ impl<'a> Interp<'a> {
                         })
                         .collect();
                     let size = s.size().map_or("?".to_owned(), |n| n.to_string());
-                    format!("shape '[{}]' is invalid for input of size {size}", parts.join(", "))
+                    format!(
+                        "shape '[{}]' is invalid for input of size {size}",
+                        parts.join(", ")
+                    )
                 };
                 self.torch_error(range, "W523", Exc::Runtime, msg)
             }
