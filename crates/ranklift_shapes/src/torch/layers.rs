@@ -110,6 +110,8 @@ pub enum Layer {
     PixelShuffle(Option<u64>),
     /// Shape-preserving layers: activations, dropout, `Identity`, `InstanceNorm`, `GroupNorm`.
     Same,
+    /// `Dropout2d` and friends: at least 2 dims.
+    FeatureDropout,
     /// Loss modules (`nn.MSELoss()`): the rule of the functional loss, and whether it reduces.
     Loss(Rule, Option<bool>),
     /// `nn.Sequential(a, b, c)`: the children, called in order.
@@ -470,11 +472,11 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         }
         // A list of modules: indexed, iterated and called like the list it is made of.
         "ModuleList" => return args.pos.first().cloned().unwrap_or(Value::Top),
-        "Identity" | "Dropout" | "Dropout1d" | "Dropout2d" | "Dropout3d" | "AlphaDropout"
-        | "ReLU" | "ReLU6" | "LeakyReLU" | "PReLU" | "ELU" | "SELU" | "CELU" | "GELU" | "SiLU"
-        | "Mish" | "Sigmoid" | "Tanh" | "Hardtanh" | "Hardswish" | "Hardsigmoid" | "Softplus"
-        | "Softmax" | "LogSoftmax" | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d"
-        | "GroupNorm" => Layer::Same,
+        "Dropout1d" | "Dropout2d" | "Dropout3d" => Layer::FeatureDropout,
+        "Identity" | "Dropout" | "AlphaDropout" | "ReLU" | "ReLU6" | "LeakyReLU" | "PReLU"
+        | "ELU" | "SELU" | "CELU" | "GELU" | "SiLU" | "Mish" | "Sigmoid" | "Tanh" | "Hardtanh"
+        | "Hardswish" | "Hardsigmoid" | "Softplus" | "Softmax" | "LogSoftmax"
+        | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" | "GroupNorm" => Layer::Same,
         "MSELoss" | "L1Loss" | "SmoothL1Loss" | "BCELoss" | "BCEWithLogitsLoss"
         | "CrossEntropyLoss" | "NLLLoss" => {
             let rule = match short {
@@ -662,6 +664,13 @@ impl<'a> Interp<'a> {
         let rank = d.len();
         match layer {
             Layer::Same => Value::Tensor(s.clone()),
+            Layer::FeatureDropout if rank < 2 => self.layer_error(
+                range,
+                "W521",
+                Exc::Runtime,
+                "Feature dropout requires at least 2 dimensions in the input".to_owned(),
+            ),
+            Layer::FeatureDropout => Value::Tensor(s.clone()),
             Layer::Linear { inp, out, bias } => {
                 let Some(last) = d.last() else {
                     return Value::Top;
@@ -868,7 +877,7 @@ impl<'a> Interp<'a> {
             }
             Layer::Pool {
                 nd,
-                max: _,
+                max,
                 kernel,
                 stride,
                 padding,
@@ -877,7 +886,31 @@ impl<'a> Interp<'a> {
             } => {
                 let nd = *nd;
                 if rank != nd + 1 && rank != nd + 2 {
+                    if nd == 2 && *max {
+                        return self.layer_error(
+                            range,
+                            "W521",
+                            Exc::Runtime,
+                            "non-empty 3D or 4D (batch mode) tensor expected for input".to_owned(),
+                        );
+                    }
                     return Value::Top;
+                }
+                // Padding may be at most half the (dilated) kernel.
+                for i in 0..nd {
+                    if let (Some(k), Some(p), Some(dl)) = (kernel[i], padding[i], dilation[i])
+                        && k >= 1
+                        && p > ((k - 1) * dl + 1) / 2
+                    {
+                        return self.layer_error(
+                            range,
+                            "W521",
+                            Exc::Runtime,
+                            format!(
+                                "pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={dl}"
+                            ),
+                        );
+                    }
                 }
                 let spatial = &d[rank - nd..];
                 let mut o = d[..rank - nd].to_vec();

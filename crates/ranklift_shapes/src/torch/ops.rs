@@ -51,6 +51,8 @@ pub enum Rule {
     Same,
     /// Element-wise, with a `dim` that must exist (`softmax(x, dim=1)`).
     SameDim,
+    /// `F.dropout2d`: zeroes whole channels, so the input needs at least 2 dims.
+    FeatureDropout,
     /// Element-wise on two operands, broadcasting.
     Broadcast2,
     /// `torch.where(cond, a, b)`.
@@ -239,14 +241,12 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
             "hardsigmoid",
             "logsigmoid",
             "dropout",
-            "dropout1d",
-            "dropout2d",
-            "dropout3d",
             "alpha_dropout",
             "normalize",
         ],
         Same,
     ),
+    (&["dropout1d", "dropout2d", "dropout3d"], FeatureDropout),
     (&["softmax", "log_softmax", "softmin"], SameDim),
     (&["max_pool1d"], Pool(1, true)),
     (&["max_pool2d"], Pool(2, true)),
@@ -612,6 +612,16 @@ impl<'a> Interp<'a> {
                     None => Value::Top,
                 }
             }
+            FeatureDropout => match xs {
+                Some(s) if s.rank().is_some_and(|r| r < 2) => self.torch_error(
+                    range,
+                    "W521",
+                    Exc::Runtime,
+                    "Feature dropout requires at least 2 dimensions in the input".to_owned(),
+                ),
+                Some(s) => Value::Tensor(s),
+                None => Value::Top,
+            },
             Like | Same => match xs {
                 Some(s) => Value::Tensor(s),
                 None => Value::Top,
@@ -893,6 +903,14 @@ impl<'a> Interp<'a> {
                 };
                 let reduction = match args.kw("reduction") {
                     None => Some(true),
+                    Some(Value::Str(Some(s))) if !matches!(&**s, "none" | "mean" | "sum") => {
+                        return self.torch_error(
+                            range,
+                            "W527",
+                            Exc::Value,
+                            format!("{s} is not a valid value for reduction"),
+                        );
+                    }
                     Some(Value::Str(Some(s))) => Some(&**s != "none"),
                     Some(_) => None,
                 };
@@ -945,12 +963,45 @@ impl<'a> Interp<'a> {
                 }
             }
             _ => {
-                // (N, C, ...) against (N, ...): the batch sizes must agree.
-                if a.len() >= 2
-                    && !b.is_empty()
-                    && (b.len() == a.len() - 1)
-                    && a[0].same(&b[0]) == Tri::No
-                {
+                // Class indices: (N, C) against (N,), (N, C, d1, ...) against (N, d1, ...).
+                let differs = |x: &[Dim], y: &[Dim]| {
+                    x.len() != y.len() || x.iter().zip(y).any(|(p, q)| p.same(q) == Tri::No)
+                };
+                let mut want = a.clone();
+                if want.len() >= 2 {
+                    want.remove(1);
+                }
+                let msg = match a.len() {
+                    // The batch sizes are compared first.
+                    n if n >= 2 && b.len() == n - 1 && a[0].same(&b[0]) == Tri::No => {
+                        Some(format!(
+                            "Expected input batch_size ({}) to match target batch_size ({}).",
+                            a[0], b[0]
+                        ))
+                    }
+                    1 | 2 if b.len() > 1 => Some(
+                        "0D or 1D target tensor expected, multi-target not supported".to_owned(),
+                    ),
+                    4 if b.len() != 3 => Some(format!(
+                        "only batches of spatial targets supported (3D tensors) but got targets of dimension: {}",
+                        b.len()
+                    )),
+                    4 if known(&b) && differs(&want, &b) => Some(format!(
+                        "size mismatch (got input: {} , target: {}",
+                        list(&a),
+                        list(&b)
+                    )),
+                    n if n >= 3 && known(&b) && differs(&want, &b) => Some(format!(
+                        "Expected target size {}, got {}",
+                        list(&want),
+                        list(&b)
+                    )),
+                    _ => None,
+                };
+                if let Some(msg) = msg {
+                    return self.torch_error(range, "W527", Exc::Runtime, msg);
+                }
+                if a.len() == 2 && b.len() == 1 && a[0].same(&b[0]) == Tri::No {
                     let (n, m) = (&a[0], &b[0]);
                     return self.torch_error(
                         range,
