@@ -900,7 +900,7 @@ impl<'a> Interp<'a> {
                 for i in 0..nd {
                     if let (Some(k), Some(p), Some(dl)) = (kernel[i], padding[i], dilation[i])
                         && k >= 1
-                        && p > ((k - 1) * dl + 1) / 2
+                        && p > ((k - 1) * dl).div_ceil(2)
                     {
                         return self.layer_error(
                             range,
