@@ -633,6 +633,10 @@ impl<'a> Interp<'a> {
         }
         let def = self.funcs[id as usize].def;
         let module = self.funcs[id as usize].module;
+        let receiver = match &this {
+            Some(Value::Instance(a)) => Some(*a),
+            _ => None,
+        };
         let mut pos: Vec<Value> = this.into_iter().collect();
         pos.extend(args.pos.iter().cloned());
         let params: Vec<&'a ast::ParameterWithDefault> = def
@@ -800,6 +804,13 @@ impl<'a> Interp<'a> {
         self.cur_module = module;
         self.cur_func = Some(id);
         self.call_site = u32::from(range.start());
+        // Objects a method makes belong to its receiver (object sensitivity): two blocks
+        // built by one helper each get their own layers, as `CellA(32, 64)` and
+        // `CellA(128, 256)` do when both are made by `self._downsample(...)`.
+        let saved_salt = self.iter_salt;
+        if let Some(a) = receiver {
+            self.iter_salt = super::stmt::receiver_salt(saved_salt, a);
+        }
         self.class_body = 0;
         self.blind_globals = blind;
         let conditional = u32::from(self.funcs[id as usize].conditional);
@@ -822,6 +833,7 @@ impl<'a> Interp<'a> {
             self.class_body,
             self.blind_globals,
         ) = saved;
+        self.iter_salt = saved_salt;
         self.stack.pop();
         // The budget ran out inside the body: where it stopped is not where it returns.
         let cut = self.fuel == 0;

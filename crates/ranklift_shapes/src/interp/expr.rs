@@ -473,7 +473,16 @@ impl<'a> Interp<'a> {
         let mut names: Vec<&str> = Vec::new();
         // `obj.attr` tested the same way (`isinstance(self.scale, str)`).
         let mut attrs: Vec<(&str, &str)> = Vec::new();
-        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e str>, attrs: &mut Vec<(&'e str, &'e str)>) {
+        // `hasattr(x, "a")`: of an object of the program (`hasattr(self, "shortcut")`), a test
+        // of that one attribute, which may or may not have been set; of any other value (an
+        // array, a list), a test of its type, like `isinstance`.
+        let mut duck: Vec<(&str, &str)> = Vec::new();
+        fn collect<'e>(
+            e: &'e Expr,
+            out: &mut Vec<&'e str>,
+            attrs: &mut Vec<(&'e str, &'e str)>,
+            duck: &mut Vec<(&'e str, &'e str)>,
+        ) {
             match e {
                 Expr::Name(n) => out.push(n.id.as_str()),
                 Expr::Attribute(a) => {
@@ -481,21 +490,21 @@ impl<'a> Interp<'a> {
                         attrs.push((n.id.as_str(), a.attr.as_str()));
                     }
                 }
-                Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out, attrs)),
-                Expr::UnaryOp(u) => collect(&u.operand, out, attrs),
+                Expr::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out, attrs, duck)),
+                Expr::UnaryOp(u) => collect(&u.operand, out, attrs, duck),
                 // `isinstance(x, T)`, and a test of `x`'s type written out (`"pandas" in
                 // str(type(x))`); a value computed from `x` (`set(x).issubset(...)`) is no
                 // type test.
-                // `hasattr(self, "shortcut")` tests one attribute, not the object's type.
+                // `hasattr(x, "iloc")`: see `duck` above.
                 Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "hasattr") => {
                     if let [Expr::Name(n), Expr::StringLiteral(s)] = &*c.arguments.args {
-                        attrs.push((n.id.as_str(), s.value.to_str()));
+                        duck.push((n.id.as_str(), s.value.to_str()));
                     }
                 }
                 Expr::Call(c) => {
                     for a in c.arguments.args.iter() {
                         if matches!(a, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(a) {
-                            collect(a, out, attrs);
+                            collect(a, out, attrs, duck);
                         }
                     }
                 }
@@ -515,14 +524,21 @@ impl<'a> Interp<'a> {
                 {
                     for x in std::iter::once(&*c.left).chain(c.comparators.iter()) {
                         if matches!(x, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(x) {
-                            collect(x, out, attrs);
+                            collect(x, out, attrs, duck);
                         }
                     }
                 }
                 _ => {}
             }
         }
-        collect(test, &mut names, &mut attrs);
+        collect(test, &mut names, &mut attrs, &mut duck);
+        for (n, a) in duck {
+            if matches!(st.lookup_value(n), Some(Value::Instance(_))) {
+                attrs.push((n, a));
+            } else {
+                names.push(n);
+            }
+        }
         self.forget(&names, &attrs, st);
     }
 

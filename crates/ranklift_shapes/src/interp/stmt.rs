@@ -460,6 +460,11 @@ impl<'a> Interp<'a> {
     fn exec_for(&mut self, f: &'a ast::StmtFor, mut st: State) -> Out {
         let it = self.eval(&f.iter, &mut st);
         let mut out = Out::default();
+        // The iterable raised for certain (`for x in undefined_loader:`): the body never runs.
+        if self.raised && self.cond_expr == 0 {
+            out.normal = Some(st);
+            return out;
+        }
         let mut breaks: Option<State> = None;
         let exit = match self.iteration(&it, &st) {
             Iteration::Items(items) => {
@@ -1270,6 +1275,17 @@ impl<'a> Interp<'a> {
 pub(crate) fn iteration_salt(outer: u32, site: ruff_text_size::TextSize, i: usize) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for x in [outer, u32::from(site), i as u32] {
+        for b in x.to_le_bytes() {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+    h.max(1)
+}
+
+/// The allocation salt inside a method of the object at `recv` (see `Interp::call_function`).
+pub(crate) fn receiver_salt(outer: u32, recv: Addr) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for x in [outer, recv.module, recv.site, recv.call, recv.iter] {
         for b in x.to_le_bytes() {
             h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
         }
