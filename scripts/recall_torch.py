@@ -32,6 +32,7 @@ import ast
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -222,6 +223,46 @@ ffn = PositionwiseFeedForward(32, 64)
 print(ffn(out).shape, attn.shape)
 """, keep_dirs=True)
 
+# Models of a package installed from PyPI in the torch venv (scripts/torch-env.sh pins it): the
+# CI sample (no fetched repository is needed). The package's own files are copied whole (its
+# compiled libraries linked), and the driver imports the model from the copy.
+TV = ("pypi:torchvision", "0.29.2")
+model("torchvision-resnet", *TV, [], "torchvision/models/resnet.py", """
+import torch
+from torchvision.models.resnet import ResNet, BasicBlock, Bottleneck
+
+print(ResNet(BasicBlock, [2, 2, 2, 2], num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+print(ResNet(Bottleneck, [1, 1, 1, 1], num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-vgg", *TV, [], "torchvision/models/vgg.py", """
+import torch
+from torchvision.models.vgg import VGG, make_layers
+
+cfg = [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"]
+print(VGG(make_layers(cfg, batch_norm=True), num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-alexnet", *TV, [], "torchvision/models/alexnet.py", """
+import torch
+from torchvision.models.alexnet import AlexNet
+
+print(AlexNet(num_classes=10)(torch.randn(2, 3, 96, 96)).shape)
+""", keep_dirs=True)
+model("torchvision-squeezenet", *TV, [], "torchvision/models/squeezenet.py", """
+import torch
+from torchvision.models.squeezenet import SqueezeNet
+
+print(SqueezeNet("1_0", num_classes=10)(torch.randn(2, 3, 96, 96)).shape)
+print(SqueezeNet("1_1", num_classes=10)(torch.randn(2, 3, 96, 96)).shape)
+""", keep_dirs=True)
+model("torchvision-googlenet", *TV, [], "torchvision/models/googlenet.py", """
+import torch
+from torchvision.models.googlenet import GoogLeNet
+
+net = GoogLeNet(num_classes=10, aux_logits=False, init_weights=False)
+net.eval()
+print(net(torch.randn(2, 3, 96, 96)).shape)
+""", keep_dirs=True)
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}
@@ -387,6 +428,27 @@ def source(mirror, repo, commit, path):
     return p.stdout
 
 
+def installed(python, package, version):
+    """The `.py` files of an installed package (by path under the package's parent) and its
+    other files (to link), checking the pinned version."""
+    out = subprocess.run([python, "-c", f"import {package}, os; print({package}.__version__); "
+                          f"print(os.path.dirname({package}.__file__))"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    if not out[0].startswith(version):
+        raise SystemExit(f"{package} {out[0]} is installed, the models are pinned to {version}")
+    pkg = Path(out[1])
+    texts, links = {}, {}
+    for f in sorted(pkg.rglob("*")):
+        if "__pycache__" in f.parts or not f.is_file():
+            continue
+        rel = str(f.relative_to(pkg.parent))
+        if f.suffix == ".py":
+            texts[rel] = f.read_text()
+        else:
+            links[rel] = f
+    return texts, links
+
+
 def said(d):
     return d.get("runtime_message") or d["message"]
 
@@ -408,8 +470,14 @@ def main():
     ap.add_argument("--list", action="store_true", help="print every confirmed mutant and the verdict")
     ap.add_argument("--min-recall", type=float, default=0.0)
     ap.add_argument("--json", help="write every confirmed mutant and verdict here")
+    ap.add_argument("--source", choices=["fetched", "pypi", "all"], default="all",
+                    help="the models of fetched repositories, of PyPI packages (the CI sample), or both")
     args = ap.parse_args()
+    args.bin = os.path.abspath(args.bin)
     only = set(args.only.split(",")) if args.only else None
+    if args.source != "all":
+        pick = {k for k, m in MODELS.items() if m["repo"].startswith("pypi:") == (args.source == "pypi")}
+        only = pick if only is None else only & pick
     torch = Torch(args.python)
     rows, false_alarms, skipped = [], [], []
     with tempfile.TemporaryDirectory(prefix="ranklift-recall-torch-") as tmp:
@@ -417,13 +485,15 @@ def main():
         for name, m in MODELS.items():
             if only is not None and name not in only:
                 continue
-            texts = {}
+            texts, links = {}, {}
+            if m["repo"].startswith("pypi:"):
+                texts, links = installed(args.python, m["repo"][5:], m["commit"])
             for f in m["files"]:
                 src = source(args.mirror, m["repo"], m["commit"], f)
                 if src is None:
                     break
                 texts[f] = blank_module_code(src)
-            if len(texts) != len(m["files"]):
+            if not texts or len(texts) < len(m["files"]):
                 skipped.append(name)
                 continue
             def place(f):
@@ -434,6 +504,8 @@ def main():
                     dest = root / place(f)
                     dest.parent.mkdir(parents=True, exist_ok=True)
                     dest.write_text(mutated if mutated is not None and f == m["mutate"] else text)
+                for f, target in links.items():
+                    (root / f).symlink_to(target)
                 for f, text in m["shims"].items():
                     (root / f).write_text(text)
                 (root / "driver.py").write_text(m["driver"])
@@ -457,6 +529,7 @@ def main():
                 r = torch.run(root, root / "driver.py")
                 if r["ok"] or r["file"] is None or r["type"] not in (
                         "RuntimeError", "ValueError", "IndexError", "TypeError"):
+                    shutil.rmtree(root)
                     continue
                 diags = ranklift(args.bin, root)
                 at = [d for d in diags if d["path"] == r["file"] and d["line"] == r["line"]]
@@ -467,6 +540,7 @@ def main():
                              "ranklift": [said(d) for d in at], "verdict": verdict,
                              "words": exact,
                              "elsewhere": [f"{d['path']}:{d['line']} {d['code']}" for d in diags if d not in at]})
+                shutil.rmtree(root)
     if args.list:
         for r in rows:
             print(f"{r['verdict']:7} {r['model']:22} {r['op']:8} {r['mutated']:28} -> {r['raises']:28} {r['torch'][:90]}")

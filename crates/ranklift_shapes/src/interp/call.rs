@@ -231,6 +231,19 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::NpFunc(name) => self.call_numpy(name, &args, range, st),
+            // A list of modules: indexed, iterated, appended to and called like the list it
+            // is made of (the list itself, not a tuple of its contents).
+            Value::TorchFunc("torch.nn.ModuleList") => {
+                let addr = match args.pos.as_slice() {
+                    [Value::List(a)] => *a,
+                    [] => match self.alloc_list(Seq::empty(), range.start(), st) {
+                        Value::List(a) => a,
+                        _ => return Value::Top,
+                    },
+                    _ => return Value::Top,
+                };
+                Value::Layer(Arc::new(crate::torch::layers::Layer::ModuleList(addr)))
+            }
             Value::TorchFunc(name) => {
                 let args = self.lists_as_tuples(args, st);
                 self.call_torch(name, &args, range, st)
@@ -382,6 +395,14 @@ impl<'a> Interp<'a> {
                 self.call_tensor_method(recv, name, args, range, st)
             }
             (_, "<returns self>") => recv.clone(),
+            (Value::Layer(_), _) if recv.module_list().is_some() => match recv.module_list() {
+                Some(Value::List(a)) if matches!(&**name, "append" | "extend" | "insert") => {
+                    self.call_list_method(a, name, &args, range, st);
+                    recv.clone()
+                }
+                _ if crate::torch::layers::RETURNS_SELF.contains(&&**name) => recv.clone(),
+                _ => Value::Top,
+            },
             // `self.register_buffer("pe", pe)`: `self.pe` is `pe` from now on.
             (Value::Instance(addr), "<registers>") => {
                 if let (Some(Value::Str(Some(name))), Some(v)) = (args.pos.first(), args.pos.get(1))
@@ -903,6 +924,20 @@ impl<'a> Interp<'a> {
     }
 
     fn call_builtin(&mut self, b: Builtin, args: &Args, range: TextRange, st: &mut State) -> Value {
+        // `len(self.layers)`, `enumerate(self.blocks)`: a ModuleList is its list.
+        let lists;
+        let args = if args.pos.iter().any(|v| v.module_list().is_some()) {
+            let mut a = args.clone();
+            for v in &mut a.pos {
+                if let Some(l) = v.module_list() {
+                    *v = l;
+                }
+            }
+            lists = a;
+            &lists
+        } else {
+            args
+        };
         let a0 = args.pos.first();
         if matches!(b, Builtin::Int | Builtin::Float | Builtin::Math(_))
             && args.pos.len() <= 2

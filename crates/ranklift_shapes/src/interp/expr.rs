@@ -497,8 +497,13 @@ impl<'a> Interp<'a> {
                 // type test.
                 // `hasattr(x, "iloc")`: see `duck` above.
                 Expr::Call(c) if matches!(&*c.func, Expr::Name(f) if f.id.as_str() == "hasattr") => {
-                    if let [Expr::Name(n), Expr::StringLiteral(s)] = &*c.arguments.args {
-                        duck.push((n.id.as_str(), s.value.to_str()));
+                    match &*c.arguments.args {
+                        [Expr::Name(n), Expr::StringLiteral(s)] => {
+                            duck.push((n.id.as_str(), s.value.to_str()));
+                        }
+                        // `hasattr(self.foo_, "fit")`: the attribute's value is tested.
+                        [a @ Expr::Attribute(_), ..] => collect(a, out, attrs, duck),
+                        _ => {}
                     }
                 }
                 Expr::Call(c) => {
@@ -569,7 +574,12 @@ impl<'a> Interp<'a> {
             let Some(b) = known else { continue };
             if matches!(
                 b.value,
-                Value::Top | Value::Func(_) | Value::Class(_) | Value::Module(_)
+                Value::Top
+                    | Value::Func(_)
+                    | Value::Class(_)
+                    | Value::Module(_)
+                    | Value::NpFunc(_)
+                    | Value::TorchFunc(_)
             ) {
                 continue;
             }
@@ -781,6 +791,9 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Math) => math_attr(attr),
             Value::Module(ModRef::Torch(m)) => crate::torch::module_attr(m, attr),
             Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
+            Value::Layer(_) if obj.module_list().is_some() => {
+                Value::Method(Box::new(obj.clone()), attr.into())
+            }
             Value::Module(ModRef::Copy) => match attr {
                 "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
                 _ => Value::Top,

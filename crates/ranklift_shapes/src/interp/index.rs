@@ -232,6 +232,9 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        if let Some(l) = obj.module_list() {
+            return self.get_item(&l, idx, range, st);
+        }
         let resolved = Self::int_list_index(obj, idx, st);
         let idx = resolved.as_ref().unwrap_or(idx);
         match obj {

@@ -355,6 +355,14 @@ impl<'a> Interp<'a> {
                     (Value::None, x) | (x, Value::None) => match x {
                         Value::Top => None,
                         Value::Instance(_) => Some(false),
+                        // Library functions, classes and layers are objects, never None
+                        // (`if norm_layer is None:` with `norm_layer=nn.BatchNorm2d`).
+                        Value::NpFunc(_)
+                        | Value::TorchFunc(_)
+                        | Value::Layer(_)
+                        | Value::Builtin(_)
+                        | Value::Class(_)
+                        | Value::Module(_) => Some(false),
                         _ => x.type_name().map(|_| false),
                     },
                     (Value::Bool(Some(a)), Value::Bool(Some(b))) => Some(a == b),

@@ -415,6 +415,9 @@ impl<'a> Interp<'a> {
     }
 
     pub(crate) fn iteration(&mut self, v: &Value, st: &State) -> Iteration {
+        if let Some(l) = v.module_list() {
+            return self.iteration(&l, st);
+        }
         let room = MAX_NESTED_UNROLL / self.unrolled.max(1);
         let small = |n: usize| n as i64 <= MAX_UNROLL && n as i64 <= room;
         match v {

@@ -26,7 +26,7 @@ use super::ops::{Rule, int};
 use super::{list, tensor};
 use crate::interp::call::Args;
 use crate::interp::state::State;
-use crate::interp::value::{Seq, Value};
+use crate::interp::value::{Addr, Seq, Value};
 use crate::interp::{Exc, Interp};
 use crate::{Dim, Shape, Tri};
 
@@ -116,6 +116,22 @@ pub enum Layer {
     Loss(Rule, Option<bool>),
     /// `nn.Sequential(a, b, c)`: the children, called in order.
     Sequential(Arc<[Value]>),
+    /// `nn.ModuleList(layers)`: the list of modules on the heap; indexed, iterated, measured
+    /// and appended to as that list, with `nn.Module`'s methods besides.
+    ModuleList(Addr),
+}
+
+impl Value {
+    /// The list a `ModuleList` holds.
+    pub fn module_list(&self) -> Option<Value> {
+        match self {
+            Value::Layer(l) => match &**l {
+                Layer::ModuleList(a) => Some(Value::List(*a)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// The layer classes (and `Module`, for subclasses) of `torch.nn`.
@@ -470,8 +486,8 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             }
             Layer::Sequential(args.pos.clone().into())
         }
-        // A list of modules: indexed, iterated and called like the list it is made of.
-        "ModuleList" => return args.pos.first().cloned().unwrap_or(Value::Top),
+        // `interp/call.rs` makes a `ModuleList` the list it is given.
+        "ModuleList" => return Value::Top,
         "Dropout1d" | "Dropout2d" | "Dropout3d" => Layer::FeatureDropout,
         "Identity" | "Dropout" | "AlphaDropout" | "ReLU" | "ReLU6" | "LeakyReLU" | "PReLU"
         | "ELU" | "SELU" | "CELU" | "GELU" | "SiLU" | "Mish" | "Sigmoid" | "Tanh" | "Hardtanh"
@@ -1042,7 +1058,9 @@ impl<'a> Interp<'a> {
                 }
                 tensor(o)
             }
-            Layer::Loss(..) | Layer::Sequential(_) | Layer::Rnn { .. } => Value::Top,
+            Layer::Loss(..) | Layer::Sequential(_) | Layer::Rnn { .. } | Layer::ModuleList(_) => {
+                Value::Top
+            }
         }
     }
 }

@@ -974,10 +974,15 @@ impl<'a> Interp<'a> {
                 let msg = match a.len() {
                     // The batch sizes are compared first.
                     n if n >= 2 && b.len() == n - 1 && a[0].same(&b[0]) == Tri::No => {
-                        Some(format!(
-                            "Expected input batch_size ({}) to match target batch_size ({}).",
-                            a[0], b[0]
-                        ))
+                        return self.torch_error(
+                            range,
+                            "W527",
+                            Exc::Value,
+                            format!(
+                                "Expected input batch_size ({}) to match target batch_size ({}).",
+                                a[0], b[0]
+                            ),
+                        );
                     }
                     1 | 2 if b.len() > 1 => Some(
                         "0D or 1D target tensor expected, multi-target not supported".to_owned(),
