@@ -223,6 +223,55 @@ ffn = PositionwiseFeedForward(32, 64)
 print(ffn(out).shape, attn.shape)
 """, keep_dirs=True)
 
+# Held-out models (issue 28, 2026-11-26): added after the library model was built and tuned on
+# the models above, measured once before any change for them (first contact in the closing note).
+HELD_OUT = set()
+for stem, ctor in [("resnext", "ResNeXt29_2x64d()"), ("dpn", "DPN26()"),
+                   ("regnet", "RegNetX_200MF()"), ("efficientnet", "EfficientNetB0()"),
+                   ("shufflenetv2", "ShuffleNetV2(1)"), ("dla_simple", "SimpleDLA()")]:
+    model(f"cifar-{stem}", *CIFAR, [f"models/{stem}.py"], f"models/{stem}.py", f"""
+import torch
+from {stem} import *
+
+net = {ctor}
+y = net(torch.randn(2, 3, 32, 32))
+print(y.shape)
+""")
+    HELD_OUT.add(f"cifar-{stem}")
+model("examples-super-resolution", *EXAMPLES, ["super_resolution/model.py"], "super_resolution/model.py", """
+import torch
+from model import Net
+
+net = Net(upscale_factor=3)
+print(net(torch.randn(2, 1, 32, 32)).shape)
+""")
+model("examples-transformer-net", *EXAMPLES, ["fast_neural_style/neural_style/transformer_net.py"],
+      "fast_neural_style/neural_style/transformer_net.py", """
+import torch
+from transformer_net import TransformerNet
+
+net = TransformerNet()
+print(net(torch.randn(1, 3, 64, 64)).shape)
+""")
+model("gan-esrgan", *GAN, ["implementations/esrgan/models.py"], "implementations/esrgan/models.py", """
+import torch
+from models import GeneratorRRDB, Discriminator
+
+G = GeneratorRRDB(channels=3, filters=16, num_res_blocks=1)
+D = Discriminator((3, 64, 64))
+print(D(G(torch.randn(1, 3, 16, 16))).shape)
+""")
+model("vae-beta", *VAE, ["models/types_.py", "models/base.py", "models/beta_vae.py"],
+      "models/beta_vae.py", """
+import torch
+from models.beta_vae import BetaVAE
+
+vae = BetaVAE(in_channels=3, latent_dim=16)
+recons, x, mu, log_var = vae(torch.randn(2, 3, 64, 64))
+print(recons.shape)
+""", keep_dirs=True, shims={"models/__init__.py": "from .base import *  # noqa: F403\n"})
+HELD_OUT |= {"examples-super-resolution", "examples-transformer-net", "gan-esrgan", "vae-beta"}
+
 # Models of a package installed from PyPI in the torch venv (scripts/torch-env.sh pins it): the
 # CI sample (no fetched repository is needed). The package's own files are copied whole (its
 # compiled libraries linked), and the driver imports the model from the copy.
@@ -472,6 +521,9 @@ def main():
     ap.add_argument("--json", help="write every confirmed mutant and verdict here")
     ap.add_argument("--source", choices=["fetched", "pypi", "all"], default="all",
                     help="the models of fetched repositories, of PyPI packages (the CI sample), or both")
+    ap.add_argument("--whole", action="append", default=[], metavar="PACKAGE==VERSION",
+                    help="also run the default mode over this whole installed package (every "
+                    "finding is a false alarm until triaged)")
     args = ap.parse_args()
     args.bin = os.path.abspath(args.bin)
     only = set(args.only.split(",")) if args.only else None
@@ -541,6 +593,23 @@ def main():
                              "words": exact,
                              "elsewhere": [f"{d['path']}:{d['line']} {d['code']}" for d in diags if d not in at]})
                 shutil.rmtree(root)
+    for spec in args.whole:
+        package, version = spec.split("==")
+        with tempfile.TemporaryDirectory(prefix="ranklift-whole-") as tmp:
+            texts, _ = installed(args.python, package, version)
+            for rel, text in texts.items():
+                (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
+                (Path(tmp) / rel).write_text(text)
+            p = subprocess.run([args.bin, "shapes", "--format", "json", package], cwd=tmp,
+                               capture_output=True, text=True, timeout=600)
+            if p.returncode not in (0, 1) or "panicked" in p.stderr:
+                raise SystemExit(f"ranklift failed on {package}: {p.stderr[-2000:]}")
+            diags = [d for d in json.loads(p.stdout)["diagnostics"] if not d["code"].startswith("RL")]
+            lines = sum(t.count("\n") for t in texts.values())
+            print(f"whole package {package} {version} ({len(texts)} files, {lines} lines): "
+                  f"{len(diags)} findings")
+            for d in diags:
+                false_alarms.append((package, d))
     if args.list:
         for r in rows:
             print(f"{r['verdict']:7} {r['model']:22} {r['op']:8} {r['mutated']:28} -> {r['raises']:28} {r['torch'][:90]}")
@@ -555,6 +624,11 @@ def main():
     print(f"{'model':24} {'bugs':>5} {'found':>6} {'words':>6}")
     for k, (n, f, w) in by_model.items():
         print(f"{k:24} {n:5} {f:6} {w:6}")
+    held = [r for r in rows if r["model"] in HELD_OUT]
+    if held:
+        hf = sum(r["verdict"] == "found" for r in held)
+        hm = {r["model"] for r in held}
+        print(f"held-out models ({len(hm)}): {hf}/{len(held)} = {hf / len(held):.1%} at the right line")
     n = len(rows)
     found = sum(r["verdict"] == "found" for r in rows)
     words = sum(r["words"] for r in rows)
@@ -562,7 +636,8 @@ def main():
     print(f"{'total':24} {n:5} {found:6} {words:6}")
     print(f"recall on {n} confirmed bugs in {len(by_model)} models from {len(repos)} repositories: "
           f"{found}/{n} = {found / max(n, 1):.1%} at the right line ({words} with torch's words)")
-    print(f"false alarms on the {len(by_model)} clean drivers: {len(false_alarms)}")
+    print(f"false alarms on the {len(by_model)} clean drivers"
+          f"{' and the whole packages' if args.whole else ''}: {len(false_alarms)}")
     for name, d in false_alarms:
         print(f"  {name}: {d['path']}:{d['line']}:{d['column']}: {d['code']} {d['message']}")
     if skipped:
@@ -573,7 +648,10 @@ def main():
     if n and found / n < args.min_recall:
         print(f"FAILED: recall {found / n:.1%} is below the floor {args.min_recall:.0%}")
         return 1
-    return 1 if false_alarms and args.min_recall else 0
+    if false_alarms and args.min_recall:
+        print("FAILED: findings on code that runs cleanly (fix them, or triage them)")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

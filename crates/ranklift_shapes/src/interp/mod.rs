@@ -259,6 +259,9 @@ pub struct Interp<'a> {
     memo: FxMap<MemoKey, Vec<MemoEntry>>,
     /// Per module, computed when it first runs.
     module_scopes: Vec<Option<Arc<scope::Scope>>>,
+    /// The heap an imported module's code left (its module-level lists, class attributes that
+    /// are lists, instances it made): merged into the importer's state by the import.
+    module_heaps: Vec<Option<Arc<state::Heap>>>,
     /// Module index by dotted name.
     module_index: FxMap<String, u32>,
     sym_counter: u32,
@@ -349,6 +352,7 @@ impl<'a> Interp<'a> {
             iter_salt: 0,
             catches: Vec::new(),
             memo: FxMap::default(),
+            module_heaps: vec![None; module_scopes.len()],
             module_scopes,
             module_index,
             sym_counter: 0,
@@ -448,6 +452,9 @@ impl<'a> Interp<'a> {
         }
         let out = self.exec_block(suite, st);
         self.modules[m as usize].raised = out.normal.is_none();
+        if let Some(s) = &out.normal {
+            self.module_heaps[m as usize] = Some(s.heap.clone());
+        }
         let globals = out
             .normal
             .map(|s| s.globals)

@@ -663,14 +663,42 @@ impl<'a> Interp<'a> {
         match &alias.asname {
             Some(asname) => {
                 let v = self.module_value(full);
+                self.merge_module_heap(full, st);
                 self.bind(asname.as_str(), v, st);
             }
             None => {
                 // `import a.b.c` binds `a` (and runs `a.b.c`).
                 let _ = self.module_value(full);
+                self.merge_module_heap(full, st);
                 let first = full.split('.').next().unwrap_or(full);
                 let v = self.module_value(first);
                 self.bind(first, v, st);
+            }
+        }
+    }
+
+    /// What the imported module `name` (and, through its own imports, the modules it imported)
+    /// left on the heap becomes part of the importer's state: `for x in self.cfg` of a class
+    /// defined in that module reads the list its class body made.
+    fn merge_module_heap(&mut self, name: &str, st: &mut State) {
+        let Some(m) = self.module_named(name) else {
+            return;
+        };
+        let Some(heap) = self.module_heaps[m as usize].clone() else {
+            return;
+        };
+        if Arc::ptr_eq(&heap, &st.heap) {
+            return;
+        }
+        let missing: Vec<_> = heap
+            .iter()
+            .filter(|(a, _)| !st.heap.contains_key(*a))
+            .map(|(a, o)| (*a, o.clone()))
+            .collect();
+        if !missing.is_empty() {
+            let h = Arc::make_mut(&mut st.heap);
+            for (a, o) in missing {
+                h.insert(a, o);
             }
         }
     }
@@ -725,6 +753,7 @@ impl<'a> Interp<'a> {
             base
         };
         let module = self.module_value(&name);
+        self.merge_module_heap(&name, st);
         for alias in &i.names {
             let attr = alias.name.as_str();
             if attr == "*" {
