@@ -536,6 +536,7 @@ fn analyse_entry(
             name: project.modules[i].name.clone(),
             suite: project.modules[i].parsed.suite(),
             report: i == entry,
+            is_package: project.modules[i].is_package,
         })
         .collect();
     let config = Config {

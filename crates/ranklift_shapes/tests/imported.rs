@@ -107,3 +107,43 @@ fn a_validation_that_raises_does_not_hide_what_follows_it() {
     );
     assert_eq!(findings(&[dir.join("other.py")]), vec![]);
 }
+
+/// What an imported module made at import time is known to its importer: a class attribute
+/// list (`cfg = [2, 3]`, read as `self.cfg`) and a module-level list, both defined in a package
+/// whose `__init__.py` re-exports them with a relative import (`from .base import *`).
+/// Expected from running `python main.py` with NumPy 2.2.6: `ValueError: operands could not be
+/// broadcast together with shapes (2,) (5,) ` (its trailing space trimmed) in pkg/model.py line 9.
+#[test]
+fn lists_made_at_import_and_package_relative_imports_are_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::create_dir(dir.join("pkg")).unwrap();
+    fs::write(
+        dir.join("pkg/__init__.py"),
+        "from .base import *  # noqa: F403\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("pkg/base.py"),
+        "SIZES = [2, 3]\n\n\nclass Base:\n    cfg = SIZES\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("pkg/model.py"),
+        "import numpy as np\n\nfrom pkg import Base\n\n\nclass Model(Base):\n    def run(self):\n        first = self.cfg[0]\n        return np.zeros(first) + np.zeros(5)\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("main.py"),
+        "from pkg.model import Model\n\nModel().run()\n",
+    )
+    .unwrap();
+    assert_eq!(
+        findings(&[dir.join("main.py")]),
+        vec![(
+            "model.py".to_owned(),
+            9,
+            "ValueError: operands could not be broadcast together with shapes (2,) (5,)".to_owned()
+        )]
+    );
+}

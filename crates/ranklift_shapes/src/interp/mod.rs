@@ -84,6 +84,8 @@ pub struct SourceModule<'a> {
     pub suite: &'a [Stmt],
     /// Whether its findings are reported (modules given on the command line).
     pub report: bool,
+    /// A package's `__init__.py` (its relative imports start from the package itself).
+    pub is_package: bool,
 }
 
 /// A finding: a failing operation.

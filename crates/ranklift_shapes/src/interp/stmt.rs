@@ -742,7 +742,9 @@ impl<'a> Interp<'a> {
             // Relative: resolve against the current module's package.
             let cur = &self.modules[self.cur_module as usize].src.name;
             let mut parts: Vec<&str> = cur.split('.').collect();
-            for _ in 0..i.level {
+            // `from .base import *` in `pkg/__init__.py` is `pkg.base`.
+            let package = self.modules[self.cur_module as usize].src.is_package;
+            for _ in 0..i.level - u32::from(package && i.level > 0) {
                 parts.pop();
             }
             if !base.is_empty() {
