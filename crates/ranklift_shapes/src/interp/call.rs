@@ -616,8 +616,42 @@ impl<'a> Interp<'a> {
             },
         );
         let obj = Value::Instance(addr);
-        if let Some(Value::Func(init)) = self.class_attr(c, "__init__", 0) {
-            self.call_function(init, Some(obj.clone()), args, range, st);
+        match self.class_attr(c, "__init__", 0) {
+            Some(Value::Func(init)) => {
+                self.call_function(init, Some(obj.clone()), args, range, st);
+            }
+            // A dataclass's generated `__init__`: each field from its argument, else its
+            // default; then `__post_init__`.
+            None if self.classes[c as usize].fields.is_some() => {
+                let fields = self.classes[c as usize].fields.clone().unwrap_or_default();
+                let mut bound = Env::default();
+                for (i, f) in fields.iter().enumerate() {
+                    let v = if args.unknown {
+                        Value::Top
+                    } else {
+                        args.pos
+                            .get(i)
+                            .cloned()
+                            .or_else(|| args.kw(f).cloned())
+                            .or_else(|| self.class_attr(c, f, 0))
+                            .unwrap_or(Value::Top)
+                    };
+                    bound.insert(
+                        f.clone(),
+                        Binding {
+                            value: v,
+                            maybe_unbound: false,
+                        },
+                    );
+                }
+                if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
+                    *attrs = bound;
+                }
+                if let Some(Value::Func(post)) = self.class_attr(c, "__post_init__", 0) {
+                    self.call_function(post, Some(obj.clone()), Args::default(), range, st);
+                }
+            }
+            _ => {}
         }
         obj
     }

@@ -213,6 +213,9 @@ pub(crate) struct ClassDef {
     /// through a base: the metaclass may turn class attributes into descriptors, so data
     /// attributes read through the class or its instances are unknown.
     pub meta: bool,
+    /// A `@dataclass`: its fields in order (the annotated names of its body, after those of
+    /// its dataclass bases). The generated `__init__` binds them from the call's arguments.
+    pub fields: Option<Vec<Arc<str>>>,
 }
 
 enum ModStatus {

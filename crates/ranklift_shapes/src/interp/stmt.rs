@@ -1009,6 +1009,30 @@ impl<'a> Interp<'a> {
         for d in &c.decorator_list {
             self.eval(&d.expression, &mut st);
         }
+        let fields = c
+            .decorator_list
+            .iter()
+            .any(|d| is_dataclass_decorator(&d.expression))
+            .then(|| {
+                let mut fields: Vec<Arc<str>> = bases
+                    .iter()
+                    .filter_map(|b| match b {
+                        Value::Class(b) => self.classes[*b as usize].fields.clone(),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                for s in c.body.iter() {
+                    if let Stmt::AnnAssign(a) = s
+                        && let Expr::Name(n) = &*a.target
+                        && !crate::interp::stmt::is_classvar(&a.annotation)
+                        && !fields.iter().any(|f| &**f == n.id.as_str())
+                    {
+                        fields.push(n.id.as_str().into());
+                    }
+                }
+                fields
+            });
         // Run the body in its own namespace.
         let saved_locals = st.locals.replace(Arc::new(super::state::Env::default()));
         let saved_func = self.cur_func.take();
@@ -1031,11 +1055,17 @@ impl<'a> Interp<'a> {
                 cd.attrs = attrs;
                 cd.bases = bases;
                 cd.meta = meta;
+                cd.fields = fields;
                 id
             }
             None => {
                 let id = self.classes.len() as u32;
-                self.classes.push(super::ClassDef { attrs, bases, meta });
+                self.classes.push(super::ClassDef {
+                    attrs,
+                    bases,
+                    meta,
+                    fields,
+                });
                 self.class_index.insert(key, id);
                 id
             }
@@ -1301,6 +1331,26 @@ impl<'a> Interp<'a> {
         };
         st.insert_obj(addr, Obj::List(seq));
         Value::List(addr)
+    }
+}
+
+/// `@dataclass`, `@dataclasses.dataclass`, `@dataclass(frozen=True)`, ...
+fn is_dataclass_decorator(e: &Expr) -> bool {
+    match e {
+        Expr::Call(c) => is_dataclass_decorator(&c.func),
+        Expr::Name(n) => n.id.as_str() == "dataclass",
+        Expr::Attribute(a) => a.attr.as_str() == "dataclass",
+        _ => false,
+    }
+}
+
+/// A `ClassVar[...]` annotation: a class attribute, not a dataclass field.
+pub(crate) fn is_classvar(e: &Expr) -> bool {
+    match e {
+        Expr::Subscript(s) => is_classvar(&s.value),
+        Expr::Name(n) => n.id.as_str() == "ClassVar",
+        Expr::Attribute(a) => a.attr.as_str() == "ClassVar",
+        _ => false,
     }
 }
 
