@@ -112,7 +112,48 @@ impl<'a> Interp<'a> {
                 (Some(name), v) => args.kw.push((name.as_str().into(), v)),
                 // A `**kwargs` passed on as it came in.
                 (None, Value::Kwargs(items)) => args.kw.extend(items.iter().cloned()),
+                // `**config`: a dict of string keys, all known.
+                (None, Value::Dict(a)) => match st.dict(a) {
+                    Some((items, true))
+                        if items.iter().all(|(k, _)| matches!(k, Value::Str(Some(_)))) =>
+                    {
+                        for (k, v) in items {
+                            if let Value::Str(Some(k)) = k {
+                                args.kw.push((k, v));
+                            }
+                        }
+                    }
+                    _ => args.unknown = true,
+                },
                 (None, _) => args.unknown = true,
+            }
+        }
+        // A lambda handed to code the analysis does not run may change what it names, now or
+        // later (`object_hook=lambda d: params.update(d)`): those values escape.
+        if !matches!(
+            f,
+            Value::Func(_)
+                | Value::Class(_)
+                | Value::NpFunc(_)
+                | Value::TorchFunc(_)
+                | Value::Builtin(_)
+        ) {
+            let lambdas = c
+                .arguments
+                .args
+                .iter()
+                .chain(c.arguments.keywords.iter().map(|k| &k.value))
+                .filter(|e| matches!(e, Expr::Lambda(_)));
+            let mut reached = Vec::new();
+            for l in lambdas {
+                for name in super::scope::names_read_expr(l) {
+                    if let Some(v) = st.lookup_value(&name) {
+                        reached.push(v.clone());
+                    }
+                }
+            }
+            for v in &reached {
+                self.escape_value(v, st, 0);
             }
         }
         // The callee or an argument raised for certain: Python never makes the call.
@@ -322,6 +363,18 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::Instance(addr) => super::expr::forget_attributes(st, *addr),
+            Value::Dict(addr) => {
+                let values: Vec<Value> = st
+                    .dict(*addr)
+                    .map(|(items, _)| items.into_iter().map(|(_, v)| v).collect())
+                    .unwrap_or_default();
+                st.insert_obj(*addr, Obj::unknown_dict());
+                for v in &values {
+                    if matches!(v, Value::Instance(_) | Value::List(_) | Value::Dict(_)) {
+                        self.escape_value(v, st, depth + 1);
+                    }
+                }
+            }
             Value::Tuple(Seq::Exact(items)) => {
                 for x in items.iter() {
                     self.escape_value(x, st, depth + 1);
@@ -434,6 +487,7 @@ impl<'a> Interp<'a> {
                 })
             }
             (Value::Kwargs(_), "copy") => recv.clone(),
+            (Value::Dict(a), _) => self.call_dict_method(*a, name, &args, range, st),
             // CPython 3: `platform.python_version_tuple()[0] < "3"` guards dead Python 2 code.
             (Value::Module(super::value::ModRef::Platform), "python_version_tuple") => {
                 Value::Tuple(Seq::Exact(
@@ -458,6 +512,60 @@ impl<'a> Interp<'a> {
             (Value::Str(_), _) => Value::Str(None),
             _ => {
                 self.escape(&args, st);
+                Value::Top
+            }
+        }
+    }
+
+    /// `d.get(k, default)`, `d.keys()`, `d.values()`, `d.items()`, `d.copy()`; any other method
+    /// (`update`, `pop`, `setdefault`, ...) may change any key: the dict becomes unknown.
+    fn call_dict_method(
+        &mut self,
+        a: Addr,
+        name: &str,
+        args: &Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let Some((items, exact)) = st.dict(a) else {
+            return Value::Top;
+        };
+        let seq = |v: Vec<Value>, exact: bool| {
+            if exact {
+                Seq::Exact(v.into())
+            } else {
+                Seq::Summary(Box::new(Value::Top), Int::Range(Some(0), None))
+            }
+        };
+        match name {
+            "get" => {
+                let key = args.pos.first().cloned().unwrap_or(Value::Top);
+                let default = args.pos.get(1).cloned().unwrap_or(Value::None);
+                match items.iter().find(|(k, _)| *k == key) {
+                    Some((_, v)) if key.is_const_key() => v.clone(),
+                    None if exact && key.is_const_key() => default,
+                    _ => Value::Top,
+                }
+            }
+            "keys" => {
+                let keys = items.iter().map(|(k, _)| k.clone()).collect();
+                self.alloc_list(seq(keys, exact), range.start(), st)
+            }
+            "values" => {
+                let values = items.iter().map(|(_, v)| v.clone()).collect();
+                self.alloc_list(seq(values, exact), range.start(), st)
+            }
+            "items" => {
+                let pairs = items
+                    .iter()
+                    .map(|(k, v)| Value::Tuple(Seq::Exact(vec![k.clone(), v.clone()].into())))
+                    .collect();
+                self.alloc_list(seq(pairs, exact), range.start(), st)
+            }
+            "copy" => self.alloc_dict(items, exact, range.start(), st),
+            _ => {
+                st.insert_obj(a, Obj::unknown_dict());
+                self.escape(args, st);
                 Value::Top
             }
         }
@@ -980,6 +1088,27 @@ impl<'a> Interp<'a> {
             return Value::Top;
         }
         match b {
+            // `dict(a=1, b=2)`, `dict(other)`: the keywords (and a copy of a dict's items).
+            Builtin::Dict => {
+                let (mut items, exact) = match a0 {
+                    None => (Vec::new(), true),
+                    Some(Value::Dict(a)) => st.dict(*a).unwrap_or((Vec::new(), false)),
+                    Some(Value::Kwargs(kw)) => (
+                        kw.iter()
+                            .map(|(k, v)| (Value::Str(Some(k.clone())), v.clone()))
+                            .collect(),
+                        true,
+                    ),
+                    Some(_) => (Vec::new(), false),
+                };
+                for (k, v) in &args.kw {
+                    let k = Value::Str(Some(k.clone()));
+                    items.retain(|(old, _)| *old != k);
+                    items.push((k, v.clone()));
+                }
+                let exact = exact && !args.unknown && args.pos.len() <= 1;
+                self.alloc_dict(items, exact, range.start(), st)
+            }
             Builtin::Len => match a0 {
                 Some(v) => {
                     let n = self.iteration_len(v, st);

@@ -41,6 +41,7 @@ fn builtin(name: &str) -> Option<Value> {
         "reversed" => Builtin::Reversed,
         "map" => Builtin::Map,
         "sorted" => Builtin::Sorted,
+        "dict" => Builtin::Dict,
         "None" => return Some(Value::None),
         "True" => return Some(Value::Bool(Some(true))),
         "False" => return Some(Value::Bool(Some(false))),
@@ -214,13 +215,25 @@ impl<'a> Interp<'a> {
                 }
             }
             Expr::Dict(d) => {
+                // Constant keys are kept; any other key (or a `**spread`) leaves the dict
+                // inexact, its values from other keys unknown.
+                let mut items: Vec<(Value, Value)> = Vec::new();
+                let mut exact = true;
                 for item in &d.items {
-                    if let Some(k) = &item.key {
-                        self.eval(k, st);
+                    let k = item.key.as_ref().map(|k| self.eval(k, st));
+                    let v = self.eval(&item.value, st);
+                    match k {
+                        Some(k) if k.is_const_key() => {
+                            items.retain(|(old, _)| *old != k);
+                            items.push((k, v));
+                        }
+                        _ => {
+                            exact = false;
+                            items.clear();
+                        }
                     }
-                    self.eval(&item.value, st);
                 }
-                Value::Top
+                self.alloc_dict(items, exact, d.range.start(), st)
             }
             Expr::Set(s) => {
                 for x in &s.elts {
@@ -979,7 +992,7 @@ impl<'a> Interp<'a> {
                 Some(v) => v,
                 None => Value::Top,
             },
-            Value::Kwargs(_) => Value::Method(Box::new(obj.clone()), attr.into()),
+            Value::Kwargs(_) | Value::Dict(_) => Value::Method(Box::new(obj.clone()), attr.into()),
             // Named tuples (`sys.version_info.major`, `platform.uname().system`) are tuples.
             Value::Tuple(Seq::Exact(items))
                 if items.len() == 5

@@ -235,6 +235,17 @@ impl<'a> Interp<'a> {
         if let Some(l) = obj.module_list() {
             return self.get_item(&l, idx, range, st);
         }
+        // `cfg["depths"]`: the value under a constant key; anything else is unknown (a missing
+        // key is left to run time: the key may equal one the analysis tells apart, `1 == 1.0`).
+        if let Value::Dict(a) = obj {
+            return match st.dict(*a) {
+                Some((items, _)) if idx.is_const_key() => items
+                    .iter()
+                    .find(|(k, _)| k == idx)
+                    .map_or(Value::Top, |(_, v)| v.clone()),
+                _ => Value::Top,
+            };
+        }
         let resolved = Self::int_list_index(obj, idx, st);
         let idx = resolved.as_ref().unwrap_or(idx);
         match obj {
@@ -453,6 +464,21 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) {
+        if let Value::Dict(a) = obj {
+            let new = match st.dict(*a) {
+                Some((mut items, exact)) if idx.is_const_key() => {
+                    match items.iter_mut().find(|(k, _)| k == idx) {
+                        Some(slot) => slot.1 = v,
+                        None => items.push((idx.clone(), v)),
+                    }
+                    Obj::Dict { items, exact }
+                }
+                // Any key may be the one written.
+                _ => Obj::unknown_dict(),
+            };
+            st.insert_obj(*a, new);
+            return;
+        }
         let resolved = Self::int_list_index(obj, idx, st);
         let idx = resolved.as_ref().unwrap_or(idx);
         match obj {

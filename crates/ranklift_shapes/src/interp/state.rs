@@ -24,7 +24,44 @@ pub type Env = FxMap<Arc<str>, Binding>;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Obj {
     List(Seq),
-    Instance { class: u32, attrs: Env },
+    Instance {
+        class: u32,
+        attrs: Env,
+    },
+    /// A dict with constant keys (`{"depths": [1, 1, 4, 7], "widths": [24, 56, 152, 368]}`):
+    /// the items in insertion order; `exact` when no other key can be in it.
+    Dict {
+        items: Vec<(Value, Value)>,
+        exact: bool,
+    },
+}
+
+impl Obj {
+    /// A dict of which nothing is known.
+    pub fn unknown_dict() -> Obj {
+        Obj::Dict {
+            items: Vec::new(),
+            exact: false,
+        }
+    }
+}
+
+/// The join of two dicts: a key both have joins its values; a key only one has is dropped
+/// (lookups of it give an unknown value), and the result is no longer exact.
+fn join_dicts(p: &[(Value, Value)], pe: bool, q: &[(Value, Value)], qe: bool, widen: bool) -> Obj {
+    let same_keys = p.len() == q.len() && p.iter().zip(q).all(|(a, b)| a.0 == b.0);
+    let items = p
+        .iter()
+        .filter_map(|(k, v)| {
+            q.iter()
+                .find(|(k2, _)| k2 == k)
+                .map(|(_, w)| (k.clone(), if widen { v.widen(w) } else { v.join(w) }))
+        })
+        .collect();
+    Obj::Dict {
+        items,
+        exact: pe && qe && same_keys,
+    }
 }
 
 /// Objects are shared too: copying or comparing a heap costs one pointer per object, and a
@@ -67,6 +104,14 @@ impl State {
     /// The object at `a`, for writing (copied first if shared).
     pub fn obj_mut(&mut self, a: Addr) -> Option<&mut Obj> {
         Arc::make_mut(&mut self.heap).get_mut(&a).map(Arc::make_mut)
+    }
+
+    /// A dict's items and exactness.
+    pub fn dict(&self, a: Addr) -> Option<(Vec<(Value, Value)>, bool)> {
+        match self.heap.get(&a).map(|o| &**o) {
+            Some(Obj::Dict { items, exact }) => Some((items.clone(), *exact)),
+            _ => None,
+        }
     }
 
     pub fn insert_obj(&mut self, a: Addr, obj: Obj) {
@@ -160,6 +205,16 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
                             attrs: (*combine_env(&p, &q, widen)).clone(),
                         }
                     }
+                    (
+                        Obj::Dict {
+                            items: p,
+                            exact: pe,
+                        },
+                        Obj::Dict {
+                            items: q,
+                            exact: qe,
+                        },
+                    ) => join_dicts(p, *pe, q, *qe, widen),
                     _ => Obj::List(Seq::Summary(Box::new(Value::Top), super::value::Int::ANY)),
                 };
                 *x = Arc::new(joined);

@@ -418,6 +418,15 @@ impl<'a> Interp<'a> {
         if let Some(l) = v.module_list() {
             return self.iteration(&l, st);
         }
+        // A dict iterates over its keys.
+        if let Value::Dict(a) = v {
+            return match st.dict(*a) {
+                Some((items, true)) if items.len() as i64 <= MAX_UNROLL => {
+                    Iteration::Items(items.into_iter().map(|(k, _)| k).collect())
+                }
+                _ => Iteration::Summary(Value::Top),
+            };
+        }
         let room = MAX_NESTED_UNROLL / self.unrolled.max(1);
         let small = |n: usize| n as i64 <= MAX_UNROLL && n as i64 <= room;
         match v {
@@ -1315,6 +1324,23 @@ impl<'a> Interp<'a> {
                 self.eval(target, st);
             }
         }
+    }
+
+    pub(crate) fn alloc_dict(
+        &mut self,
+        items: Vec<(Value, Value)>,
+        exact: bool,
+        site: ruff_text_size::TextSize,
+        st: &mut State,
+    ) -> Value {
+        let addr = Addr {
+            module: self.cur_module,
+            site: u32::from(site),
+            call: self.call_site,
+            iter: self.iter_salt,
+        };
+        st.insert_obj(addr, Obj::Dict { items, exact });
+        Value::Dict(addr)
     }
 
     pub(crate) fn alloc_list(

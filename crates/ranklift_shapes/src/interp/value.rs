@@ -227,6 +227,8 @@ pub enum Builtin {
     Print,
     Reversed,
     Sorted,
+    /// `dict(a=1, b=2)`.
+    Dict,
     /// `NdArray` from the hints module (subscripted in annotations).
     NdArray,
     /// `typing.Annotated`.
@@ -286,6 +288,8 @@ pub enum Value {
     Tuple(Seq),
     /// A list lives on the heap (lists are mutable and aliased).
     List(Addr),
+    /// So does a dict (`state::Obj::Dict`).
+    Dict(Addr),
     /// `range(start, stop, step)`.
     Range(Box<(Int, Int, Int)>),
     Slice(Box<[Option<Int>; 3]>),
@@ -340,6 +344,7 @@ impl Value {
             Value::Tensor(_) => "Tensor",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
+            Value::Dict(_) => "dict",
             Value::Range(_) => "range",
             Value::Slice(_) => "slice",
             Value::Ellipsis => "ellipsis",
@@ -369,6 +374,17 @@ impl Value {
     pub fn kwargs_with(items: &[(Arc<str>, Value)], key: &Arc<str>, value: Option<Value>) -> Value {
         let rest = items.iter().filter(|(k, _)| k != key).cloned();
         Value::Kwargs(rest.chain(value.map(|v| (key.clone(), v))).collect())
+    }
+
+    /// Can this value be a dict key the analysis tells apart from others (a constant)?
+    pub fn is_const_key(&self) -> bool {
+        match self {
+            Value::Str(Some(_)) | Value::Float(Some(_)) | Value::Bool(Some(_)) | Value::None => {
+                true
+            }
+            Value::Int(i) => i.constant().is_some(),
+            _ => false,
+        }
     }
 
     /// Data that lives outside the heap (arrays, numbers, strings, None, tuples of those): a
