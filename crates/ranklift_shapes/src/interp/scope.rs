@@ -268,40 +268,30 @@ fn star_import(body: &[Stmt]) -> bool {
 }
 
 /// The names a function's body (nested functions included) reads.
+#[derive(Default)]
+struct Reads(Vec<Arc<str>>);
+
+impl<'a> Visitor<'a> for Reads {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if let Expr::Name(n) = e
+            && n.ctx.is_load()
+            && !self.0.iter().any(|x| **x == *n.id.as_str())
+        {
+            self.0.push(n.id.as_str().into());
+        }
+        visitor::walk_expr(self, e);
+    }
+}
+
 /// The names an expression reads (a lambda's body).
 pub fn names_read_expr(e: &Expr) -> Vec<Arc<str>> {
-    #[derive(Default)]
-    struct Reads(Vec<Arc<str>>);
-    impl<'a> Visitor<'a> for Reads {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e
-                && n.ctx.is_load()
-                && !self.0.iter().any(|x| **x == *n.id.as_str())
-            {
-                self.0.push(n.id.as_str().into());
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
     let mut r = Reads::default();
     r.visit_expr(e);
     r.0
 }
 
+/// The names a function's body reads.
 pub fn names_read(def: &ast::StmtFunctionDef) -> Vec<Arc<str>> {
-    #[derive(Default)]
-    struct Reads(Vec<Arc<str>>);
-    impl<'a> Visitor<'a> for Reads {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Name(n) = e
-                && n.ctx.is_load()
-                && !self.0.iter().any(|x| **x == *n.id.as_str())
-            {
-                self.0.push(n.id.as_str().into());
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
     let mut r = Reads::default();
     r.visit_body(&def.body);
     r.0

@@ -1383,19 +1383,18 @@ pub(crate) fn is_classvar(e: &Expr) -> bool {
 /// The allocation salt of iteration `i` of the unrolled loop at `site`, inside iterations
 /// `outer` (FNV-1a over the three; 0 is kept for "outside unrolled loops").
 pub(crate) fn iteration_salt(outer: u32, site: ruff_text_size::TextSize, i: usize) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for x in [outer, u32::from(site), i as u32] {
-        for b in x.to_le_bytes() {
-            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-        }
-    }
-    h.max(1)
+    salt(&[outer, u32::from(site), i as u32])
 }
 
 /// The allocation salt inside a method of the object at `recv` (see `Interp::call_function`).
 pub(crate) fn receiver_salt(outer: u32, recv: Addr) -> u32 {
+    salt(&[outer, recv.module, recv.site, recv.call, recv.iter])
+}
+
+/// FNV-1a over the words; 0 is kept for "no salt".
+fn salt(words: &[u32]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
-    for x in [outer, recv.module, recv.site, recv.call, recv.iter] {
+    for x in words {
         for b in x.to_le_bytes() {
             h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
         }

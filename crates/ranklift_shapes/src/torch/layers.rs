@@ -573,7 +573,7 @@ impl<'a> Interp<'a> {
                     {
                         let ws: Vec<String> = w.iter().map(ToString::to_string).collect();
                         let which = if *lstm { "hidden[0]" } else { "hidden" };
-                        return self.layer_error(
+                        return self.torch_error(
                             range,
                             "W521",
                             Exc::Runtime,
@@ -589,17 +589,6 @@ impl<'a> Interp<'a> {
                 _ => Value::Top,
             },
         }
-    }
-
-    fn layer_error(
-        &mut self,
-        range: TextRange,
-        code: &'static str,
-        exc: Exc,
-        msg: String,
-    ) -> Value {
-        self.report(range, code, exc, msg, crate::Certainty::Certain);
-        Value::Top
     }
 
     fn rnn_forward(&mut self, layer: &Layer, s: &Shape, range: TextRange) -> Value {
@@ -622,7 +611,7 @@ impl<'a> Interp<'a> {
         }
         let last = &d[d.len() - 1];
         if last.same(input) == Tri::No {
-            return self.layer_error(
+            return self.torch_error(
                 range,
                 "W521",
                 Exc::Runtime,
@@ -680,7 +669,7 @@ impl<'a> Interp<'a> {
         let rank = d.len();
         match layer {
             Layer::Same => Value::Tensor(s.clone()),
-            Layer::FeatureDropout if rank < 2 => self.layer_error(
+            Layer::FeatureDropout if rank < 2 => self.torch_error(
                 range,
                 "W521",
                 Exc::Runtime,
@@ -697,7 +686,7 @@ impl<'a> Interp<'a> {
                         .try_fold(1u64, |acc, x| x.known().map(|k| acc * k))
                         .map_or("?".to_owned(), |r| r.to_string());
                     let op = if *bias { "addmm" } else { "mm" };
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W520",
                         Exc::Runtime,
@@ -729,7 +718,7 @@ impl<'a> Interp<'a> {
                         if *transposed { "_transpose" } else { "" },
                         list(d)
                     );
-                    return self.layer_error(range, "W521", Exc::Runtime, msg);
+                    return self.torch_error(range, "W521", Exc::Runtime, msg);
                 }
                 let c = &d[rank - nd - 1];
                 if c.same(inp) == Tri::No {
@@ -754,7 +743,7 @@ impl<'a> Interp<'a> {
                     } else {
                         format!("Given groups={g}")
                     };
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W521",
                         Exc::Runtime,
@@ -817,7 +806,7 @@ impl<'a> Interp<'a> {
                 if too_small && padded_all.len() == nd {
                     let j =
                         |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" x ");
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W526",
                         Exc::Runtime,
@@ -840,7 +829,7 @@ impl<'a> Interp<'a> {
                         1 => "2D or 3D".to_owned(),
                         k => format!("{}D", k + 2),
                     };
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W521",
                         Exc::Value,
@@ -848,7 +837,7 @@ impl<'a> Interp<'a> {
                     );
                 }
                 if *tracks && d[1].same(n) == Tri::No {
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W521",
                         Exc::Runtime,
@@ -872,7 +861,7 @@ impl<'a> Interp<'a> {
                             .all(|(a, b)| a.same(b) != Tri::Maybe))
                 {
                     let parts: Vec<String> = shape.iter().map(ToString::to_string).collect();
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W521",
                         Exc::Runtime,
@@ -903,7 +892,7 @@ impl<'a> Interp<'a> {
                 let nd = *nd;
                 if rank != nd + 1 && rank != nd + 2 {
                     if nd == 2 && *max {
-                        return self.layer_error(
+                        return self.torch_error(
                             range,
                             "W521",
                             Exc::Runtime,
@@ -918,7 +907,7 @@ impl<'a> Interp<'a> {
                         && k >= 1
                         && p > ((k - 1) * dl).div_ceil(2)
                     {
-                        return self.layer_error(
+                        return self.torch_error(
                             range,
                             "W521",
                             Exc::Runtime,
@@ -972,7 +961,7 @@ impl<'a> Interp<'a> {
                     let outs: Vec<String> = std::iter::once(c.to_string())
                         .chain(outs.iter().map(ToString::to_string))
                         .collect();
-                    return self.layer_error(
+                    return self.torch_error(
                         range,
                         "W526",
                         Exc::Runtime,

@@ -373,7 +373,8 @@ pub fn attribute(recv: &Value, attr: &str) -> Value {
 }
 
 impl<'a> Interp<'a> {
-    fn torch_error(
+    /// Report a certain PyTorch error; the result is unknown.
+    pub(crate) fn torch_error(
         &mut self,
         range: TextRange,
         code: &'static str,
