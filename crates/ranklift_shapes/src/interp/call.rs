@@ -734,14 +734,18 @@ impl<'a> Interp<'a> {
                 let fields = self.classes[c as usize].fields.clone().unwrap_or_default();
                 let mut bound = Env::default();
                 for (i, f) in fields.iter().enumerate() {
-                    let v = if args.unknown {
+                    // A field whose class attribute is an object may be a descriptor: the
+                    // generated `__init__` assigns through its `__set__`, and the default is
+                    // what its `__get__` returns.
+                    let default = self.class_attr(c, f, 0);
+                    let v = if args.unknown || matches!(default, Some(Value::Instance(_))) {
                         Value::Top
                     } else {
                         args.pos
                             .get(i)
                             .cloned()
                             .or_else(|| args.kw(f).cloned())
-                            .or_else(|| self.class_attr(c, f, 0))
+                            .or(default)
                             .unwrap_or(Value::Top)
                     };
                     bound.insert(
@@ -1088,6 +1092,29 @@ impl<'a> Interp<'a> {
             return Value::Top;
         }
         match b {
+            // `setattr(self, "a", node)`: the attribute is set (to what is known of `node` when
+            // the name is a constant of a `setattr`); any other name, or `delattr`, may be any
+            // attribute: the object's attributes become unknown.
+            Builtin::SetAttr => {
+                if let Some(Value::Instance(addr)) = a0 {
+                    let addr = *addr;
+                    match (args.pos.get(1), args.pos.get(2)) {
+                        (Some(Value::Str(Some(name))), Some(v)) => {
+                            if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
+                                attrs.insert(
+                                    name.clone(),
+                                    Binding {
+                                        value: v.clone(),
+                                        maybe_unbound: false,
+                                    },
+                                );
+                            }
+                        }
+                        _ => super::expr::forget_attributes(st, addr),
+                    }
+                }
+                Value::None
+            }
             // `dict(a=1, b=2)`, `dict(other)`: the keywords (and a copy of a dict's items).
             Builtin::Dict => {
                 let (mut items, exact) = match a0 {

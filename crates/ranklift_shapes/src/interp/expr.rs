@@ -42,6 +42,7 @@ fn builtin(name: &str) -> Option<Value> {
         "map" => Builtin::Map,
         "sorted" => Builtin::Sorted,
         "dict" => Builtin::Dict,
+        "setattr" | "delattr" => Builtin::SetAttr,
         "None" => return Some(Value::None),
         "True" => return Some(Value::Bool(Some(true))),
         "False" => return Some(Value::Bool(Some(false))),
@@ -538,9 +539,15 @@ impl<'a> Interp<'a> {
                         .any(|x| {
                             matches!(x, Expr::Call(f)
                             if matches!(&*f.func, Expr::Name(n) if n.id.as_str() == "type"))
+                                || matches!(x, Expr::Attribute(a) if is_type_call(&a.value))
                         }) =>
                 {
                     for x in std::iter::once(&*c.left).chain(c.comparators.iter()) {
+                        // `type(x).__module__ == "numpy"` tests `x`'s type.
+                        let x = match x {
+                            Expr::Attribute(a) if is_type_call(&a.value) => &*a.value,
+                            x => x,
+                        };
                         if matches!(x, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(x) {
                             collect(x, out, attrs, duck);
                         }

@@ -238,13 +238,23 @@ impl<'a> Interp<'a> {
         // `cfg["depths"]`: the value under a constant key; anything else is unknown (a missing
         // key is left to run time: the key may equal one the analysis tells apart, `1 == 1.0`).
         if let Value::Dict(a) = obj {
-            return match st.dict(*a) {
-                Some((items, _)) if idx.is_const_key() => items
+            let Some((items, _)) = st.dict(*a) else {
+                return Value::Top;
+            };
+            if idx.is_const_key() {
+                return items
                     .iter()
                     .find(|(k, _)| k == idx)
-                    .map_or(Value::Top, |(_, v)| v.clone()),
-                _ => Value::Top,
-            };
+                    .map_or(Value::Top, |(_, v)| v.clone());
+            }
+            // Any of its values may be the one read, and changed through it
+            // (`vertices[label.hemi].append(v)`).
+            for (_, v) in &items {
+                if matches!(v, Value::List(_) | Value::Dict(_) | Value::Instance(_)) {
+                    self.escape_value(v, st, 0);
+                }
+            }
+            return Value::Top;
         }
         let resolved = Self::int_list_index(obj, idx, st);
         let idx = resolved.as_ref().unwrap_or(idx);

@@ -229,6 +229,8 @@ pub enum Builtin {
     Sorted,
     /// `dict(a=1, b=2)`.
     Dict,
+    /// `setattr(obj, name, value)` / `delattr(obj, name)`.
+    SetAttr,
     /// `NdArray` from the hints module (subscripted in annotations).
     NdArray,
     /// `typing.Annotated`.
