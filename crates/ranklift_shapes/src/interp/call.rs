@@ -487,6 +487,20 @@ impl<'a> Interp<'a> {
                 })
             }
             (Value::Kwargs(_), "copy") => recv.clone(),
+            // `for k, v in kwargs.items(): setattr(self, k, v)`: the keywords the call passed.
+            (Value::Kwargs(items), "items" | "keys" | "values") => {
+                let seq: Vec<Value> = items
+                    .iter()
+                    .map(|(k, v)| match &**name {
+                        "keys" => Value::Str(Some(k.clone())),
+                        "values" => v.clone(),
+                        _ => Value::Tuple(Seq::Exact(
+                            vec![Value::Str(Some(k.clone())), v.clone()].into(),
+                        )),
+                    })
+                    .collect();
+                self.alloc_list(Seq::Exact(seq.into()), range.start(), st)
+            }
             (Value::Dict(a), _) => self.call_dict_method(*a, name, &args, range, st),
             // CPython 3: `platform.python_version_tuple()[0] < "3"` guards dead Python 2 code.
             (Value::Module(super::value::ModRef::Platform), "python_version_tuple") => {
