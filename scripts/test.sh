@@ -72,7 +72,7 @@ step "real programs from PyPI (Keras 2.2.4's examples) on 2 Horovod ranks: the s
 step "real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the sweep's CI sample"
 "$(scripts/torch-env.sh | tail -n 1)/bin/python" scripts/realworld_torch_run.py --ci --bin "$PWD/target/debug/ranklift"
 step "shapes on PyTorch models from PyPI (torchvision 0.29.2): injected bugs confirmed by real torch, and the whole package"
-# The fetched repositories' 25 models and torchvision's 5 run locally (`scripts/recall_torch.py`;
+# The fetched repositories' 35 models (10 held out) and torchvision's 5 run locally (`scripts/recall_torch.py`;
 # the table is in the closing note of issue 28); CI runs three of torchvision's.
 # Measured 36/36 on these three when the floor was set.
 python3 scripts/recall_torch.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_TORCH_PYTHON" \
