@@ -724,12 +724,7 @@ impl<'a> Interp<'a> {
     }
 
     fn instantiate(&mut self, c: u32, args: Args, range: TextRange, st: &mut State) -> Value {
-        let addr = Addr {
-            module: self.cur_module,
-            site: u32::from(range.start()),
-            call: self.call_site,
-            iter: self.iter_salt,
-        };
+        let addr = self.heap_addr(u32::from(range.start()));
         st.insert_obj(
             addr,
             Obj::Instance {

@@ -1326,6 +1326,16 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The address of an object made here (see [`Addr`]).
+    pub(crate) fn heap_addr(&self, site: u32) -> Addr {
+        Addr {
+            module: self.cur_module,
+            site,
+            call: self.call_site,
+            iter: self.iter_salt,
+        }
+    }
+
     pub(crate) fn alloc_dict(
         &mut self,
         items: Vec<(Value, Value)>,
@@ -1333,12 +1343,7 @@ impl<'a> Interp<'a> {
         site: ruff_text_size::TextSize,
         st: &mut State,
     ) -> Value {
-        let addr = Addr {
-            module: self.cur_module,
-            site: u32::from(site),
-            call: self.call_site,
-            iter: self.iter_salt,
-        };
+        let addr = self.heap_addr(u32::from(site));
         st.insert_obj(addr, Obj::Dict { items, exact });
         Value::Dict(addr)
     }
@@ -1349,12 +1354,7 @@ impl<'a> Interp<'a> {
         site: ruff_text_size::TextSize,
         st: &mut State,
     ) -> Value {
-        let addr = Addr {
-            module: self.cur_module,
-            site: u32::from(site),
-            call: self.call_site,
-            iter: self.iter_salt,
-        };
+        let addr = self.heap_addr(u32::from(site));
         st.insert_obj(addr, Obj::List(seq));
         Value::List(addr)
     }
