@@ -42,9 +42,18 @@ ensure_opacus() {
   "$VENV/bin/pip" install --quiet --no-deps "${OPACUS[@]}" >&2
 }
 
+# jaxtyping + beartype (pure Python): the shapes corpus' annotated models are run with jaxtyping's
+# runtime checker, whose exceptions are the ground truth of W303. Added in place, like Opacus.
+JAXTYPING=(jaxtyping==0.3.11 wadler_lindig==0.1.8 beartype==0.23.1)
+ensure_jaxtyping() {
+  "$VENV/bin/python" -c "import jaxtyping, beartype" 2>/dev/null && return 0
+  "$VENV/bin/pip" install --quiet --no-deps "${JAXTYPING[@]}" >&2
+}
+
 if check; then
   echo "torch-env: reusing $VENV" >&2
   ensure_opacus
+  ensure_jaxtyping
   echo "$VENV"
   exit 0
 fi
@@ -63,4 +72,5 @@ if ! check; then
   exit 1
 fi
 ensure_opacus
+ensure_jaxtyping
 echo "$VENV"

@@ -55,9 +55,14 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "a hinted dimension is a natural number, `int` (unknown) or a name",
     ),
     (
+        "W303",
+        "an argument or a result contradicts its shape annotation (jaxtyping, Annotated, NdArray)",
+        "a name in an annotation is one size for the whole call; fix the caller, the body or the annotation (jaxtyping's runtime checker raises here)",
+    ),
+    (
         "W502",
         "ValueError: operands could not be broadcast",
-        "trailing dimensions must be equal or 1",
+        "trailing dimensions must be equal or 1 (in einsum: one size per subscript)",
     ),
     (
         "W503",
@@ -127,22 +132,22 @@ pub const CODES: &[(&str, &str, &str)] = &[
     (
         "W520",
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (PyTorch)",
-        "a Linear layer's in_features (or a matmul's inner size) must equal the input's last dimension",
+        "a Linear layer's in_features (or a matmul's inner size, or attention's query/key width) must equal the input's last dimension",
     ),
     (
         "W521",
-        "RuntimeError / ValueError: a layer got an input of the wrong size (PyTorch)",
-        "a layer's channels or features must follow the layer before it; check in_channels, num_features, normalized_shape, input_size",
+        "RuntimeError / ValueError / AssertionError: a layer got an input of the wrong size (PyTorch)",
+        "a layer's channels or features must follow the layer before it; check in_channels, num_features, normalized_shape, input_size, embed_dim/d_model (divisible by the heads), GroupNorm's channels",
     ),
     (
         "W522",
         "RuntimeError: the size of tensor a must match the size of tensor b (PyTorch)",
-        "trailing dimensions must be equal or 1",
+        "trailing dimensions must be equal or 1 (in einsum: one size per subscript)",
     ),
     (
         "W523",
         "RuntimeError: shape is invalid for input of size (PyTorch)",
-        "view/reshape must keep the number of elements; at most one -1",
+        "view/reshape must keep the number of elements, at most one -1; split sizes must sum to the dim",
     ),
     (
         "W524",
@@ -213,6 +218,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "W302",
         "import numpy as np\nfrom ranklift.hints import NdArray\nx: NdArray[2, float] = np.zeros((2, 3))\n",
+    ),
+    (
+        "W303",
+        "import torch\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\ndef pool(x: Float[Tensor, \"b c h w\"]) -> Float[Tensor, \"b c\"]:\n    return x.mean(dim=-1)\n\n\ny = pool(torch.randn(2, 3, 4, 5))\n",
     ),
     (
         "W502",

@@ -7,6 +7,8 @@ file names the Python and torch versions it was made with).
 
 - certain/*.py: must raise; records the line and column of the failing operation in the
   program's own file and `ExceptionType: message` (first line).
+- annotated/*.py: jaxtyping-annotated code run under jaxtyping's runtime checker (beartype),
+  which must raise: an argument or a result that contradicts its annotation.
 - clean/*.py: must finish without an exception.
 """
 import json
@@ -48,13 +50,13 @@ def run(path):
 def main():
     result = {"python_version": sys.version.split()[0], "torch_version": torch.__version__,
               "programs": {}}
-    for group in ["certain", "clean"]:
+    for group in ["certain", "annotated", "clean"]:
         for name in sorted(os.listdir(os.path.join(HERE, group))):
             if not name.endswith(".py"):
                 continue
             key = f"{group}/{name}"
             r = run(os.path.join(HERE, group, name))
-            if group == "certain":
+            if group in ("certain", "annotated"):
                 assert not r["ok"], f"{key} did not fail"
             else:
                 assert r["ok"], f"{key} failed: {r}"

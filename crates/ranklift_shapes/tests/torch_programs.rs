@@ -80,3 +80,75 @@ fn clean_programs_have_no_findings() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// `annotated/`: jaxtyping-annotated code that jaxtyping's runtime checker (beartype) rejects.
+/// An argument that contradicts its annotation is reported (W303) at the call, where the
+/// checker raised; a result that contradicts the return annotation is reported at the
+/// annotation (the line the program marks `# ranklift: W303 here`; the checker raises at the
+/// call, after the body ran).
+#[test]
+fn annotation_violations_are_found_where_the_checker_raised() {
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for (rel, want) in expected()["programs"].as_object().unwrap() {
+        if !rel.starts_with("annotated/") {
+            continue;
+        }
+        seen += 1;
+        let source = std::fs::read_to_string(dir().join(rel)).unwrap();
+        let line = match source
+            .lines()
+            .position(|l| l.contains("# ranklift: W303 here"))
+        {
+            Some(i) => {
+                assert!(
+                    want["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("checking the return value"),
+                    "{rel}: marked for a return annotation, but the checker said {want}"
+                );
+                i + 1
+            }
+            None => want["line"].as_u64().unwrap() as usize,
+        };
+        let got = findings(rel);
+        if !got.iter().any(|(l, _, c, _)| *l == line && c == "W303") {
+            bad.push(format!(
+                "{rel}: W303 expected at line {line}, we report {got:?}"
+            ));
+        }
+    }
+    assert!(seen >= 3, "{seen} annotated programs");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// A module nobody instantiates: its annotated `forward` is checked against its body, on the
+/// module `Head()` builds (its `__init__` needs no argument). The body returns `fc2`'s 20
+/// features for an annotation of 10 (reasoned: `Linear(32, 20)` maps `(batch, 32)` to
+/// `(batch, 20)`); the control with the annotation corrected to 20 has no finding, and neither
+/// has a module whose `__init__` needs arguments (its layers cannot be built).
+#[test]
+fn an_uncalled_annotated_forward_is_checked_against_its_body() {
+    let program = |ret: &str, init: &str| {
+        format!(
+            "import torch\nimport torch.nn as nn\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n\
+class Head(nn.Module):\n    def __init__(self{init}):\n        super().__init__()\n        self.fc1 = nn.Linear(64, 32)\n        self.fc2 = nn.Linear(32, 20)\n\n    \
+def forward(self, x: Float[Tensor, \"batch 64\"]) -> Float[Tensor, \"batch {ret}\"]:\n        return self.fc2(torch.relu(self.fc1(x)))\n"
+        )
+    };
+    let run = |text: String| {
+        let r = ranklift_shapes::check::check_text(Path::new("head.py"), text, &Options::default());
+        r.findings
+            .into_iter()
+            .map(|d| (d.line, d.code, d.message))
+            .collect::<Vec<_>>()
+    };
+    let got = run(program("10", ", classes=10"));
+    assert!(
+        matches!(got.as_slice(), [(13, "W303", m)] if m.contains("(batch,20)") && m.contains("(batch,10)")),
+        "{got:?}"
+    );
+    assert_eq!(run(program("20", ", classes=10")), []);
+    assert_eq!(run(program("10", ", classes")), []);
+}

@@ -285,6 +285,20 @@ impl<'a> Interp<'a> {
                 };
                 Value::Layer(Arc::new(crate::torch::layers::Layer::ModuleList(addr)))
             }
+            // A dict of modules: its keys are also attributes.
+            Value::TorchFunc("torch.nn.ModuleDict") => {
+                let addr = match args.get(0, "modules") {
+                    Some(Value::Dict(a)) => *a,
+                    None if !args.unknown => {
+                        match self.alloc_dict(Vec::new(), true, range.start(), st) {
+                            Value::Dict(a) => a,
+                            _ => return Value::Top,
+                        }
+                    }
+                    _ => return Value::Top,
+                };
+                Value::Layer(Arc::new(crate::torch::layers::Layer::ModuleDict(addr)))
+            }
             Value::TorchFunc(name) => {
                 let args = self.lists_as_tuples(args, st);
                 self.call_torch(name, &args, range, st)
@@ -448,12 +462,16 @@ impl<'a> Interp<'a> {
                 self.call_tensor_method(recv, name, args, range, st)
             }
             (_, "<returns self>") => recv.clone(),
-            (Value::Layer(_), _) if recv.module_list().is_some() => match recv.module_list() {
+            (Value::Layer(_), _) if recv.held_modules().is_some() => match recv.held_modules() {
+                _ if crate::torch::layers::RETURNS_SELF.contains(&&**name) => recv.clone(),
                 Some(Value::List(a)) if matches!(&**name, "append" | "extend" | "insert") => {
                     self.call_list_method(a, name, &args, range, st);
                     recv.clone()
                 }
-                _ if crate::torch::layers::RETURNS_SELF.contains(&&**name) => recv.clone(),
+                // `self.heads.items()`, `.keys()`, `.values()`, `.update(...)`: the dict's own.
+                Some(Value::Dict(a)) if !crate::torch::layers::HARMLESS.contains(&&**name) => {
+                    self.call_dict_method(a, name, &args, range, st)
+                }
                 _ => Value::Top,
             },
             // `self.register_buffer("pe", pe)`: `self.pe` is `pe` from now on.
@@ -919,11 +937,31 @@ impl<'a> Interp<'a> {
             extra_key.push(v.clone());
             env.insert(kw.name.as_str().into(), bound(v));
         }
-        // Hints on parameters refine unknown arguments.
+        // Hints on parameters refine unknown arguments and check known ones (W303, at the
+        // call: where jaxtyping's runtime checker raises); the sizes they name are bound for
+        // the return annotation.
+        let func_scope = format!("f{module}:{}", u32::from(def.range.start()));
+        let mut sizes = super::state::FxMap::default();
         let mut hinted = Vec::with_capacity(values.len());
         for (p, v) in params.iter().zip(values) {
             let v = match &p.parameter.annotation {
-                Some(h) => self.param_hint(h, v, module, st),
+                Some(h) => match self.param_hint(h, v, (&func_scope, module), &mut sizes, st) {
+                    Ok(v) => v,
+                    Err((v, m)) => {
+                        self.report(
+                            range,
+                            "W303",
+                            Exc::Hint,
+                            format!(
+                                "argument `{}` of `{}` {m}",
+                                p.parameter.name.as_str(),
+                                def.name.as_str()
+                            ),
+                            Certainty::Certain,
+                        );
+                        v
+                    }
+                },
                 None => v,
             };
             hinted.push(v);
@@ -1026,6 +1064,23 @@ impl<'a> Interp<'a> {
         } else {
             ret
         };
+        // The result against the return annotation, reported at the annotation.
+        if let Some(ann) = &def.returns
+            && !cut
+            && let Some(m) =
+                self.check_return_hint(ann, &ret, (&func_scope, module), &mut sizes, st)
+        {
+            let saved = self.cur_module;
+            self.cur_module = module;
+            self.report(
+                ann.range(),
+                "W303",
+                Exc::Hint,
+                format!("`{}` {m}", def.name.as_str()),
+                Certainty::Certain,
+            );
+            self.cur_module = saved;
+        }
         if let Some(end) = end {
             if module == self.cur_module {
                 st.globals = end.globals.clone();
@@ -1054,7 +1109,9 @@ impl<'a> Interp<'a> {
 
     /// Analyse a function nobody called, with unknown (or hinted) arguments.
     pub(crate) fn analyse_uncalled(&mut self, id: u32, mut st: State) {
-        let this = self.funcs[id as usize].class.map(|_| Value::Top);
+        let this = self.funcs[id as usize]
+            .class
+            .map(|c| self.uncalled_receiver(id, c, &mut st));
         let args = Args {
             unknown: true,
             ..Args::default()
@@ -1062,6 +1119,61 @@ impl<'a> Interp<'a> {
         let range = self.funcs[id as usize].def.range();
         self.call_function(id, this, args, range, &mut st);
         self.funcs[id as usize].analysed = true;
+    }
+
+    /// The `self` of an uncalled method: unknown, but for a shape-annotated method of an
+    /// `nn.Module` subclass whose `__init__` needs no argument (`forward(self, x: Float[Tensor,
+    /// "b 3 32 32"]) -> Float[Tensor, "b 10"]`, never called in the project): the module
+    /// `Net()` builds, so the annotated forward is checked against its body. That
+    /// instantiation is the analysis' own: what it reports is dropped, and the functions it
+    /// ran are still analysed on their own afterwards.
+    fn uncalled_receiver(&mut self, id: u32, class: u32, st: &mut State) -> Value {
+        let def = self.funcs[id as usize].def;
+        let hinted = def.returns.is_some()
+            || def
+                .parameters
+                .args
+                .iter()
+                .any(|p| p.parameter.annotation.is_some());
+        if !hinted || !self.is_torch_module(class, 0) {
+            return Value::Top;
+        }
+        let init_needs_args = match self.class_attr(class, "__init__", 0) {
+            Some(Value::Func(init)) => {
+                let f = &self.funcs[init as usize];
+                let p = &f.def.parameters;
+                p.args
+                    .iter()
+                    .skip(1)
+                    .enumerate()
+                    .any(|(i, _)| f.defaults.get(i + 1).is_none_or(Option::is_none))
+                    || p.posonlyargs.len() > 1
+                    || p.kwonlyargs
+                        .iter()
+                        .enumerate()
+                        .any(|(i, _)| f.kw_defaults.get(i).is_none_or(Option::is_none))
+            }
+            None => false,
+            Some(_) => true,
+        };
+        if init_needs_args {
+            return Value::Top;
+        }
+        let findings = self.findings.clone();
+        let unanalysed: Vec<usize> = (0..self.funcs.len())
+            .filter(|i| !self.funcs[*i].analysed)
+            .collect();
+        let range = def.range;
+        let this = self.instantiate(class, Args::default(), range, st);
+        let this = if self.raised { Value::Top } else { this };
+        self.raised = false;
+        self.findings = findings;
+        for i in unanalysed {
+            if i != id as usize {
+                self.funcs[i].analysed = false;
+            }
+        }
+        this
     }
 
     /// `float(a)`, `int(a)`, `math.f(a, ...)`: each array argument must have one element
@@ -1081,10 +1193,10 @@ impl<'a> Interp<'a> {
     fn call_builtin(&mut self, b: Builtin, args: &Args, range: TextRange, st: &mut State) -> Value {
         // `len(self.layers)`, `enumerate(self.blocks)`: a ModuleList is its list.
         let lists;
-        let args = if args.pos.iter().any(|v| v.module_list().is_some()) {
+        let args = if args.pos.iter().any(|v| v.held_modules().is_some()) {
             let mut a = args.clone();
             for v in &mut a.pos {
-                if let Some(l) = v.module_list() {
+                if let Some(l) = v.held_modules() {
                     *v = l;
                 }
             }
@@ -1365,6 +1477,7 @@ impl<'a> Interp<'a> {
             },
             Builtin::NdArray
             | Builtin::Annotated
+            | Builtin::JaxDtype
             | Builtin::Object
             | Builtin::Map
             | Builtin::Other => Value::Top,
@@ -1446,7 +1559,11 @@ fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
             (
                 _,
                 Cls::Builtin(
-                    Builtin::Object | Builtin::Other | Builtin::NdArray | Builtin::Annotated,
+                    Builtin::Object
+                    | Builtin::Other
+                    | Builtin::NdArray
+                    | Builtin::Annotated
+                    | Builtin::JaxDtype,
                 ),
             ) => None,
             (Value::List(_), Cls::Builtin(Builtin::List))

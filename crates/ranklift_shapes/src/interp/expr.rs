@@ -788,6 +788,10 @@ impl<'a> Interp<'a> {
                     None => self.numpy_missing(m, &format!("module '{m}'"), attr, range),
                 }
             }
+            Value::Module(ModRef::Jaxtyping) => match super::hints::jax_dtype(attr) {
+                true => Value::Builtin(Builtin::JaxDtype),
+                false => Value::Top,
+            },
             Value::Module(ModRef::Hints) => match attr {
                 "NdArray" => Value::Builtin(Builtin::NdArray),
                 _ => Value::Top,
@@ -811,7 +815,19 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Math) => math_attr(attr),
             Value::Module(ModRef::Torch(m)) => crate::torch::module_attr(m, attr),
             Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
-            Value::Layer(_) if obj.module_list().is_some() => {
+            Value::Layer(_) if obj.held_modules().is_some() => {
+                // `self.transformer.wte`: a ModuleDict's key.
+                if let Some(Value::Dict(a)) = obj.held_modules()
+                    && let Some((items, exact)) = st.dict(a)
+                {
+                    let key = Value::Str(Some(attr.into()));
+                    if let Some((_, v)) = items.iter().find(|(k, _)| *k == key) {
+                        return v.clone();
+                    }
+                    if !exact {
+                        return Value::Top;
+                    }
+                }
                 Value::Method(Box::new(obj.clone()), attr.into())
             }
             Value::Module(ModRef::Copy) => match attr {

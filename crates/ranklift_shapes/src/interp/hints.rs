@@ -19,14 +19,18 @@
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::state::State;
+use std::sync::Arc;
+
+use super::state::{FxMap, State};
 use super::value::{Builtin, Int, Value};
 use super::{Exc, Interp};
-use crate::{Certainty, Dim, Shape};
+use crate::{Certainty, Dim, Shape, Tri};
 
 /// What a hint says.
 enum Hint {
     Array(Shape),
+    /// A PyTorch tensor's shape (`Float[Tensor, "b c"]`, `Annotated[torch.Tensor, "b c"]`).
+    Tensor(Shape),
     Int,
     Float,
     /// A hint this analysis does not read.
@@ -55,6 +59,9 @@ impl<'a> Interp<'a> {
                 (Value::Module(super::value::ModRef::Typing), "Annotated") => {
                     Some(Value::Builtin(Builtin::Annotated))
                 }
+                (Value::Module(super::value::ModRef::Jaxtyping), a) if jax_dtype(a) => {
+                    Some(Value::Builtin(Builtin::JaxDtype))
+                }
                 _ => None,
             },
             _ => None,
@@ -76,11 +83,29 @@ impl<'a> Interp<'a> {
                     }
                     Ok(Hint::Array(Shape::Known(dims)))
                 }
+                // `Float[Tensor, "batch 3 h w"]`: jaxtyping's shape string.
+                Some(Value::Builtin(Builtin::JaxDtype)) => {
+                    let Expr::Tuple(t) = &*s.slice else {
+                        return Ok(Hint::Other);
+                    };
+                    let (Some(kind), Some(Expr::StringLiteral(spec))) =
+                        (t.elts.first().and_then(array_kind), t.elts.get(1))
+                    else {
+                        return Ok(Hint::Other);
+                    };
+                    let shape = self.jax_shape(spec.value.to_str(), st, scope);
+                    Ok(kind.hint(shape))
+                }
                 Some(Value::Builtin(Builtin::Annotated)) => {
                     let Expr::Tuple(t) = &*s.slice else {
                         return Ok(Hint::Other);
                     };
-                    match t.elts.get(1) {
+                    // Only an array type's metadata is a shape: `Annotated[Grid, (100, 360)]`
+                    // says something about a `Grid`, which the analysis does not read.
+                    let Some(kind) = t.elts.first().and_then(array_kind) else {
+                        return Ok(Hint::Other);
+                    };
+                    let hint: Result<Hint, String> = match t.elts.get(1) {
                         Some(Expr::StringLiteral(spec)) => {
                             let dims = spec
                                 .value
@@ -107,7 +132,11 @@ impl<'a> Interp<'a> {
                             Ok(Hint::Array(Shape::Known(out)))
                         }
                         _ => Ok(Hint::Other),
-                    }
+                    };
+                    Ok(match hint? {
+                        Hint::Array(shape) => kind.hint(shape),
+                        h => h,
+                    })
                 }
                 _ => Ok(Hint::Other),
             },
@@ -177,6 +206,26 @@ impl<'a> Interp<'a> {
             }
         };
         match hint {
+            Hint::Tensor(h) => match &v {
+                Value::Top => Value::Tensor(h),
+                Value::Tensor(s) if refines(&h, s) => Value::Tensor(h),
+                Value::Tensor(s)
+                    if s.dims().is_none() || unify(&h, s, &mut FxMap::default()).is_ok() =>
+                {
+                    v
+                }
+                Value::Tensor(s) => {
+                    self.report(
+                        range,
+                        "W303",
+                        Exc::Hint,
+                        format!("the value has shape {s}, but its annotation says {h}"),
+                        Certainty::Certain,
+                    );
+                    v
+                }
+                _ => v,
+            },
             Hint::Array(h) => match &v {
                 Value::Top => Value::Array(h),
                 Value::Array(s) if refines(&h, s) => Value::Array(h),
@@ -204,21 +253,257 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// A parameter's hint: gives the shape of an unknown argument.
-    pub(crate) fn param_hint(&mut self, ann: &Expr, v: Value, module: u32, st: &State) -> Value {
+    /// The shape hint of a parameter or a return annotation, read in the function's scope (the
+    /// names in all of one function's hints are the same sizes, as jaxtyping binds them per
+    /// call).
+    pub(crate) fn shape_hint(
+        &mut self,
+        ann: &Expr,
+        func_scope: &str,
+        module: u32,
+        st: &State,
+    ) -> Option<(bool, Shape)> {
         let saved = self.cur_module;
         self.cur_module = module;
-        let scope = format!("p{}", u32::from(ann.start()));
-        let hint = self.read_hint(ann, st, &scope);
+        let hint = self.read_hint(ann, st, func_scope);
         self.cur_module = saved;
-        match (hint, &v) {
-            (Ok(Hint::Array(h)), Value::Top) => Value::Array(h),
-            (Ok(Hint::Array(h)), Value::Array(s)) if refines(&h, s) => Value::Array(h),
-            // An `int` annotation is not checked at run time and is sometimes wrong (pylops'
-            // `nr: int` takes a tuple, as its docstring says): it does not make the argument an
-            // int, which would turn `nr[0]` into a certain TypeError.
-            _ => v,
+        match hint {
+            Ok(Hint::Array(h)) => Some((false, h)),
+            Ok(Hint::Tensor(h)) => Some((true, h)),
+            _ => None,
         }
+    }
+
+    /// A parameter's hint: gives the shape of an unknown argument, and checks a known one
+    /// (the sizes it names are bound in `bound`: a second parameter naming `b` must agree).
+    /// `Err` is the contradiction's message.
+    pub(crate) fn param_hint(
+        &mut self,
+        ann: &Expr,
+        v: Value,
+        (func_scope, module): (&str, u32),
+        bound: &mut FxMap<Arc<str>, Dim>,
+        st: &State,
+    ) -> Result<Value, (Value, String)> {
+        let Some((is_tensor, h)) = self.shape_hint(ann, func_scope, module, st) else {
+            // An `int` annotation is not checked at run time and is sometimes wrong (pylops'
+            // `nr: int` takes a tuple, as its docstring says): it does not make the argument
+            // an int, which would turn `nr[0]` into a certain TypeError.
+            return Ok(v);
+        };
+        let written = h.clone();
+        let h = substitute(&h, bound);
+        let wrap = |s: Shape| {
+            if is_tensor {
+                Value::Tensor(s)
+            } else {
+                Value::Array(s)
+            }
+        };
+        match (&v, is_tensor) {
+            (Value::Top, _) => Ok(wrap(h)),
+            (Value::Array(s), false) | (Value::Tensor(s), true) => match unify(&h, s, bound) {
+                Ok(refined) => Ok(wrap(refined)),
+                Err(()) => Err((
+                    v.clone(),
+                    format!(
+                        "has shape {s}, but its annotation says {written}{}",
+                        bindings(&written, bound)
+                    ),
+                )),
+            },
+            _ => Ok(v),
+        }
+    }
+
+    /// A function's result against its return annotation; `Some(message)` on a contradiction.
+    pub(crate) fn check_return_hint(
+        &mut self,
+        ann: &Expr,
+        ret: &Value,
+        (func_scope, module): (&str, u32),
+        bound: &mut FxMap<Arc<str>, Dim>,
+        st: &State,
+    ) -> Option<String> {
+        let (is_tensor, h) = self.shape_hint(ann, func_scope, module, st)?;
+        let s = match (ret, is_tensor) {
+            (Value::Array(s), false) | (Value::Tensor(s), true) => s,
+            _ => return None,
+        };
+        let written = h.clone();
+        let h = substitute(&h, bound);
+        unify(&h, s, bound).is_err().then(|| {
+            format!(
+                "returns shape {s}, but its annotation says {written}{}",
+                bindings(&written, bound)
+            )
+        })
+    }
+
+    /// jaxtyping's shape string: `"batch 3 h w"`; `_` and `#b` (broadcastable) are unchecked,
+    /// a `...` or `*rest` leaves the rank unknown, an expression (`"n+1"`) is unknown.
+    fn jax_shape(&self, spec: &str, st: &State, scope: &str) -> Shape {
+        let mut dims = Vec::new();
+        for w in spec.split_whitespace() {
+            if w == "..." || w.starts_with('*') {
+                return Shape::AnyRank;
+            }
+            let w = w.strip_prefix("?").unwrap_or(w);
+            dims.push(match w.parse::<u64>() {
+                Ok(k) => Dim::Known(k),
+                Err(_) if w.starts_with('_') || w.starts_with('#') => Dim::Unknown,
+                Err(_) if w.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                    let name = w.split('=').next().unwrap_or(w);
+                    self.named_dim(name, st, scope)
+                }
+                Err(_) => Dim::Unknown,
+            });
+        }
+        Shape::Known(dims)
+    }
+}
+
+/// jaxtyping's dtype names (`Float[...]`, `Int64[...]`).
+pub(crate) fn jax_dtype(name: &str) -> bool {
+    matches!(
+        name,
+        "Shaped"
+            | "Num"
+            | "Real"
+            | "Inexact"
+            | "Float"
+            | "Complex"
+            | "Integer"
+            | "Int"
+            | "UInt"
+            | "Bool"
+            | "Key"
+            | "BFloat16"
+            | "Float16"
+            | "Float32"
+            | "Float64"
+            | "Int8"
+            | "Int16"
+            | "Int32"
+            | "Int64"
+            | "UInt8"
+            | "UInt16"
+            | "UInt32"
+            | "UInt64"
+            | "Complex64"
+            | "Complex128"
+    )
+}
+
+/// Which array type an annotation names: a PyTorch tensor, a NumPy array, or neither (by the
+/// type's own name: `Tensor`, `torch.Tensor`, `np.ndarray`, `npt.NDArray[np.float64]`).
+enum ArrayKind {
+    Tensor,
+    Array,
+}
+
+impl ArrayKind {
+    fn hint(self, shape: Shape) -> Hint {
+        match self {
+            ArrayKind::Tensor => Hint::Tensor(shape),
+            ArrayKind::Array => Hint::Array(shape),
+        }
+    }
+}
+
+fn array_kind(e: &Expr) -> Option<ArrayKind> {
+    let name = match e {
+        Expr::Name(n) => n.id.as_str(),
+        Expr::Attribute(a) => a.attr.as_str(),
+        Expr::Subscript(s) => return array_kind(&s.value),
+        _ => return None,
+    };
+    match name {
+        "Tensor" | "FloatTensor" | "LongTensor" => Some(ArrayKind::Tensor),
+        "ndarray" | "NDArray" => Some(ArrayKind::Array),
+        _ => None,
+    }
+}
+
+/// ` where b=4, t=7`: the sizes this call bound to the names a hint uses.
+fn bindings(h: &Shape, bound: &FxMap<Arc<str>, Dim>) -> String {
+    let Some(d) = h.dims() else {
+        return String::new();
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for x in d {
+        if let Dim::Sym(n) = x
+            && let Some(v) = bound.get(n)
+        {
+            let p = format!("{x}={v}");
+            if !parts.contains(&p) {
+                parts.push(p);
+            }
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" where {}", parts.join(", "))
+    }
+}
+
+/// `h` with the sizes bound so far in place of their names.
+fn substitute(h: &Shape, bound: &FxMap<Arc<str>, Dim>) -> Shape {
+    match h.dims() {
+        Some(d) => Shape::Known(
+            d.iter()
+                .map(|x| match x {
+                    Dim::Sym(n) => bound.get(n).cloned().unwrap_or_else(|| x.clone()),
+                    x => x.clone(),
+                })
+                .collect(),
+        ),
+        None => h.clone(),
+    }
+}
+
+/// The value `s` against the hint `h`: the refined shape (the hint's sizes where the value's
+/// are unknown; its names bound to the value's sizes), or `Err` when they certainly differ.
+fn unify(h: &Shape, s: &Shape, bound: &mut FxMap<Arc<str>, Dim>) -> Result<Shape, ()> {
+    let (Some(hd), Some(sd)) = (h.dims(), s.dims()) else {
+        return Ok(if s.dims().is_some() {
+            s.clone()
+        } else {
+            h.clone()
+        });
+    };
+    if hd.len() != sd.len() {
+        return Err(());
+    }
+    let mut out = Vec::with_capacity(sd.len());
+    for (hx, sx) in hd.iter().zip(sd) {
+        // A name bound earlier in this loop (`"n n"`).
+        let hx = match hx {
+            Dim::Sym(n) => bound.get(n).cloned().unwrap_or_else(|| hx.clone()),
+            x => x.clone(),
+        };
+        if hx.same(sx) == Tri::No {
+            return Err(());
+        }
+        if let Dim::Sym(n) = &hx
+            && !matches!(sx, Dim::Unknown)
+            && &**n != sym_text(sx)
+        {
+            bound.insert(n.clone(), sx.clone());
+        }
+        out.push(match sx {
+            Dim::Unknown => hx,
+            x => x.clone(),
+        });
+    }
+    Ok(Shape::Known(out))
+}
+
+fn sym_text(d: &Dim) -> &str {
+    match d {
+        Dim::Sym(n) => n,
+        _ => "",
     }
 }
 

@@ -232,7 +232,7 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
-        if let Some(l) = obj.module_list() {
+        if let Some(l) = obj.held_modules() {
             return self.get_item(&l, idx, range, st);
         }
         // `cfg["depths"]`: the value under a constant key; anything else is unknown (a missing

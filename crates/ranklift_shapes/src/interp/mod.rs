@@ -142,6 +142,8 @@ pub enum Exc {
     LinAlg,
     /// PyTorch's `RuntimeError` (shape mismatches in kernels).
     Runtime,
+    /// An `assert` in library code (PyTorch's `MultiheadAttention` checks its input so).
+    Assertion,
     /// Not an exception: a rejected or malformed hint.
     Hint,
 }
@@ -159,6 +161,7 @@ impl Exc {
             Exc::Import => "ImportError",
             Exc::LinAlg => "LinAlgError",
             Exc::Runtime => "RuntimeError",
+            Exc::Assertion => "AssertionError",
             Exc::Hint => "",
         }
     }
@@ -176,6 +179,7 @@ impl Exc {
             Exc::Import => &["ImportError"],
             Exc::LinAlg => &["LinAlgError", "ValueError"],
             Exc::Runtime => &["RuntimeError"],
+            Exc::Assertion => &["AssertionError"],
             Exc::Hint => &[],
         };
         self != Exc::Hint && (own.contains(&name) || matches!(name, "Exception" | "BaseException"))

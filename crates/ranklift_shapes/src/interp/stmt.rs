@@ -415,7 +415,7 @@ impl<'a> Interp<'a> {
     }
 
     pub(crate) fn iteration(&mut self, v: &Value, st: &State) -> Iteration {
-        if let Some(l) = v.module_list() {
+        if let Some(l) = v.held_modules() {
             return self.iteration(&l, st);
         }
         // A dict iterates over its keys.
@@ -725,6 +725,7 @@ impl<'a> Interp<'a> {
                 return Value::Module(ModRef::Hints);
             }
             "typing" | "typing_extensions" => return Value::Module(ModRef::Typing),
+            "jaxtyping" => return Value::Module(ModRef::Jaxtyping),
             "sys" => return Value::Module(ModRef::Sys),
             "platform" => return Value::Module(ModRef::Platform),
             "math" => return Value::Module(ModRef::Math),
@@ -889,9 +890,12 @@ impl<'a> Interp<'a> {
                     opaque = true;
                 }
                 // Wrappers that call the function with the caller's arguments.
+                // Runtime type checkers (jaxtyping's `@jaxtyped(typechecker=beartype)`,
+                // beartype, typeguard) and torch's gradient modes (`@torch.no_grad()`) too.
                 "abstractmethod" | "lru_cache" | "cache" | "wraps" | "jit" | "njit"
                 | "function" | "overload" | "override" | "final" | "no_type_check" | "setter"
-                | "getter" | "deleter" => {}
+                | "getter" | "deleter" | "jaxtyped" | "beartype" | "typechecked" | "no_grad"
+                | "inference_mode" | "enable_grad" => {}
                 // A decorator of the program itself (`def autoshape(func): ... return
                 // wrapper`) is run on the function when it is a plain function of a module
                 // (not a method), alone in the list: the name is bound to what it returns.

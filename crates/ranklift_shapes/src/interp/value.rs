@@ -188,6 +188,8 @@ pub enum ModRef {
     Hints,
     /// `typing` (for `Annotated`).
     Typing,
+    /// `jaxtyping`: its dtypes subscripted with an array type and a shape string.
+    Jaxtyping,
     /// `sys` (for `version_info`: code for Python 2 is dead).
     Sys,
     /// `platform` (for `python_version_tuple()`: Python 2 branches are dead there too).
@@ -235,6 +237,8 @@ pub enum Builtin {
     NdArray,
     /// `typing.Annotated`.
     Annotated,
+    /// A jaxtyping dtype (`Float`, `Int`, `Shaped`, ...): `Float[Tensor, "b c h w"]`.
+    JaxDtype,
     /// `object` (and NumPy's `object_`, `void`): as a dtype, elements may be any object
     /// (sequences included). Calls give an unknown value.
     Object,

@@ -119,14 +119,35 @@ pub enum Layer {
     /// `nn.ModuleList(layers)`: the list of modules on the heap; indexed, iterated, measured
     /// and appended to as that list, with `nn.Module`'s methods besides.
     ModuleList(Addr),
+    /// `nn.ModuleDict(dict(wte=..., h=...))`: the dict of modules on the heap; its keys are
+    /// also attributes (`self.transformer.wte`).
+    ModuleDict(Addr),
+    /// `nn.GroupNorm(num_groups, num_channels)`: the channels it normalises.
+    GroupNorm(Dim),
+    /// `nn.MultiheadAttention`, and the attention of the transformer layers.
+    Attention(super::attention::Attention),
+    /// `nn.TransformerEncoderLayer` / `nn.TransformerDecoderLayer(d_model, nhead)`: the input
+    /// keeps its shape, and its last dim must be `d_model`.
+    TransformerLayer {
+        d_model: Dim,
+    },
+    /// `nn.TransformerEncoder(layer, num_layers, norm)` (and the decoder): the layer called
+    /// `num_layers` times with the call's other arguments, then `norm`.
+    Stack {
+        layer: Value,
+        times: u64,
+        norm: Option<Value>,
+    },
 }
 
 impl Value {
-    /// The list a `ModuleList` holds.
-    pub fn module_list(&self) -> Option<Value> {
+    /// The list a `ModuleList` holds, or the dict a `ModuleDict` holds: indexing, iterating,
+    /// `len` and the container's methods act on it.
+    pub fn held_modules(&self) -> Option<Value> {
         match self {
             Value::Layer(l) => match &**l {
                 Layer::ModuleList(a) => Some(Value::List(*a)),
+                Layer::ModuleDict(a) => Some(Value::Dict(*a)),
                 _ => None,
             },
             _ => None,
@@ -179,6 +200,12 @@ const CLASSES: &[&str] = &[
     "torch.nn.PixelShuffle",
     "torch.nn.Sequential",
     "torch.nn.ModuleList",
+    "torch.nn.ModuleDict",
+    "torch.nn.MultiheadAttention",
+    "torch.nn.TransformerEncoderLayer",
+    "torch.nn.TransformerDecoderLayer",
+    "torch.nn.TransformerEncoder",
+    "torch.nn.TransformerDecoder",
     "torch.nn.Identity",
     "torch.nn.Dropout",
     "torch.nn.Dropout1d",
@@ -486,13 +513,22 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             }
             Layer::Sequential(args.pos.clone().into())
         }
-        // `interp/call.rs` makes a `ModuleList` the list it is given.
-        "ModuleList" => return Value::Top,
+        // `interp/call.rs` makes a `ModuleList` the list it is given (a `ModuleDict` its dict).
+        "ModuleList" | "ModuleDict" => return Value::Top,
         "Dropout1d" | "Dropout2d" | "Dropout3d" => Layer::FeatureDropout,
         "Identity" | "Dropout" | "AlphaDropout" | "ReLU" | "ReLU6" | "LeakyReLU" | "PReLU"
         | "ELU" | "SELU" | "CELU" | "GELU" | "SiLU" | "Mish" | "Sigmoid" | "Tanh" | "Hardtanh"
         | "Hardswish" | "Hardsigmoid" | "Softplus" | "Softmax" | "LogSoftmax"
-        | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" | "GroupNorm" => Layer::Same,
+        | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" => Layer::Same,
+        "GroupNorm" => Layer::GroupNorm(dim(args.get(1, "num_channels"))),
+        "MultiheadAttention"
+        | "TransformerEncoderLayer"
+        | "TransformerDecoderLayer"
+        | "TransformerEncoder"
+        | "TransformerDecoder" => match super::attention::construct(short, args) {
+            Some(l) => l,
+            None => return Value::Top,
+        },
         "MSELoss" | "L1Loss" | "SmoothL1Loss" | "BCELoss" | "BCEWithLogitsLoss"
         | "CrossEntropyLoss" | "NLLLoss" => {
             let rule = match short {
@@ -545,6 +581,35 @@ impl<'a> Interp<'a> {
                 }
                 x
             }
+            Layer::Attention(a) => self.attention_forward(a, &args, range),
+            Layer::TransformerLayer { d_model } => {
+                self.transformer_layer_forward(d_model, &args, range)
+            }
+            Layer::Stack { layer, times, norm } => {
+                self.stack_forward(layer, *times, norm.as_ref(), args, range, st)
+            }
+            Layer::GroupNorm(c) => match args.pos.first() {
+                Some(Value::Tensor(s)) => match s.dims() {
+                    Some(d) if d.len() >= 2 => {
+                        if let (Some(want), Some(got)) = (c.known(), d[1].known())
+                            && want != got
+                        {
+                            return self.torch_error(
+                                range,
+                                "W521",
+                                Exc::Runtime,
+                                format!(
+                                    "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [{want}] and input of shape {}",
+                                    list(d)
+                                ),
+                            );
+                        }
+                        Value::Tensor(s.clone())
+                    }
+                    _ => Value::Tensor(s.clone()),
+                },
+                _ => Value::Top,
+            },
             Layer::Loss(rule, reduced) => match (args.pos.first(), args.get(1, "target")) {
                 (Some(a), Some(b)) => self.torch_loss(*rule, a, b, *reduced, range),
                 _ => Value::Top,
@@ -1047,9 +1112,15 @@ impl<'a> Interp<'a> {
                 }
                 tensor(o)
             }
-            Layer::Loss(..) | Layer::Sequential(_) | Layer::Rnn { .. } | Layer::ModuleList(_) => {
-                Value::Top
-            }
+            Layer::Loss(..)
+            | Layer::Sequential(_)
+            | Layer::Rnn { .. }
+            | Layer::ModuleList(_)
+            | Layer::ModuleDict(_)
+            | Layer::GroupNorm(_)
+            | Layer::Attention(_)
+            | Layer::TransformerLayer { .. }
+            | Layer::Stack { .. } => Value::Top,
         }
     }
 }

@@ -5,15 +5,20 @@
 //! - [`ops`]: tensor functions and methods (constructors, element-wise, `matmul`, `view`,
 //!   `cat`, reductions, ...), one small model per family;
 //! - [`layers`]: `torch.nn` layers: the constructor's arguments kept in a [`layers::Layer`],
-//!   the forward rule applied when the program calls it (`self.fc1(x)`).
+//!   the forward rule applied when the program calls it (`self.fc1(x)`);
+//! - [`split`] (`split`/`chunk`/`unbind`), [`einsum`], [`attention`] (`scaled_dot_product_attention`,
+//!   `MultiheadAttention`, the transformer layers): one family each.
 //!
 //! A program's own `nn.Module` subclass is a class like any other: `__init__` runs, and calling
 //! an instance runs its `forward` (`interp/call.rs`). Everything of torch not modelled here is
 //! unknown (never an error): an attribute the table lacks is not reported, since the table is
 //! not torch's whole namespace.
 
+pub mod attention;
+pub mod einsum;
 pub mod layers;
 pub mod ops;
+pub mod split;
 
 use crate::interp::value::{ModRef, Value};
 use crate::{Dim, Shape};

@@ -85,6 +85,12 @@ pub enum Rule {
     BceLogits,
     /// `F.cross_entropy` / `F.nll_loss`: the batch sizes must agree.
     CrossEntropy,
+    /// `split` / `chunk` / `unbind` (`torch/split.rs`).
+    Pieces(super::split::Split),
+    /// `torch.einsum` (`torch/einsum.rs`).
+    Einsum,
+    /// `F.scaled_dot_product_attention` (`torch/attention.rs`).
+    Sdpa,
 }
 
 use Rule::*;
@@ -219,6 +225,10 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     ),
     (&["max", "min", "median"], ReduceWithIndices),
     (&["argmax", "argmin"], ArgReduce),
+    (&["split"], Pieces(super::split::Split::Split)),
+    (&["chunk"], Pieces(super::split::Split::Chunk)),
+    (&["unbind"], Pieces(super::split::Split::Unbind)),
+    (&["einsum"], Einsum),
 ];
 
 const FUNCTIONAL: &[(&[&str], Rule)] = &[
@@ -274,6 +284,7 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (&["binary_cross_entropy"], Bce),
     (&["binary_cross_entropy_with_logits"], BceLogits),
     (&["cross_entropy", "nll_loss"], CrossEntropy),
+    (&["scaled_dot_product_attention"], Sdpa),
 ];
 
 /// Qualified name -> (the same name, interned, and its rule).
@@ -394,6 +405,11 @@ impl<'a> Interp<'a> {
         st: &mut State,
     ) -> Value {
         if name.starts_with("torch.nn.") && name[9..].starts_with(|c: char| c.is_uppercase()) {
+            if !args.unknown
+                && let Some((exc, m)) = super::attention::construct_error(name, args)
+            {
+                return self.torch_error(range, "W521", exc, m);
+            }
             return super::layers::construct(name, args);
         }
         match rule(name) {
@@ -492,7 +508,7 @@ impl<'a> Interp<'a> {
                     .collect();
                 return tensor(out);
             }
-            "chunk" | "split" | "unbind" | "nonzero" | "sort" | "topk" | "unique" => {
+            "nonzero" | "sort" | "topk" | "unique" => {
                 return Value::Top;
             }
             _ => {}
@@ -546,6 +562,9 @@ impl<'a> Interp<'a> {
             _ => None,
         };
         match r {
+            Pieces(kind) => self.torch_split(kind, args, range),
+            Einsum => self.torch_einsum(args, range, st),
+            Sdpa => self.sdpa(args, range),
             Create => match sizes(args, 0) {
                 Some(v) => tensor(v.iter().map(Int::as_dim).collect()),
                 None => Value::Tensor(Shape::AnyRank),
