@@ -272,6 +272,37 @@ print(recons.shape)
 """, keep_dirs=True, shims={"models/__init__.py": "from .base import *  # noqa: F403\n"})
 HELD_OUT |= {"examples-super-resolution", "examples-transformer-net", "gan-esrgan", "vae-beta"}
 
+# Held-out batch 2 (issue 28, 2026-11-26): attention models, added after split/chunk, einsum,
+# scaled_dot_product_attention, MultiheadAttention, the transformer layers and ModuleDict were
+# modelled (on programs of our own and nanoGPT), measured once before any change for them.
+model("examples-mingpt", *EXAMPLES, ["distributed/minGPT-ddp/mingpt/model.py"],
+      "distributed/minGPT-ddp/mingpt/model.py", """
+import torch
+from model import GPT, GPTConfig
+
+gpt = GPT(GPTConfig(model_type=None, n_layer=2, n_head=4, n_embd=32, vocab_size=100, block_size=16))
+logits, loss = gpt(torch.randint(0, 100, (2, 16)), torch.randint(0, 100, (2, 16)))
+print(logits.shape, loss)
+""")
+model("examples-fsdp2-transformer", *EXAMPLES, ["distributed/FSDP2/model.py"],
+      "distributed/FSDP2/model.py", """
+import torch
+from model import ModelArgs, Transformer
+
+net = Transformer(ModelArgs())
+print(net(torch.randint(0, 8, (2, 16))).shape)
+""")
+model("examples-word-lm-transformer", *EXAMPLES, ["word_language_model/model.py"],
+      "word_language_model/model.py", """
+import torch
+from model import TransformerModel
+
+lm = TransformerModel(ntoken=100, ninp=32, nhead=4, nhid=64, nlayers=2)
+print(lm(torch.randint(0, 100, (12, 3))).shape)
+""")
+HELD_OUT_2 = {"examples-mingpt", "examples-fsdp2-transformer", "examples-word-lm-transformer"}
+HELD_OUT |= HELD_OUT_2
+
 # Models of a package installed from PyPI in the torch venv (scripts/torch-env.sh pins it): the
 # CI sample (no fetched repository is needed). The package's own files are copied whole (its
 # compiled libraries linked), and the driver imports the model from the copy.

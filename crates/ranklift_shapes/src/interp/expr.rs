@@ -815,6 +815,9 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Math) => math_attr(attr),
             Value::Module(ModRef::Torch(m)) => crate::torch::module_attr(m, attr),
             Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
+            Value::Layer(l) if obj.held_modules().is_none() => {
+                crate::torch::layers::attribute(l, attr)
+            }
             Value::Layer(_) if obj.held_modules().is_some() => {
                 // `self.transformer.wte`: a ModuleDict's key.
                 if let Some(Value::Dict(a)) = obj.held_modules()

@@ -70,6 +70,7 @@ pub enum Layer {
         shape: Vec<Dim>,
     },
     Embedding {
+        num: Dim,
         dim: Dim,
     },
     Rnn {
@@ -140,6 +141,23 @@ pub enum Layer {
     },
 }
 
+/// `layer.weight` / `layer.bias` of the layers whose parameters have a known shape (`F.linear(h,
+/// emb.weight)` ties an output projection to an embedding); anything else is unknown.
+pub fn attribute(layer: &Layer, attr: &str) -> Value {
+    match (layer, attr) {
+        (Layer::Linear { inp, out, .. }, "weight") => tensor(vec![out.clone(), inp.clone()]),
+        (
+            Layer::Linear {
+                out, bias: true, ..
+            },
+            "bias",
+        ) => tensor(vec![out.clone()]),
+        (Layer::Embedding { num, dim }, "weight") => tensor(vec![num.clone(), dim.clone()]),
+        (Layer::LayerNorm { shape }, "weight" | "bias") => tensor(shape.clone()),
+        _ => Value::Top,
+    }
+}
+
 impl Value {
     /// The list a `ModuleList` holds, or the dict a `ModuleDict` holds: indexing, iterating,
     /// `len` and the container's methods act on it.
@@ -201,6 +219,7 @@ const CLASSES: &[&str] = &[
     "torch.nn.Sequential",
     "torch.nn.ModuleList",
     "torch.nn.ModuleDict",
+    "torch.nn.Parameter",
     "torch.nn.MultiheadAttention",
     "torch.nn.TransformerEncoderLayer",
     "torch.nn.TransformerDecoderLayer",
@@ -237,6 +256,67 @@ const CLASSES: &[&str] = &[
     "torch.nn.BCEWithLogitsLoss",
     "torch.nn.CrossEntropyLoss",
     "torch.nn.NLLLoss",
+    // Module classes whose forward is not modelled (or keeps the shape): calling one is
+    // unknown, but a program's subclass of one is a module (`class TransformerModel(
+    // nn.Transformer)`: calling an instance runs its `forward`).
+    "torch.nn.RMSNorm",
+    "torch.nn.Softmax2d",
+    "torch.nn.Softsign",
+    "torch.nn.Tanhshrink",
+    "torch.nn.Threshold",
+    "torch.nn.LogSigmoid",
+    "torch.nn.Softmin",
+    "torch.nn.Hardshrink",
+    "torch.nn.Softshrink",
+    "torch.nn.RReLU",
+    "torch.nn.SyncBatchNorm",
+    "torch.nn.LocalResponseNorm",
+    "torch.nn.Transformer",
+    "torch.nn.RNNCell",
+    "torch.nn.LSTMCell",
+    "torch.nn.GRUCell",
+    "torch.nn.Bilinear",
+    "torch.nn.Unfold",
+    "torch.nn.Fold",
+    "torch.nn.CosineSimilarity",
+    "torch.nn.PairwiseDistance",
+    "torch.nn.EmbeddingBag",
+    "torch.nn.LazyLinear",
+    "torch.nn.LazyConv1d",
+    "torch.nn.LazyConv2d",
+    "torch.nn.LazyConv3d",
+    "torch.nn.ChannelShuffle",
+    "torch.nn.GLU",
+    "torch.nn.KLDivLoss",
+    "torch.nn.HuberLoss",
+    "torch.nn.MarginRankingLoss",
+    "torch.nn.TripletMarginLoss",
+    "torch.nn.CosineEmbeddingLoss",
+    "torch.nn.CTCLoss",
+    "torch.nn.PoissonNLLLoss",
+    "torch.nn.GaussianNLLLoss",
+    "torch.nn.ReflectionPad1d",
+    "torch.nn.ReplicationPad1d",
+    "torch.nn.ConstantPad1d",
+    "torch.nn.ZeroPad1d",
+    "torch.nn.ReflectionPad3d",
+    "torch.nn.ReplicationPad3d",
+    "torch.nn.ConstantPad3d",
+    "torch.nn.CircularPad2d",
+    "torch.nn.PixelUnshuffle",
+    "torch.nn.Unflatten",
+    "torch.nn.FractionalMaxPool2d",
+    "torch.nn.LPPool1d",
+    "torch.nn.LPPool2d",
+    "torch.nn.MaxUnpool1d",
+    "torch.nn.MaxUnpool2d",
+    "torch.nn.AdaptiveLogSoftmaxWithLoss",
+    "torch.nn.ParameterList",
+    "torch.nn.ParameterDict",
+    "torch.nn.MultiLabelSoftMarginLoss",
+    "torch.nn.MultiMarginLoss",
+    "torch.nn.SoftMarginLoss",
+    "torch.nn.HingeEmbeddingLoss",
 ];
 
 pub fn class(full: &str) -> Option<&'static str> {
@@ -448,6 +528,7 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             _ => return Value::Top,
         },
         "Embedding" => Layer::Embedding {
+            num: dim(args.get(0, "num_embeddings")),
             dim: dim(args.get(1, "embedding_dim")),
         },
         "LSTM" | "GRU" | "RNN" => Layer::Rnn {
@@ -513,13 +594,22 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             }
             Layer::Sequential(args.pos.clone().into())
         }
+        // `nn.Parameter(torch.zeros(1, n, d))`: a tensor of its data's shape.
+        "Parameter" => {
+            return match args.get(0, "data") {
+                Some(t @ Value::Tensor(_)) => t.clone(),
+                _ => Value::Top,
+            };
+        }
         // `interp/call.rs` makes a `ModuleList` the list it is given (a `ModuleDict` its dict).
         "ModuleList" | "ModuleDict" => return Value::Top,
         "Dropout1d" | "Dropout2d" | "Dropout3d" => Layer::FeatureDropout,
         "Identity" | "Dropout" | "AlphaDropout" | "ReLU" | "ReLU6" | "LeakyReLU" | "PReLU"
         | "ELU" | "SELU" | "CELU" | "GELU" | "SiLU" | "Mish" | "Sigmoid" | "Tanh" | "Hardtanh"
         | "Hardswish" | "Hardsigmoid" | "Softplus" | "Softmax" | "LogSoftmax"
-        | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" => Layer::Same,
+        | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" | "RMSNorm" | "Softmax2d"
+        | "Softsign" | "Tanhshrink" | "Threshold" | "LogSigmoid" | "Softmin" | "Hardshrink"
+        | "Softshrink" | "RReLU" | "SyncBatchNorm" | "LocalResponseNorm" => Layer::Same,
         "GroupNorm" => Layer::GroupNorm(dim(args.get(1, "num_channels"))),
         "MultiheadAttention"
         | "TransformerEncoderLayer"
@@ -940,7 +1030,7 @@ impl<'a> Interp<'a> {
                 }
                 Value::Tensor(s.clone())
             }
-            Layer::Embedding { dim } => {
+            Layer::Embedding { dim, .. } => {
                 let mut o = d.to_vec();
                 o.push(dim.clone());
                 tensor(o)

@@ -91,6 +91,10 @@ pub enum Rule {
     Einsum,
     /// `F.scaled_dot_product_attention` (`torch/attention.rs`).
     Sdpa,
+    /// `F.layer_norm(x, normalized_shape, ...)`: `nn.LayerNorm`'s rule.
+    LayerNormF,
+    /// `F.linear(x, weight, bias)`: `nn.Linear`'s rule with the weight's `(out, in)`.
+    LinearF,
 }
 
 use Rule::*;
@@ -285,6 +289,8 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (&["binary_cross_entropy_with_logits"], BceLogits),
     (&["cross_entropy", "nll_loss"], CrossEntropy),
     (&["scaled_dot_product_attention"], Sdpa),
+    (&["layer_norm"], LayerNormF),
+    (&["linear"], LinearF),
 ];
 
 /// Qualified name -> (the same name, interned, and its rule).
@@ -565,6 +571,33 @@ impl<'a> Interp<'a> {
             Pieces(kind) => self.torch_split(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
+            LayerNormF | LinearF => {
+                let Some(s) = xs else { return Value::Top };
+                let layer = if r == LayerNormF {
+                    match args.get(1, "normalized_shape") {
+                        Some(Value::Tuple(Seq::Exact(items))) => super::layers::Layer::LayerNorm {
+                            shape: items
+                                .iter()
+                                .map(|v| v.as_int().map_or(Dim::Unknown, |i| i.as_dim()))
+                                .collect(),
+                        },
+                        Some(v @ Value::Int(_)) => super::layers::Layer::LayerNorm {
+                            shape: vec![v.as_int().map_or(Dim::Unknown, |i| i.as_dim())],
+                        },
+                        _ => return Value::Tensor(s),
+                    }
+                } else {
+                    match args.get(1, "weight").and_then(dims) {
+                        Some([out, inp]) => super::layers::Layer::Linear {
+                            inp: inp.clone(),
+                            out: out.clone(),
+                            bias: !matches!(args.get(2, "bias"), None | Some(Value::None)),
+                        },
+                        _ => return Value::Top,
+                    }
+                };
+                self.layer_forward_shape(&layer, &s, range)
+            }
             Create => match sizes(args, 0) {
                 Some(v) => tensor(v.iter().map(Int::as_dim).collect()),
                 None => Value::Tensor(Shape::AnyRank),
