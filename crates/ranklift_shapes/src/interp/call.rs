@@ -299,6 +299,9 @@ impl<'a> Interp<'a> {
                 };
                 Value::Layer(Arc::new(crate::torch::layers::Layer::ModuleDict(addr)))
             }
+            Value::TorchFunc(name) if name.starts_with("torch.utils.data.") => {
+                self.call_torch_data(name, &args, range, st)
+            }
             Value::TorchFunc(name) => {
                 let args = self.lists_as_tuples(args, st);
                 self.call_torch(name, &args, range, st)
@@ -1257,6 +1260,27 @@ impl<'a> Interp<'a> {
                 let exact = exact && !args.unknown && args.pos.len() <= 1;
                 self.alloc_dict(items, exact, range.start(), st)
             }
+            // `next(iter(loader))`: a batch. Other iterators are not followed (which element
+            // `next` gives depends on how many were taken).
+            Builtin::Iter | Builtin::Next => match a0 {
+                Some(v @ Value::Layer(l))
+                    if matches!(
+                        &**l,
+                        crate::torch::layers::Layer::Loader { .. }
+                            | crate::torch::layers::Layer::Dataset { .. }
+                    ) =>
+                {
+                    if b == Builtin::Iter {
+                        v.clone()
+                    } else {
+                        match self.iteration(v, st) {
+                            super::stmt::Iteration::Summary(e) => e,
+                            super::stmt::Iteration::Items(_) => Value::Top,
+                        }
+                    }
+                }
+                _ => Value::Top,
+            },
             Builtin::Len => match a0 {
                 Some(v) => {
                     let n = self.iteration_len(v, st);

@@ -43,6 +43,8 @@ fn builtin(name: &str) -> Option<Value> {
         "sorted" => Builtin::Sorted,
         "dict" => Builtin::Dict,
         "setattr" | "delattr" => Builtin::SetAttr,
+        "iter" => Builtin::Iter,
+        "next" => Builtin::Next,
         "None" => return Some(Value::None),
         "True" => return Some(Value::Bool(Some(true))),
         "False" => return Some(Value::Bool(Some(false))),
@@ -469,8 +471,12 @@ impl<'a> Interp<'a> {
             },
             Value::Tuple(s) => s.len(),
             Value::List(a) => st.list(*a).map_or(Int::Range(Some(0), None), |s| s.len()),
-            Value::Array(s) => match s.dims() {
+            Value::Array(s) | Value::Tensor(s) => match s.dims() {
                 Some(d) if !d.is_empty() => Int::from_dim(&d[0]),
+                _ => Int::Range(Some(0), None),
+            },
+            Value::Layer(l) => match &**l {
+                crate::torch::layers::Layer::Dataset { len, .. } => Int::from_dim(len),
                 _ => Int::Range(Some(0), None),
             },
             _ => Int::Range(Some(0), None),

@@ -235,6 +235,33 @@ impl<'a> Interp<'a> {
         if let Some(l) = obj.held_modules() {
             return self.get_item(&l, idx, range, st);
         }
+        // `obj[i]` of a program's class: its `__getitem__` (a dataset's sample, a container's
+        // item), run like any method.
+        if let Value::Instance(addr) = obj {
+            let class = match st.heap.get(addr).map(|o| &**o) {
+                Some(super::state::Obj::Instance { class, .. }) => Some(*class),
+                _ => None,
+            };
+            if let Some(Value::Func(id)) = class.and_then(|c| self.class_attr(c, "__getitem__", 0))
+            {
+                let args = super::call::Args {
+                    pos: vec![idx.clone()],
+                    ..Default::default()
+                };
+                return self.call_function(id, Some(obj.clone()), args, range, st);
+            }
+        }
+        // `dataset[i]`: one sample (`torch/data.rs`).
+        if let Value::Layer(l) = obj {
+            return match &**l {
+                crate::torch::layers::Layer::Dataset { item, .. }
+                    if matches!(idx, Value::Int(_)) =>
+                {
+                    item.clone()
+                }
+                _ => Value::Top,
+            };
+        }
         // `cfg["depths"]`: the value under a constant key; anything else is unknown (a missing
         // key is left to run time: the key may equal one the analysis tells apart, `1 == 1.0`).
         if let Value::Dict(a) = obj {

@@ -418,6 +418,15 @@ impl<'a> Interp<'a> {
         if let Some(l) = v.held_modules() {
             return self.iteration(&l, st);
         }
+        // A loader yields batches; a dataset, samples (`torch/data.rs`).
+        if let Value::Layer(l) = v {
+            use crate::torch::layers::Layer;
+            return match &**l {
+                Layer::Loader { batch } => Iteration::Summary(batch.clone()),
+                Layer::Dataset { item, .. } => Iteration::Summary(item.clone()),
+                _ => Iteration::Summary(Value::Top),
+            };
+        }
         // A dict iterates over its keys.
         if let Value::Dict(a) = v {
             return match st.dict(*a) {
@@ -462,6 +471,11 @@ impl<'a> Interp<'a> {
             // dtype: numbers, records, or any object (an array of matplotlib axes).
             Value::Array(s) => Iteration::Summary(match s.dims() {
                 Some(d) if d.len() > 1 => Value::Array(crate::Shape::Known(d[1..].to_vec())),
+                _ => Value::Top,
+            }),
+            // Rows of a tensor (0-d tensors for a 1-d one).
+            Value::Tensor(s) => Iteration::Summary(match s.dims() {
+                Some(d) if !d.is_empty() => Value::Tensor(crate::Shape::Known(d[1..].to_vec())),
                 _ => Value::Top,
             }),
             Value::Str(_) => Iteration::Summary(Value::Str(None)),

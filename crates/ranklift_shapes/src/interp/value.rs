@@ -233,6 +233,9 @@ pub enum Builtin {
     Dict,
     /// `setattr(obj, name, value)` / `delattr(obj, name)`.
     SetAttr,
+    /// `iter(x)` / `next(it)`: followed for a `DataLoader` (`next(iter(loader))` is a batch).
+    Iter,
+    Next,
     /// `NdArray` from the hints module (subscripted in annotations).
     NdArray,
     /// `typing.Annotated`.

@@ -139,6 +139,20 @@ pub enum Layer {
         times: u64,
         norm: Option<Value>,
     },
+    /// `nn.Unflatten(dim, unflattened_size)`.
+    Unflatten {
+        dim: i64,
+        sizes: Vec<crate::interp::value::Int>,
+    },
+    /// Not a layer: a `torch.utils.data` dataset (`torch/data.rs`), one sample and the size.
+    Dataset {
+        item: Value,
+        len: Dim,
+    },
+    /// Not a layer: a `DataLoader` (`torch/data.rs`), the batch each iteration yields.
+    Loader {
+        batch: Value,
+    },
 }
 
 /// `layer.weight` / `layer.bias` of the layers whose parameters have a known shape (`F.linear(h,
@@ -611,6 +625,14 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         | "Softsign" | "Tanhshrink" | "Threshold" | "LogSigmoid" | "Softmin" | "Hardshrink"
         | "Softshrink" | "RReLU" | "SyncBatchNorm" | "LocalResponseNorm" => Layer::Same,
         "GroupNorm" => Layer::GroupNorm(dim(args.get(1, "num_channels"))),
+        "Unflatten" => match (
+            args.get(0, "dim").and_then(int),
+            args.get(1, "unflattened_size")
+                .and_then(super::ops::seq_ints),
+        ) {
+            (Some(dim), Some(sizes)) => Layer::Unflatten { dim, sizes },
+            _ => return Value::Top,
+        },
         "MultiheadAttention"
         | "TransformerEncoderLayer"
         | "TransformerDecoderLayer"
@@ -672,6 +694,13 @@ impl<'a> Interp<'a> {
                 x
             }
             Layer::Attention(a) => self.attention_forward(a, &args, range),
+            Layer::Unflatten { dim, sizes } => match args.pos.first().and_then(super::dims) {
+                Some(d) => {
+                    let d = d.to_vec();
+                    self.torch_unflatten(&d, *dim, sizes, range)
+                }
+                None => Value::Top,
+            },
             Layer::TransformerLayer { d_model } => {
                 self.transformer_layer_forward(d_model, &args, range)
             }
@@ -1210,7 +1239,10 @@ impl<'a> Interp<'a> {
             | Layer::GroupNorm(_)
             | Layer::Attention(_)
             | Layer::TransformerLayer { .. }
-            | Layer::Stack { .. } => Value::Top,
+            | Layer::Stack { .. }
+            | Layer::Dataset { .. }
+            | Layer::Unflatten { .. }
+            | Layer::Loader { .. } => Value::Top,
         }
     }
 }

@@ -7,7 +7,8 @@
 //! - [`layers`]: `torch.nn` layers: the constructor's arguments kept in a [`layers::Layer`],
 //!   the forward rule applied when the program calls it (`self.fc1(x)`);
 //! - [`split`] (`split`/`chunk`/`unbind`), [`einsum`], [`attention`] (`scaled_dot_product_attention`,
-//!   `MultiheadAttention`, the transformer layers): one family each.
+//!   `MultiheadAttention`, the transformer layers), [`data`] (datasets and `DataLoader`
+//!   batches): one family each.
 //!
 //! A program's own `nn.Module` subclass is a class like any other: `__init__` runs, and calling
 //! an instance runs its `forward` (`interp/call.rs`). Everything of torch not modelled here is
@@ -15,6 +16,7 @@
 //! not torch's whole namespace.
 
 pub mod attention;
+pub mod data;
 pub mod einsum;
 pub mod layers;
 pub mod ops;
@@ -24,7 +26,14 @@ use crate::interp::value::{ModRef, Value};
 use crate::{Dim, Shape};
 
 /// The modules modelled (others under `torch.` are unknown).
-const MODULES: &[&str] = &["torch", "torch.nn", "torch.nn.functional", "torch.linalg"];
+const MODULES: &[&str] = &[
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.linalg",
+    "torch.utils",
+    "torch.utils.data",
+];
 
 /// `torch.*` module names the interpreter models.
 pub fn module(name: &str) -> Option<&'static str> {
@@ -38,7 +47,7 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
     if let Some(m) = self::module(&full) {
         return Value::Module(ModRef::Torch(m));
     }
-    if let Some(name) = layers::class(&full) {
+    if let Some(name) = layers::class(&full).or_else(|| data::class(&full)) {
         return Value::TorchFunc(name);
     }
     if let Some(name) = ops::function(&full) {

@@ -95,6 +95,8 @@ pub enum Rule {
     LayerNormF,
     /// `F.linear(x, weight, bias)`: `nn.Linear`'s rule with the weight's `(out, in)`.
     LinearF,
+    /// `x.unflatten(dim, sizes)`: one dim split into several (one may be -1).
+    Unflatten,
 }
 
 use Rule::*;
@@ -233,6 +235,7 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["chunk"], Pieces(super::split::Split::Chunk)),
     (&["unbind"], Pieces(super::split::Split::Unbind)),
     (&["einsum"], Einsum),
+    (&["unflatten"], Unflatten),
 ];
 
 const FUNCTIONAL: &[(&[&str], Rule)] = &[
@@ -571,6 +574,18 @@ impl<'a> Interp<'a> {
             Pieces(kind) => self.torch_split(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
+            Unflatten => {
+                let Some(d) = xs.as_ref().and_then(Shape::dims).map(<[Dim]>::to_vec) else {
+                    return Value::Top;
+                };
+                let (Some(dim), Some(sizes)) = (
+                    args.get(1, "dim").and_then(int),
+                    args.get(2, "sizes").and_then(seq_ints),
+                ) else {
+                    return Value::Tensor(Shape::AnyRank);
+                };
+                self.torch_unflatten(&d, dim, &sizes, range)
+            }
             LayerNormF | LinearF => {
                 let Some(s) = xs else { return Value::Top };
                 let layer = if r == LayerNormF {
@@ -1383,6 +1398,63 @@ impl<'a> Interp<'a> {
                 _ => out.push(want.clone()),
             }
         }
+        tensor(out)
+    }
+}
+
+impl Interp<'_> {
+    /// `unflatten(dim, sizes)`: the sizes (at most one -1) must multiply up to the dim.
+    pub(crate) fn torch_unflatten(
+        &mut self,
+        d: &[Dim],
+        dim: i64,
+        sizes: &[Int],
+        range: TextRange,
+    ) -> Value {
+        let axis = match wrap_dim(dim, d.len()) {
+            Ok(a) if !d.is_empty() => a,
+            Ok(_) => return Value::Top,
+            Err(m) => return self.torch_error(range, "W525", Exc::Index, m),
+        };
+        let consts: Option<Vec<i64>> = sizes.iter().map(Int::constant).collect();
+        let mut new: Vec<Dim> = sizes.iter().map(|i| i.as_dim()).collect();
+        if let (Some(c), Some(n)) = (&consts, d[axis].known()) {
+            let known: i64 = c.iter().filter(|k| **k != -1).product();
+            let holes = c.iter().filter(|k| **k == -1).count();
+            let fits = match holes {
+                0 => known == n as i64,
+                1 => known > 0 && (n as i64) % known == 0,
+                _ => true,
+            };
+            if !fits {
+                let shown: Vec<String> = c.iter().map(i64::to_string).collect();
+                return self.torch_error(
+                    range,
+                    "W523",
+                    Exc::Runtime,
+                    format!(
+                        "unflatten: Provided sizes [{}] don't multiply up to the size of dim {axis} ({n}) in the input tensor",
+                        shown.join(", ")
+                    ),
+                );
+            }
+            if holes == 1 {
+                for (slot, k) in new.iter_mut().zip(c) {
+                    if *k == -1 {
+                        *slot = Dim::Known(n / known as u64);
+                    }
+                }
+            }
+        } else {
+            for (slot, i) in new.iter_mut().zip(sizes) {
+                if i.constant() == Some(-1) {
+                    *slot = Dim::Unknown;
+                }
+            }
+        }
+        let mut out = d[..axis].to_vec();
+        out.extend(new);
+        out.extend(d[axis + 1..].iter().cloned());
         tensor(out)
     }
 }
