@@ -1,24 +1,29 @@
 """Shape hints read by `ranklift shapes` and harmless at run time.
 
-    from ranklift.hints import NdArray
+    from ranklift.hints import NdArray, Tensor
     x: NdArray[2, 3] = load()       # x is a (2, 3) array
     y: NdArray["n", 3] = load()     # a named dimension
     z: NdArray[int, 3] = load()     # an unknown dimension
+    def forward(self, x: Tensor["b", 3, 32, 32]) -> Tensor["b", 10]: ...   # PyTorch tensors
 
-At run time `NdArray[...]` evaluates to a marker object; it checks nothing.
+At run time `NdArray[...]` and `Tensor[...]` evaluate to marker objects; they check nothing.
 """
 
 
-class _NdArrayHint:
-    """`NdArray[d0, d1, ...]`: subscripting returns the hint itself."""
+class _ShapeHint:
+    """`NdArray[d0, d1, ...]` / `Tensor[d0, ...]`: subscripting returns the hint itself."""
+
+    def __init__(self, name):
+        self._name = name
 
     def __getitem__(self, dims):
         return self
 
     def __repr__(self):
-        return "NdArray"
+        return self._name
 
 
-NdArray = _NdArrayHint()
+NdArray = _ShapeHint("NdArray")
+Tensor = _ShapeHint("Tensor")
 
-__all__ = ["NdArray"]
+__all__ = ["NdArray", "Tensor"]

@@ -152,3 +152,43 @@ def forward(self, x: Float[Tensor, \"batch 64\"]) -> Float[Tensor, \"batch {ret}
     assert_eq!(run(program("20", ", classes=10")), []);
     assert_eq!(run(program("10", ", classes")), []);
 }
+
+/// ranklift's own hint for tensors (`ranklift.hints.Tensor`, `NdArray`'s form): an uncalled
+/// forward annotated with it is checked like a jaxtyping one (reasoned: `Linear(64, 20)` maps
+/// `(b, 64)` to `(b, 20)`); the control with the annotation saying 20 has no finding, and the
+/// hints module runs (the annotations evaluate at run time without checking anything).
+#[test]
+fn ranklifts_own_tensor_hint_is_checked() {
+    let program = |ret: &str| {
+        format!(
+            "import torch.nn as nn\nfrom ranklift.hints import Tensor\n\n\nclass Head(nn.Module):\n    \
+def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(64, 20)\n\n    \
+def forward(self, x: Tensor[\"b\", 64]) -> Tensor[\"b\", {ret}]:\n        return self.fc(x)\n"
+        )
+    };
+    let run = |text: String| {
+        ranklift_shapes::check::check_text(Path::new("head.py"), text, &Options::default())
+            .findings
+            .into_iter()
+            .map(|d| (d.line, d.code))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(program("10")), [(10, "W303")]);
+    assert_eq!(run(program("20")), []);
+    if let Ok(py) = std::env::var("RANKLIFT_TORCH_PYTHON") {
+        let hints = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python");
+        let out = std::process::Command::new(py)
+            .args([
+                "-c",
+                &(program("10") + "print(Head()(__import__('torch').randn(2, 64)).shape)\n"),
+            ])
+            .env("PYTHONPATH", hints)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -1500,6 +1500,7 @@ impl<'a> Interp<'a> {
                 _ => Value::Top,
             },
             Builtin::NdArray
+            | Builtin::TensorHint
             | Builtin::Annotated
             | Builtin::JaxDtype
             | Builtin::Object
@@ -1586,6 +1587,7 @@ fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
                     Builtin::Object
                     | Builtin::Other
                     | Builtin::NdArray
+                    | Builtin::TensorHint
                     | Builtin::Annotated
                     | Builtin::JaxDtype,
                 ),

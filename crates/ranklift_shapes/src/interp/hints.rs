@@ -1,9 +1,11 @@
 //! Shape hints.
 //!
 //! - Pytropos' form: `from pytropos.hints.numpy import NdArray` (or `ranklift.hints`), then
-//!   `x: NdArray[2, 3] = ...`; `NdArray[int, 2]` leaves a dimension unknown, `NdArray[()]` is a
+//!   `x: NdArray[2, 3] = ...`; `ranklift.hints.Tensor[...]` is the same for PyTorch tensors; `NdArray[int, 2]` leaves a dimension unknown, `NdArray[()]` is a
 //!   scalar array, and a string names a dimension: `NdArray["n", 3]`.
-//! - `typing.Annotated`: `x: Annotated[np.ndarray, (2, 3)]` or `Annotated[np.ndarray, "n 3"]`.
+//! - `typing.Annotated`: `x: Annotated[np.ndarray, (2, 3)]` or `Annotated[np.ndarray, "n 3"]`
+//!   (or `torch.Tensor`; any other first argument is not a shape hint);
+//! - jaxtyping: `Float[Tensor, "b 3 h w"]`, `Int[np.ndarray, "n"]` (W303 on a contradiction).
 //!
 //! **Semantics** (as in Pytropos): a hint refines the computed value when it is more precise
 //! (or the value is unknown); a hint that contradicts the computed shape is reported (W301) and
@@ -56,6 +58,9 @@ impl<'a> Interp<'a> {
                 (Value::Module(super::value::ModRef::Hints), "NdArray") => {
                     Some(Value::Builtin(Builtin::NdArray))
                 }
+                (Value::Module(super::value::ModRef::Hints), "Tensor") => {
+                    Some(Value::Builtin(Builtin::TensorHint))
+                }
                 (Value::Module(super::value::ModRef::Typing), "Annotated") => {
                     Some(Value::Builtin(Builtin::Annotated))
                 }
@@ -72,7 +77,7 @@ impl<'a> Interp<'a> {
     fn read_hint(&mut self, ann: &Expr, st: &State, scope: &str) -> Result<Hint, String> {
         match ann {
             Expr::Subscript(s) => match self.hint_head(&s.value, st) {
-                Some(Value::Builtin(Builtin::NdArray)) => {
+                Some(Value::Builtin(b @ (Builtin::NdArray | Builtin::TensorHint))) => {
                     let items: Vec<&Expr> = match &*s.slice {
                         Expr::Tuple(t) => t.elts.iter().collect(),
                         e => vec![e],
@@ -81,7 +86,11 @@ impl<'a> Interp<'a> {
                     for item in items {
                         dims.push(self.hint_dim(item, st, scope)?);
                     }
-                    Ok(Hint::Array(Shape::Known(dims)))
+                    Ok(if b == Builtin::TensorHint {
+                        Hint::Tensor(Shape::Known(dims))
+                    } else {
+                        Hint::Array(Shape::Known(dims))
+                    })
                 }
                 // `Float[Tensor, "batch 3 h w"]`: jaxtyping's shape string.
                 Some(Value::Builtin(Builtin::JaxDtype)) => {

@@ -238,6 +238,8 @@ pub enum Builtin {
     Next,
     /// `NdArray` from the hints module (subscripted in annotations).
     NdArray,
+    /// `Tensor` from the hints module: `NdArray`'s form for PyTorch tensors.
+    TensorHint,
     /// `typing.Annotated`.
     Annotated,
     /// A jaxtyping dtype (`Float`, `Int`, `Shaped`, ...): `Float[Tensor, "b c h w"]`.
