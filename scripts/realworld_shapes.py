@@ -250,6 +250,41 @@ PACKAGES = [
         ("zeus-mcmc", "2.5.4", "zeus_mcmc-2.5.4-py3-none-any.whl",
          "a64a7dae15f413200c6d590a3edfc3b8bc63c6bea3acdf123c0397c8089e123f"),
     ]],
+    # Held-out batch 8 (issue 27, 2026-11-26, after issue 28's interpreter changes; polynomial
+    # chaos and polynomials, corner plots, finite differences, finite volumes and elements,
+    # k-modes clustering, nested sampling, probabilistic scores, information theory,
+    # quaternions, spatial regression, error propagation, variational mode decomposition).
+    # First contact is measured by the commit that adds them; see the closing note.
+    *[(name, version, ["--only-binary=:all:"], filename, digest) for name, version, filename, digest in [
+        ("chaospy", "4.3.21", "chaospy-4.3.21-py3-none-any.whl",
+         "d68b7c54d316df7d9b6354489741043e8085a651696c227e785119b0ebaaf8a1"),
+        ("corner", "2.3.0", "corner-2.3.0-py3-none-any.whl",
+         "f93f0a4d77ff6852d6ddc80a6a99038117be64e3b5b49d96a82c9f5974cce126"),
+        ("findiff", "0.16.0", "findiff-0.16.0-py3-none-any.whl",
+         "c0cb728d6e995982ac8f15f194578724b68b581b4b21091de15b63bbcec4c75b"),
+        ("fipy", "4.0.3", "fipy-4.0.3-py3-none-any.whl",
+         "e72551569d9622e2f515915acb4d296dc25e38c3a7c1891e4be59a037240129e"),
+        ("kmodes", "0.12.2", "kmodes-0.12.2-py2.py3-none-any.whl",
+         "b764f7166dd5fe63826135ed74df796693dc7c25fc2cb8a106e14f3bfb371004"),
+        ("nestle", "0.2.1", "nestle-0.2.1-py3-none-any.whl",
+         "1189771288bbcbcea782147f05ba60e3edd5c4b6051ae580f9ff3ef753c6f930"),
+        ("numpoly", "1.2.14", "numpoly-1.2.14-py3-none-any.whl",
+         "8dbdc29de9212b415661577bebe186a1d35e14edab80c2969e61a421f2865ea5"),
+        ("properscoring", "0.1", "properscoring-0.1-py2.py3-none-any.whl",
+         "f84d5b06c13549d0171ce52ad7b45c6f5726ac44b733d24af5c60654cbb821dc"),
+        ("pyinform", "0.2.0", "pyinform-0.2.0-py3-none-any.whl",
+         "03b9ae465d88038542e2570d5220ff9e7f21982c7000afa7276dc8c80d854fcd"),
+        ("rowan", "1.3.2", "rowan-1.3.2-py3-none-any.whl",
+         "d3ac590bf27b62c00a2db150cb8296bc3d2bf0e26a57da5f0cb36750a5372b72"),
+        ("scikit-fem", "12.0.2", "scikit_fem-12.0.2-py3-none-any.whl",
+         "34cd891f80072c0c1eb759a2371e82f0eeec91ff7c08acab96d27b6edbbe1b05"),
+        ("spreg", "1.9.0", "spreg-1.9.0-py3-none-any.whl",
+         "e2ce5b656dc8e6b46703403fe0e964852bb3b229fe102535082151cf43998544"),
+        ("uncertainties", "3.2.3", "uncertainties-3.2.3-py3-none-any.whl",
+         "313353900d8f88b283c9bad81e7d2b2d3d4bcc330cbace35403faaed7e78890a"),
+        ("vmdpy", "0.2", "vmdpy-0.2-py2.py3-none-any.whl",
+         "331e3013dbc95beb564fe7ce70a0f95a09efb44d0ec56a28f61e9ab40fe16c1b"),
+    ]],
 ]
 
 

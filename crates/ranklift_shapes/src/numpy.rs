@@ -324,6 +324,41 @@ static ATTR_TABLE: LazyLock<HashMap<(&'static str, &'static str), &'static str>>
 static METHOD_TABLE: LazyLock<HashMap<&'static str, Sig>> =
     LazyLock::new(|| METHODS.iter().copied().collect());
 
+/// Is `attr` an attribute NumPy scalars have (`np.float64(1).astype(int)`, `.item()`,
+/// `.shape`)? A number the analysis holds may be a NumPy scalar (NumPy's reductions and
+/// `np.linalg.norm` return them; `np.float64` subclasses `float`), so these are not errors on a
+/// number.
+pub fn scalar_attr(attr: &str) -> bool {
+    METHOD_TABLE.contains_key(attr)
+        || matches!(
+            attr,
+            "shape"
+                | "ndim"
+                | "dtype"
+                | "size"
+                | "item"
+                | "itemsize"
+                | "nbytes"
+                | "T"
+                | "tolist"
+                | "tobytes"
+                | "view"
+                | "flat"
+                | "flatten"
+                | "ravel"
+                | "squeeze"
+                | "transpose"
+                | "fill"
+                | "byteswap"
+                | "setflags"
+                | "base"
+                | "strides"
+                | "data"
+                | "__array__"
+                | "__array_interface__"
+        )
+}
+
 /// The NumPy a program runs with: attribute names and messages differ between 1.x and 2.x.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NumpyVersion {

@@ -1048,6 +1048,12 @@ impl<'a> Interp<'a> {
             | Value::Bool(_)
             | Value::Str(_) => {
                 let ty = obj.type_name().unwrap_or("object");
+                if matches!(obj, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+                    && !TYPE_ATTRS.contains(&(ty, attr))
+                    && crate::numpy::scalar_attr(attr)
+                {
+                    return Value::Top;
+                }
                 if TYPE_ATTRS.contains(&(ty, attr)) {
                     match (obj, attr) {
                         (Value::Int(_) | Value::Float(_) | Value::Bool(_), "real") => obj.clone(),
