@@ -89,7 +89,12 @@ fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
     // (advanced indices broadcast together and may move to the front), not tracked.
     let vecs = items.iter().filter(|i| matches!(i, Item::Vec(_))).count();
     if vecs > 1 || (vecs == 1 && items.iter().any(|i| matches!(i, Item::Int(_)))) {
-        return Outcome::ok(Shape::AnyRank);
+        return Outcome::ok(
+            shape
+                .dims()
+                .and_then(|d| advanced_shape(d, &items))
+                .unwrap_or(Shape::AnyRank),
+        );
     }
     let Some(dims) = shape.dims() else {
         return Outcome::ok(Shape::AnyRank);
@@ -177,6 +182,82 @@ fn index_shape(shape: &Shape, idx: &Value) -> Outcome {
         Some((message, reason)) => Outcome::possible(Shape::Known(out), "W510", message, reason),
         None => Outcome::ok(Shape::Known(out)),
     }
+}
+
+/// `a[rows, cols]` with several index arrays (or arrays and integers): NumPy broadcasts the
+/// advanced indices together into one dimension (`P[range(m), y]` is `(m,)`), which takes their
+/// place when they are adjacent and goes first otherwise; slices and new axes keep theirs.
+/// `None` (not tracked) with an ellipsis, more indices than dims, or sizes that cannot
+/// broadcast (left to run time).
+fn advanced_shape(dims: &[Dim], items: &[Item]) -> Option<Shape> {
+    if items
+        .iter()
+        .any(|i| matches!(i, Item::Ellipsis | Item::Other))
+    {
+        return None;
+    }
+    let consumed = items.iter().filter(|i| !matches!(i, Item::NewAxis)).count();
+    if consumed > dims.len() {
+        return None;
+    }
+    // The broadcast size of the index arrays (integers are 0-d: they broadcast to anything).
+    // An unknown size with a known one is the known one unless that is 1: where the indexing
+    // does not raise, the result has that size.
+    let mut size: Option<Dim> = None;
+    for it in items {
+        let Item::Vec(d) = it else { continue };
+        size = Some(match size {
+            None => d.clone(),
+            Some(s) => match (s.known(), d.known()) {
+                (Some(a), Some(b)) if a == b || b == 1 => s,
+                (Some(1), Some(_)) => d.clone(),
+                (Some(_), Some(_)) => return None,
+                (Some(a), None) if a != 1 => s,
+                (None, Some(b)) if b != 1 => d.clone(),
+                _ if s.same(d) == crate::Tri::Yes => s,
+                _ => Dim::Unknown,
+            },
+        });
+    }
+    let size = size?;
+    let adv: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i, Item::Vec(_) | Item::Int(_)))
+        .map(|(k, _)| k)
+        .collect();
+    let (first, last) = (*adv.first()?, *adv.last()?);
+    let adjacent = adv.len() == last - first + 1;
+    let mut out = Vec::with_capacity(dims.len() + 1);
+    let mut axis = 0usize;
+    for (k, item) in items.iter().enumerate() {
+        match item {
+            Item::Int(_) | Item::Vec(_) => {
+                if adjacent && k == first {
+                    out.push(size.clone());
+                }
+                axis += 1;
+            }
+            Item::Slice(sl) => {
+                let d = &dims[axis];
+                out.push(match d {
+                    _ if sl.iter().all(Option::is_none) => d.clone(),
+                    Dim::Known(n) => {
+                        slice_len(sl, *n as i64).map_or(Dim::Unknown, |k| Dim::Known(k as u64))
+                    }
+                    _ => Dim::Unknown,
+                });
+                axis += 1;
+            }
+            Item::NewAxis => out.push(Dim::Known(1)),
+            Item::Ellipsis | Item::Other => return None,
+        }
+    }
+    out.extend(dims[axis..].iter().cloned());
+    if !adjacent {
+        out.insert(0, size);
+    }
+    Some(Shape::Known(out))
 }
 
 /// Is every value of `i` a valid index for a dimension of size `n`?
