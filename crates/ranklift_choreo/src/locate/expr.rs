@@ -166,6 +166,8 @@ impl Cx<'_, '_> {
             }
             Expr::BoolOp(b) => {
                 let vals: Vec<&Expr> = b.values.iter().collect();
+                let hint = self.operand_hint(expected, &vals);
+                self.hint.push(hint);
                 for v in vals.iter().skip(1) {
                     self.expr(v, None);
                     if self.has_special(v) {
@@ -178,9 +180,12 @@ impl Cx<'_, '_> {
                     }
                 }
                 self.expr(vals[0], None);
+                self.hint.pop();
                 self.local_op(e, &vals, expected)
             }
             Expr::If(i) => {
+                let hint = self.operand_hint(expected, &[&i.test, &i.body, &i.orelse]);
+                self.hint.push(hint);
                 for v in [&*i.body, &*i.orelse] {
                     self.expr(v, None);
                     if self.has_special(v) {
@@ -193,6 +198,7 @@ impl Cx<'_, '_> {
                     }
                 }
                 self.expr(&i.test, None);
+                self.hint.pop();
                 self.local_op(e, &[&i.test, &i.body, &i.orelse], expected)
             }
             Expr::Lambda(_)
@@ -225,7 +231,7 @@ impl Cx<'_, '_> {
             }
             _ => {
                 let kids = children(e);
-                let hint = self.inherited_hint(expected);
+                let hint = self.operand_hint(expected, &kids);
                 self.hint.push(hint);
                 for k in &kids {
                     self.expr(k, None);
@@ -481,6 +487,74 @@ impl Cx<'_, '_> {
         }
         self.hint.pop();
         self.local_op(e, &kids, expected)
+    }
+
+    /// The role the role-free operands of a local operation (`==`, `+`, `and`, `x[i]`, an
+    /// f-string, `a if c else b`) are computed at: the expected or enclosing one, else the one
+    /// role its located operands are at (`r == count(DOCS)` with `r` at `A` counts at `A`).
+    fn operand_hint(&self, expected: Option<&Loc>, kids: &[&Expr]) -> Option<Loc> {
+        self.inherited_hint(expected).or_else(|| {
+            let mut roles = BTreeSet::new();
+            for k in kids {
+                self.peek_roles(k, &mut roles);
+            }
+            (roles.len() == 1).then(|| Loc::At(roles.into_iter().next().expect("one")))
+        })
+    }
+
+    /// The roles `e`'s located parts are at, read without locating (nothing recorded or
+    /// reported): names in scope, `self.field`, `v @ R`, through local operations and the
+    /// arguments of calls. A choreographic value or an unknown one adds nothing.
+    fn peek_roles(&self, e: &Expr, out: &mut BTreeSet<String>) {
+        match e {
+            Expr::Name(n) => {
+                if let Some(Loc::At(r)) = self.scope.get(n.id.as_str()) {
+                    out.insert(r.clone());
+                }
+            }
+            Expr::Attribute(a) => {
+                if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
+                    && !self.method.is_static
+                {
+                    if let Some(Loc::At(r)) = self.class.field(a.attr.as_str()) {
+                        out.insert(r.clone());
+                    }
+                } else {
+                    self.peek_roles(&a.value, out);
+                }
+            }
+            Expr::BinOp(b) if b.op == Operator::MatMult => match self.role_of_name(&b.right) {
+                Some(r) => {
+                    out.insert(r);
+                }
+                None => {
+                    self.peek_roles(&b.left, out);
+                    self.peek_roles(&b.right, out);
+                }
+            },
+            // A local function's call runs where its arguments are; a method's (a
+            // communication, a choreographic call) is located by what it is, not peeked at.
+            Expr::Call(c) => {
+                if matches!(&*c.func, Expr::Name(_)) {
+                    for a in c.arguments.args.iter() {
+                        self.peek_roles(a, out);
+                    }
+                    for k in c.arguments.keywords.iter() {
+                        self.peek_roles(&k.value, out);
+                    }
+                }
+            }
+            Expr::Lambda(_)
+            | Expr::ListComp(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_)
+            | Expr::Generator(_) => {}
+            e => {
+                for k in children(e) {
+                    self.peek_roles(k, out);
+                }
+            }
+        }
     }
 
     /// The role that role-free operands are computed at: the expected one, else the enclosing

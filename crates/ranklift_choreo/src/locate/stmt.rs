@@ -429,6 +429,9 @@ impl Cx<'_, '_> {
                         .field(a.attr.as_str())
                         .map(|l| l.subst(&|r| actual_role(class, &rs, r)))
                 }
+                // A field of a plain object located at a role (`client: At[Client, D]`) lives
+                // where the object does: `client.file = bytearray()` runs at `D`.
+                Loc::At(r) => Some(Loc::At(r)),
                 _ => None,
             },
             _ => None,
