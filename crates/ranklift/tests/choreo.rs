@@ -687,7 +687,11 @@ fn erased_programs_type_check_with_mypy() {
         return;
     }
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in [root().join("examples/choreo"), fixtures().join("shared")] {
+    for dir in [
+        root().join("examples/choreo"),
+        fixtures().join("shared"),
+        fixtures().join("pass"),
+    ] {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();

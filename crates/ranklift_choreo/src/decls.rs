@@ -97,15 +97,21 @@ impl<'a> Decls<'a> {
     }
 }
 
-/// `class Sub(Base[...])` with `Base` a role class declared before: (the subscript, `Base`).
-fn parent_base<'e>(class: &'e ast::StmtClassDef, d: &Decls) -> Option<(&'e Expr, String)> {
+/// `class Sub(Base[...])` with `Base` a role class declared before: (the subscript's roles,
+/// `Base`); `class Sub(Base)` (the roles not repeated, as HasChor's strategies are specialised):
+/// (`None`, `Base`), the subclass taking its base's roles.
+fn parent_base<'e>(class: &'e ast::StmtClassDef, d: &Decls) -> Option<(Option<&'e Expr>, String)> {
     class.bases().iter().find_map(|b| match b {
         Expr::Subscript(s) => {
             let n = name_of(&s.value)?;
             d.class_index
                 .contains_key(n)
-                .then(|| (&*s.slice, n.to_owned()))
+                .then(|| (Some(&*s.slice), n.to_owned()))
         }
+        Expr::Name(n) => d
+            .class_index
+            .contains_key(n.id.as_str())
+            .then(|| (None, n.id.to_string())),
         _ => None,
     })
 }
@@ -331,7 +337,12 @@ pub fn collect<'a>(suite: &'a [Stmt], out: &mut Vec<Problem>) -> Decls<'a> {
         let (slice, n) = match role_base(d.classes[i].def) {
             Some(b) => b,
             None => match parent_base(d.classes[i].def, &d) {
-                Some((slice, _)) => (slice, None),
+                Some((Some(slice), _)) => (slice, None),
+                // `class Sub(Base)`: the base's roles (declared before, so already read).
+                Some((None, p)) => {
+                    d.classes[i].roles = d.class(&p).map(|b| b.roles.clone()).unwrap_or_default();
+                    continue;
+                }
                 None => continue,
             },
         };

@@ -413,7 +413,15 @@ impl Cx<'_, '_> {
                 let roles = self.class.roles.clone();
                 return self.chor_call(e, call, cname, attr, roles, Target::Static);
             }
+            // The receiver of a local method call is an operand like the arguments:
+            // `str(count(DOCS)).zfill(r)` computes `count` where `r` is.
+            let mut operands: Vec<&Expr> = vec![&a.value];
+            operands.extend(args.args.iter());
+            operands.extend(args.keywords.iter().map(|k| &k.value));
+            let hint = self.operand_hint(expected, &operands);
+            self.hint.push(hint);
             let base = self.expr(&a.value, None);
+            self.hint.pop();
             match base {
                 Loc::Chan { a: ca, b: cb, di } if attr == "com" => {
                     return self.com(e, call, &a.value, (ca, cb, di), expected);
@@ -473,8 +481,12 @@ impl Cx<'_, '_> {
             self.expr(&call.func, None);
         }
         // A local call; role-free arguments of a call located at R are computed at R (also when
-        // R comes from an enclosing expression: `r == combine(run(docs), Result({}, 0))`).
-        let hint = self.inherited_hint(expected);
+        // R comes from an enclosing expression: `r == combine(run(docs), Result({}, 0))`, or
+        // from its located arguments or receiver: `max(r, count(DOCS))`).
+        let mut operands: Vec<&Expr> = vec![&call.func];
+        operands.extend(args.args.iter());
+        operands.extend(args.keywords.iter().map(|k| &k.value));
+        let hint = self.operand_hint(expected, &operands);
         self.hint.push(hint);
         let mut kids: Vec<&Expr> = vec![&call.func];
         for a in args.args.iter() {
