@@ -517,7 +517,7 @@ impl Cx<'_, '_> {
     /// The roles `e`'s located parts are at, read without locating (nothing recorded or
     /// reported): names in scope, `self.field`, `v @ R`, through local operations and the
     /// arguments of calls. A choreographic value or an unknown one adds nothing.
-    fn peek_roles(&self, e: &Expr, out: &mut BTreeSet<String>) {
+    pub(super) fn peek_roles(&self, e: &Expr, out: &mut BTreeSet<String>) {
         match e {
             Expr::Name(n) => {
                 if let Some(Loc::At(r)) = self.scope.get(n.id.as_str()) {

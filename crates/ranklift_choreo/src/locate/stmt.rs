@@ -109,7 +109,14 @@ impl Cx<'_, '_> {
                         self.facts.targets.insert(key(t.range()), want);
                     }
                     None => {
-                        let got = self.expr(&a.value, None);
+                        // A target other than a new name (`client.parts[i] = ...`,
+                        // `client.file, client.n = ...`, `clients[0].n = ...`): role-free parts of
+                        // the value run where the target's located parts are.
+                        let want = match t {
+                            Expr::Name(_) => None,
+                            _ => self.target_hint(t),
+                        };
+                        let got = self.expr(&a.value, want.as_ref());
                         match t {
                             Expr::Name(_) => {
                                 if got == Loc::NoValue {
@@ -154,7 +161,9 @@ impl Cx<'_, '_> {
             }
             Stmt::AugAssign(a) => {
                 let tl = self.expr(&a.target, None);
-                let got = self.expr(&a.value, None);
+                // `client.n += size()`: the value is computed where the target is.
+                let want = matches!(tl, Loc::At(_)).then(|| tl.clone());
+                let got = self.expr(&a.value, want.as_ref());
                 if contains_comm(&a.target) {
                     self.short_target(&a.target);
                 }
@@ -416,6 +425,26 @@ impl Cx<'_, '_> {
         self.facts.local_stmts.insert(key(s.range()), role);
     }
 
+    /// The one role an assignment target's located parts are at (each element of a tuple
+    /// target by its own location), read without locating; `None` when none or several.
+    fn target_hint(&mut self, t: &Expr) -> Option<Loc> {
+        let mut roles = BTreeSet::new();
+        let parts: Vec<&Expr> = match t {
+            Expr::Tuple(x) => x.elts.iter().collect(),
+            Expr::List(x) => x.elts.iter().collect(),
+            t => vec![t],
+        };
+        for p in parts {
+            match self.peek_loc(p) {
+                Some(Loc::At(r)) => {
+                    roles.insert(r);
+                }
+                _ => self.peek_roles(p, &mut roles),
+            }
+        }
+        (roles.len() == 1).then(|| Loc::At(roles.into_iter().next().expect("one")))
+    }
+
     pub(super) fn peek_loc(&mut self, e: &Expr) -> Option<Loc> {
         match e {
             Expr::Name(n) => self.scope.get(n.id.as_str()).cloned(),
@@ -431,6 +460,11 @@ impl Cx<'_, '_> {
                 }
                 // A field of a plain object located at a role (`client: At[Client, D]`) lives
                 // where the object does: `client.file = bytearray()` runs at `D`.
+                Loc::At(r) => Some(Loc::At(r)),
+                _ => None,
+            },
+            // An element of a container located at a role (`clients[0].n = ...`).
+            Expr::Subscript(x) => match self.peek_loc(&x.value)? {
                 Loc::At(r) => Some(Loc::At(r)),
                 _ => None,
             },
