@@ -1260,6 +1260,24 @@ impl<'a> Interp<'a> {
                 let exact = exact && !args.unknown && args.pos.len() <= 1;
                 self.alloc_dict(items, exact, range.start(), st)
             }
+            // `getattr(nn, rnn_type)` with a known name is the attribute (`nn.LSTM`), with its
+            // AttributeError; with a default, only an attribute the analysis knows is kept.
+            Builtin::GetAttr => match (a0, args.pos.get(1), args.pos.len()) {
+                (Some(obj), Some(Value::Str(Some(name))), 2) if args.kw.is_empty() => {
+                    let (obj, name) = (obj.clone(), name.clone());
+                    self.attribute_of(&obj, &name, range, st)
+                }
+                (Some(obj @ Value::Module(_)), Some(Value::Str(Some(name))), 3) => {
+                    let (obj, name) = (obj.clone(), name.clone());
+                    match &obj {
+                        Value::Module(super::value::ModRef::Torch(m)) => {
+                            crate::torch::module_attr(m, &name)
+                        }
+                        _ => Value::Top,
+                    }
+                }
+                _ => Value::Top,
+            },
             // `next(iter(loader))`: a batch. Other iterators are not followed (which element
             // `next` gives depends on how many were taken).
             Builtin::Iter | Builtin::Next => match a0 {

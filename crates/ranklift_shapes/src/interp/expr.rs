@@ -44,6 +44,7 @@ fn builtin(name: &str) -> Option<Value> {
         "dict" => Builtin::Dict,
         "setattr" | "delattr" => Builtin::SetAttr,
         "iter" => Builtin::Iter,
+        "getattr" => Builtin::GetAttr,
         "next" => Builtin::Next,
         "None" => return Some(Value::None),
         "True" => return Some(Value::Bool(Some(true))),

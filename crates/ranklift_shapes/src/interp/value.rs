@@ -233,6 +233,8 @@ pub enum Builtin {
     Dict,
     /// `setattr(obj, name, value)` / `delattr(obj, name)`.
     SetAttr,
+    /// `getattr(obj, "name")`: `obj.name`.
+    GetAttr,
     /// `iter(x)` / `next(it)`: followed for a `DataLoader` (`next(iter(loader))` is a batch).
     Iter,
     Next,
