@@ -1291,9 +1291,12 @@ impl<'a> Interp<'a> {
                     if b == Builtin::Iter {
                         v.clone()
                     } else {
+                        // A fresh iterator's first batch (or sample).
                         match self.iteration(v, st) {
                             super::stmt::Iteration::Summary(e) => e,
-                            super::stmt::Iteration::Items(_) => Value::Top,
+                            super::stmt::Iteration::Items(items) => {
+                                items.first().cloned().unwrap_or(Value::Top)
+                            }
                         }
                     }
                 }

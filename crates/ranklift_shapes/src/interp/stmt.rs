@@ -422,7 +422,18 @@ impl<'a> Interp<'a> {
         if let Value::Layer(l) = v {
             use crate::torch::layers::Layer;
             return match &**l {
-                Layer::Loader { batch } => Iteration::Summary(batch.clone()),
+                // Every batch of a small loader, in order: the full ones, then the last.
+                Layer::Loader {
+                    batch,
+                    batches: Some((count, last)),
+                } if *count as i64 <= MAX_UNROLL => {
+                    let mut items = vec![batch.clone(); (*count as usize).saturating_sub(1)];
+                    if *count > 0 {
+                        items.push(last.clone());
+                    }
+                    Iteration::Items(items)
+                }
+                Layer::Loader { batch, .. } => Iteration::Summary(batch.clone()),
                 Layer::Dataset { item, .. } => Iteration::Summary(item.clone()),
                 _ => Iteration::Summary(Value::Top),
             };

@@ -9,7 +9,10 @@
 //! `batch_size` when the dataset's size is known and holds a full batch (the first iteration
 //! has one, so an error on it is certain; a smaller last batch is not modelled), the size itself
 //! when it is smaller than one batch, and otherwise a symbol `B` shared by every tensor of the
-//! batch, so `model(x)` and `loss(out, y)` are still checked on every size but the batch:
+//! batch, so `model(x)` and `loss(out, y)` are still checked on every size but the batch. With a
+//! known size, a loop over the loader runs every batch in order, the last one smaller unless
+//! `drop_last` (100 samples by 32: three of 32, one of 4), so a batch size hard-coded in the loop
+//! (`x.view(32, -1)`) fails where PyTorch fails, on the last batch:
 //!
 //! ```python
 //! loader = DataLoader(TensorDataset(torch.randn(100, 784), torch.randint(0, 10, (100,))), batch_size=32)
@@ -142,22 +145,45 @@ impl<'a> Interp<'a> {
                 let batch_size = match args.get(1, "batch_size") {
                     None => Some(1),
                     Some(Value::None) => {
-                        return Value::Layer(Arc::new(Layer::Loader { batch: sample }));
+                        return Value::Layer(Arc::new(Layer::Loader {
+                            batch: sample,
+                            batches: None,
+                        }));
                     }
                     Some(v) => int(v).filter(|b| *b > 0),
                 };
                 // Every batch has `batch_size` samples when none is left over; otherwise the
                 // first batch still has (the errors of a full batch are certain: the first
                 // iteration raises), and a dataset smaller than one batch is one batch.
-                let drop_last = args.kw("drop_last").and_then(Value::truth);
+                let drop_last = match args.kw("drop_last") {
+                    None => Some(false),
+                    Some(v) => v.truth(),
+                };
                 let b = match (batch_size, len.known(), drop_last) {
                     (Some(b), _, Some(true)) => Dim::Known(b as u64),
                     (Some(b), Some(n), _) if n >= b as u64 => Dim::Known(b as u64),
                     (Some(_), Some(n), _) if n > 0 => Dim::Known(n),
                     _ => Dim::Sym(format!("B#loader{}", u32::from(range.start())).into()),
                 };
+                // A known size: every batch, the last one smaller unless `drop_last` (a batch
+                // size hard-coded in the loop fails there: `x.view(32, -1)` on the last 4).
+                let batches = match (batch_size, len.known(), drop_last) {
+                    (Some(bs), Some(n), last) if n > 0 => {
+                        let bs = bs as u64;
+                        let (count, rest) = (n / bs, n % bs);
+                        match (rest, last) {
+                            (0, _) | (_, Some(true)) => Some((count, collate(&sample, &b))),
+                            (r, Some(false)) if count > 0 => {
+                                Some((count + 1, collate(&sample, &Dim::Known(r))))
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
                 Value::Layer(Arc::new(Layer::Loader {
                     batch: collate(&sample, &b),
+                    batches,
                 }))
             }
             _ => Value::Top,

@@ -149,9 +149,11 @@ pub enum Layer {
         item: Value,
         len: Dim,
     },
-    /// Not a layer: a `DataLoader` (`torch/data.rs`), the batch each iteration yields.
+    /// Not a layer: a `DataLoader` (`torch/data.rs`), the batch each iteration yields; with a
+    /// dataset of known size, the number of batches and the last (smaller) one.
     Loader {
         batch: Value,
+        batches: Option<(u64, Value)>,
     },
 }
 
