@@ -1143,14 +1143,12 @@ impl<'a> Interp<'a> {
         }
         let init_needs_args = match self.class_attr(class, "__init__", 0) {
             Some(Value::Func(init)) => {
+                // Every parameter after `self` (positional `defaults` are aligned with
+                // positional-only then positional parameters) needs a default.
                 let f = &self.funcs[init as usize];
                 let p = &f.def.parameters;
-                p.args
-                    .iter()
-                    .skip(1)
-                    .enumerate()
-                    .any(|(i, _)| f.defaults.get(i + 1).is_none_or(Option::is_none))
-                    || p.posonlyargs.len() > 1
+                let positional = p.posonlyargs.len() + p.args.len();
+                (1..positional).any(|i| f.defaults.get(i).is_none_or(Option::is_none))
                     || p.kwonlyargs
                         .iter()
                         .enumerate()
