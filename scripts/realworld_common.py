@@ -287,3 +287,39 @@ def remove_horovod(path):
 
     tree = ast.fix_missing_locations(Strip().visit(tree))
     Path(path).write_text(ast.unparse(tree) + "\n")
+
+
+def loss_fall_error(orig, rank0):
+    """Why rank 0's losses contradict the original's, or None. Each run's fall is the mean of its
+    first tenth of losses minus that of its last, with the standard error of that difference
+    (minibatch noise). It is a contradiction when rank 0's loss did not fall at all although the
+    original's fall exceeds rank 0's change by more than twice their combined noise: a model still
+    at chance in a short run (2.301 -> 2.297 beside 2.325 -> 2.330) says nothing either way, a
+    rewrite whose rank 0 stops learning (0.693 -> 0.647 beside 0.693 -> 0.695) does. Both runs
+    need ten losses."""
+    if len(orig) < 10 or len(rank0) < 10:
+        return None
+    a, b, se = _tenths(orig)
+    c, d, se0 = _tenths(rank0)
+    if d < c or not (a - b) - (c - d) > 2 * (se * se + se0 * se0) ** 0.5:
+        return None
+    return (f"the loss fell in the original ({a:.3f} -> {b:.3f}) but not on rank 0 ({c:.3f} -> {d:.3f}); "
+            f"noise {se:.3f} and {se0:.3f}")
+
+
+def loss_judged(orig):
+    """Whether `loss_fall_error` can fail for this original at all: its negative control, a rank 0
+    whose losses are the original's reversed (it learned nothing, it unlearned), is rejected. A
+    row says so when it is not (the original's loss was flat: not judged)."""
+    return loss_fall_error(orig, orig[::-1]) is not None
+
+
+def _tenths(xs):
+    """The means of the first and the last tenth of `xs`, and the standard error of their
+    difference."""
+    import statistics
+
+    k = max(len(xs) // 10, 2)
+    first, last = [float(x) for x in xs[:k]], [float(x) for x in xs[-k:]]
+    se = (statistics.variance(first) / k + statistics.variance(last) / k) ** 0.5
+    return statistics.fmean(first), statistics.fmean(last), se
