@@ -1008,6 +1008,8 @@ impl<'a> Interp<'a> {
         let heap_in = Arc::downgrade(&st.heap);
         let globals_in = Arc::downgrade(&globals);
         self.funcs[id as usize].analysed = true;
+        let canonical = self.funcs[id as usize].canonical;
+        self.funcs[canonical as usize].analysed = true;
         self.stack.push(id);
         // A function called while a class body runs (a decorator's argument) has a frame of
         // its own: it is not in that class body.

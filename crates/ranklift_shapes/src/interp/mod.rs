@@ -198,11 +198,15 @@ pub(crate) struct FuncDef<'a> {
     pub def: &'a ruff_python_ast::StmtFunctionDef,
     pub defaults: Vec<Option<Value>>,
     pub kw_defaults: Vec<Option<Value>>,
-    /// The enclosing function's variables (joined over every definition-time state).
+    /// The enclosing function's variables (joined over the definition-time states of this
+    /// instance: see `func_index`).
     pub closure: Option<Arc<state::Env>>,
     pub scope: Arc<scope::Scope>,
     pub class: Option<u32>,
     pub analysed: bool,
+    /// The first instance of the same `def` (see `func_index`): the one a function nobody
+    /// called is analysed as, and the one marked analysed when any instance runs.
+    pub canonical: u32,
     /// The function this one is defined in (for names bound there after this definition).
     pub parent: Option<u32>,
     /// Run only under a condition (`@pytest.mark.skipif(not NUMPY_LT_2_0, ...)`): its body is
@@ -248,7 +252,12 @@ struct MemoEntry {
 pub struct Interp<'a> {
     modules: Vec<ModInfo<'a>>,
     funcs: Vec<FuncDef<'a>>,
-    func_index: FxMap<(u32, u32), u32>,
+    /// Functions by (module, `def` offset, context). A `def` nested in a function makes one
+    /// instance per context of that function's frame (its call site and unrolled iteration, as
+    /// heap addresses are): Python makes a new function object with the new frame's cells at
+    /// each run of the `def`, so `collect` defined in two calls of `leaves()` appends to each
+    /// call's own `result`, not to the join of both. Other `def`s have context 0.
+    func_index: FxMap<(u32, u32, u32, u32), u32>,
     classes: Vec<ClassDef>,
     class_index: FxMap<(u32, u32), u32>,
     pub(crate) findings: FxMap<(u32, u32, &'static str), Finding>,
@@ -392,7 +401,8 @@ impl<'a> Interp<'a> {
         while i < self.funcs.len() && !self.out_of_fuel {
             // Only the functions of reported modules: the others are libraries of the entry.
             let reported = self.modules[self.funcs[i].module as usize].src.report;
-            if !self.funcs[i].analysed && reported {
+            // One instance of each `def` (its first): the others are the same code.
+            if !self.funcs[i].analysed && reported && self.funcs[i].canonical == i as u32 {
                 let module = self.funcs[i].module;
                 let g = match &self.modules[module as usize].status {
                     ModStatus::Done(g) => g.clone(),

@@ -948,7 +948,13 @@ impl<'a> Interp<'a> {
             },
             None => l,
         });
-        let key = (self.cur_module, u32::from(f.start()));
+        let nested = self.cur_func.is_some() && !self.in_class_body();
+        let context = if nested {
+            (self.call_site, self.iter_salt)
+        } else {
+            (0, 0)
+        };
+        let key = (self.cur_module, u32::from(f.start()), context.0, context.1);
         let id = match self.func_index.get(&key) {
             Some(&id) => {
                 let fd = &mut self.funcs[id as usize];
@@ -961,8 +967,16 @@ impl<'a> Interp<'a> {
                 id
             }
             None => {
-                let scope = Arc::new(super::scope::Scope::of_function(f));
                 let id = self.funcs.len() as u32;
+                let first = self
+                    .func_index
+                    .get(&(key.0, key.1, 0, 0))
+                    .copied()
+                    .filter(|_| nested);
+                let (scope, canonical) = match first {
+                    Some(c) => (self.funcs[c as usize].scope.clone(), c),
+                    None => (Arc::new(super::scope::Scope::of_function(f)), id),
+                };
                 self.funcs.push(super::FuncDef {
                     module: self.cur_module,
                     def: f,
@@ -973,6 +987,7 @@ impl<'a> Interp<'a> {
                     class: None,
                     analysed: false,
                     conditional: conditionally_run(f),
+                    canonical,
                     // A method of a class defined in a function sees that function's names.
                     parent: if self.in_class_body() {
                         self.class_outer_func
@@ -981,6 +996,10 @@ impl<'a> Interp<'a> {
                     },
                 });
                 self.func_index.insert(key, id);
+                if first.is_none() && nested {
+                    // The instance a function nobody called is analysed as.
+                    self.func_index.insert((key.0, key.1, 0, 0), id);
+                }
                 id
             }
         };
