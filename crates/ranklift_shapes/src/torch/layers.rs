@@ -123,6 +123,8 @@ pub enum Layer {
     /// `nn.ModuleDict(dict(wte=..., h=...))`: the dict of modules on the heap; its keys are
     /// also attributes (`self.transformer.wte`).
     ModuleDict(Addr),
+    /// `nn.RNNCell`, `nn.LSTMCell`, `nn.GRUCell`: one time step.
+    Cell(super::cells::Cell),
     /// `nn.GroupNorm(num_groups, num_channels)`: the channels it normalises.
     GroupNorm(Dim),
     /// `nn.MultiheadAttention`, and the attention of the transformer layers.
@@ -635,6 +637,10 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
             (Some(dim), Some(sizes)) => Layer::Unflatten { dim, sizes },
             _ => return Value::Top,
         },
+        "RNNCell" | "LSTMCell" | "GRUCell" => match super::cells::construct(short, args) {
+            Some(l) => l,
+            None => return Value::Top,
+        },
         "MultiheadAttention"
         | "TransformerEncoderLayer"
         | "TransformerDecoderLayer"
@@ -696,6 +702,7 @@ impl<'a> Interp<'a> {
                 x
             }
             Layer::Attention(a) => self.attention_forward(a, &args, range),
+            Layer::Cell(c) => self.cell_forward(c, &args, range),
             Layer::Unflatten { dim, sizes } => match args.pos.first().and_then(super::dims) {
                 Some(d) => {
                     let d = d.to_vec();
@@ -1240,6 +1247,7 @@ impl<'a> Interp<'a> {
             | Layer::ModuleDict(_)
             | Layer::GroupNorm(_)
             | Layer::Attention(_)
+            | Layer::Cell(_)
             | Layer::TransformerLayer { .. }
             | Layer::Stack { .. }
             | Layer::Dataset { .. }

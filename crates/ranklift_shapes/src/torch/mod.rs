@@ -7,7 +7,8 @@
 //! - [`layers`]: `torch.nn` layers: the constructor's arguments kept in a [`layers::Layer`],
 //!   the forward rule applied when the program calls it (`self.fc1(x)`);
 //! - [`split`] (`split`/`chunk`/`unbind`), [`einsum`], [`attention`] (`scaled_dot_product_attention`,
-//!   `MultiheadAttention`, the transformer layers), [`data`] (datasets and `DataLoader`
+//!   `MultiheadAttention`, the transformer layers), [`cells`] (`RNNCell`, `LSTMCell`,
+//!   `GRUCell`), [`data`] (datasets and `DataLoader`
 //!   batches): one family each.
 //!
 //! A program's own `nn.Module` subclass is a class like any other: `__init__` runs, and calling
@@ -16,6 +17,7 @@
 //! not torch's whole namespace.
 
 pub mod attention;
+pub mod cells;
 pub mod data;
 pub mod einsum;
 pub mod layers;
