@@ -1,6 +1,7 @@
 //! Attention: `F.scaled_dot_product_attention`, `nn.MultiheadAttention`, and the transformer
 //! layers built on it (`TransformerEncoderLayer`, `TransformerDecoderLayer`,
-//! `TransformerEncoder`, `TransformerDecoder`).
+//! `TransformerEncoder`, `TransformerDecoder`, and `nn.Transformer`: an encoder stack and a
+//! decoder stack, `encoder`/`decoder` as attributes).
 //!
 //! **Trigger:** a call of one of them. **Result:** `sdpa(q, k, v)` is `q`'s shape with `v`'s
 //! last dim; `MultiheadAttention` returns `(output, weights)`: the output has the query's
@@ -9,12 +10,16 @@
 //! errors PyTorch raises: a query whose last dim is not `embed_dim`/`d_model` (W521, torch's
 //! `AssertionError`), key and value of different shapes (W521), a query and key whose last
 //! dims differ in `sdpa` (W520, the batched matmul's words), an `embed_dim` that `num_heads`
-//! does not divide (W521, at the constructor):
+//! does not divide (W521, at the constructor); `nn.Transformer`'s own checks of `src` and
+//! `tgt` before the encoder runs:
 //!
 //! ```python
 //! attn = nn.MultiheadAttention(16, 4)
 //! attn(torch.randn(5, 2, 12), k, v)  # W521 was expecting embedding dimension of 16, but got 12
 //! nn.MultiheadAttention(10, 3)       # W521 embed_dim must be divisible by num_heads
+//! model = nn.Transformer(d_model=32, nhead=4)
+//! model(torch.randn(9, 2, 32), torch.randn(7, 3, 32))  # W521 the batch number of src and tgt must be equal
+//! model(torch.randn(9, 2, 32), torch.randn(7, 2, 31))  # W521 the feature number of src and tgt must be equal to d_model
 //! ```
 //!
 //! Why: transformer blocks are where a `d_model` or a head split goes wrong, and the error
@@ -48,12 +53,22 @@ pub fn construct_error(name: &str, args: &Args) -> Option<(Exc, String)> {
     let short = name.strip_prefix("torch.nn.")?;
     let known = |v: Option<&Value>| v.and_then(int).filter(|i| *i > 0);
     match short {
-        "MultiheadAttention" | "TransformerEncoderLayer" | "TransformerDecoderLayer" => {
+        "MultiheadAttention"
+        | "TransformerEncoderLayer"
+        | "TransformerDecoderLayer"
+        | "Transformer" => {
             let (embed, heads) = match short {
                 "MultiheadAttention" => (args.get(0, "embed_dim"), args.get(1, "num_heads")),
                 _ => (args.get(0, "d_model"), args.get(1, "nhead")),
             };
-            let (e, h) = (known(embed)?, known(heads)?);
+            // `nn.Transformer()` defaults to `d_model=512, nhead=8`.
+            let (e, h) = match short {
+                "Transformer" => (
+                    embed.map_or(Some(512), |v| known(Some(v)))?,
+                    heads.map_or(Some(8), |v| known(Some(v)))?,
+                ),
+                _ => (known(embed)?, known(heads)?),
+            };
             (e % h != 0).then(|| {
                 (
                     Exc::Assertion,
@@ -119,8 +134,57 @@ pub fn construct(short: &str, args: &Args) -> Option<Layer> {
                 },
             }
         }
+        "Transformer" => {
+            let d_model = args
+                .get(0, "d_model")
+                .map_or(Dim::Known(512), |v| dim(Some(v)));
+            let depth = |i: usize, name: &str| match args.get(i, name) {
+                None => Some(6),
+                Some(v) => int(v).and_then(|n| u64::try_from(n).ok()),
+            };
+            // A custom encoder or decoder (positions 7 and 8) replaces the stack.
+            let stack = |custom: Option<&Value>, times: Option<u64>| match custom {
+                Some(Value::None) | None => match times {
+                    Some(times) => Value::Layer(std::sync::Arc::new(Layer::Stack {
+                        layer: Value::Layer(std::sync::Arc::new(Layer::TransformerLayer {
+                            d_model: d_model.clone(),
+                        })),
+                        times: times.min(4),
+                        norm: Some(Value::Layer(std::sync::Arc::new(Layer::LayerNorm {
+                            shape: vec![d_model.clone()],
+                        }))),
+                    })),
+                    None => Value::Top,
+                },
+                Some(v) => v.clone(),
+            };
+            Layer::Transformer(Box::new(Transformer {
+                encoder: stack(
+                    args.get(7, "custom_encoder"),
+                    depth(2, "num_encoder_layers"),
+                ),
+                decoder: stack(
+                    args.get(8, "custom_decoder"),
+                    depth(3, "num_decoder_layers"),
+                ),
+                batch_first: match args.get(10, "batch_first") {
+                    None => Some(false),
+                    Some(v) => v.truth(),
+                },
+                d_model,
+            }))
+        }
         _ => return None,
     })
+}
+
+/// `nn.Transformer(d_model, nhead, ...)`: its encoder and decoder stacks (or the custom ones).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Transformer {
+    pub d_model: Dim,
+    pub batch_first: Option<bool>,
+    pub encoder: Value,
+    pub decoder: Value,
 }
 
 fn tuple(items: Vec<Value>) -> Value {
@@ -233,6 +297,74 @@ impl<'a> Interp<'a> {
             }
             _ => Value::Top,
         }
+    }
+
+    /// `nn.Transformer(...)(src, tgt, ...)`: torch's checks of the two inputs, then
+    /// `decoder(tgt, encoder(src))`.
+    pub(crate) fn transformer_forward(
+        &mut self,
+        t: &Transformer,
+        args: &Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let (Some(src), Some(tgt)) = (args.get(0, "src"), args.get(1, "tgt")) else {
+            return Value::Top;
+        };
+        let (Some(s), Some(g)) = (dims(src), dims(tgt)) else {
+            return Value::Top;
+        };
+        if s.is_empty() || g.len() < 2 {
+            return Value::Top;
+        }
+        if s.len() == 3 {
+            let at = match t.batch_first {
+                Some(true) => Some(0),
+                Some(false) => Some(1),
+                None => None,
+            };
+            if let Some(i) = at
+                && s[i].same(&g[i]) == Tri::No
+            {
+                return self.torch_error(
+                    range,
+                    "W521",
+                    Exc::Runtime,
+                    "the batch number of src and tgt must be equal".to_owned(),
+                );
+            }
+        }
+        if s[s.len() - 1].same(&t.d_model) == Tri::No || g[g.len() - 1].same(&t.d_model) == Tri::No
+        {
+            return self.torch_error(
+                range,
+                "W521",
+                Exc::Runtime,
+                "the feature number of src and tgt must be equal to d_model".to_owned(),
+            );
+        }
+        let (src, tgt) = (src.clone(), tgt.clone());
+        let memory = self.call_value(
+            &t.encoder,
+            Args {
+                pos: vec![src],
+                ..Args::default()
+            },
+            range,
+            st,
+        );
+        if self.raised {
+            return Value::Top;
+        }
+        self.call_value(
+            &t.decoder,
+            Args {
+                pos: vec![tgt, memory],
+                ..Args::default()
+            },
+            range,
+            st,
+        )
     }
 
     /// `TransformerEncoder(layer, n)(src, ...)`: the layer `n` times, the other arguments

@@ -134,6 +134,8 @@ pub enum Layer {
     TransformerLayer {
         d_model: Dim,
     },
+    /// `nn.Transformer(d_model, nhead, ...)`: an encoder stack and a decoder stack.
+    Transformer(Box<super::attention::Transformer>),
     /// `nn.TransformerEncoder(layer, num_layers, norm)` (and the decoder): the layer called
     /// `num_layers` times with the call's other arguments, then `norm`.
     Stack {
@@ -172,6 +174,8 @@ pub fn attribute(layer: &Layer, attr: &str) -> Value {
         ) => tensor(vec![out.clone()]),
         (Layer::Embedding { num, dim }, "weight") => tensor(vec![num.clone(), dim.clone()]),
         (Layer::LayerNorm { shape }, "weight" | "bias") => tensor(shape.clone()),
+        (Layer::Transformer(t), "encoder") => t.encoder.clone(),
+        (Layer::Transformer(t), "decoder") => t.decoder.clone(),
         _ => Value::Top,
     }
 }
@@ -645,7 +649,8 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         | "TransformerEncoderLayer"
         | "TransformerDecoderLayer"
         | "TransformerEncoder"
-        | "TransformerDecoder" => match super::attention::construct(short, args) {
+        | "TransformerDecoder"
+        | "Transformer" => match super::attention::construct(short, args) {
             Some(l) => l,
             None => return Value::Top,
         },
@@ -703,6 +708,7 @@ impl<'a> Interp<'a> {
             }
             Layer::Attention(a) => self.attention_forward(a, &args, range),
             Layer::Cell(c) => self.cell_forward(c, &args, range),
+            Layer::Transformer(t) => self.transformer_forward(t, &args, range, st),
             Layer::Unflatten { dim, sizes } => match args.pos.first().and_then(super::dims) {
                 Some(d) => {
                     let d = d.to_vec();
@@ -1248,6 +1254,7 @@ impl<'a> Interp<'a> {
             | Layer::GroupNorm(_)
             | Layer::Attention(_)
             | Layer::Cell(_)
+            | Layer::Transformer(_)
             | Layer::TransformerLayer { .. }
             | Layer::Stack { .. }
             | Layer::Dataset { .. }
