@@ -6,10 +6,10 @@
 //!   `cat`, reductions, ...), one small model per family;
 //! - [`layers`]: `torch.nn` layers: the constructor's arguments kept in a [`layers::Layer`],
 //!   the forward rule applied when the program calls it (`self.fc1(x)`);
-//! - [`split`] (`split`/`chunk`/`unbind`), [`einsum`], [`attention`] (`scaled_dot_product_attention`,
-//!   `MultiheadAttention`, the transformer layers), [`cells`] (`RNNCell`, `LSTMCell`,
-//!   `GRUCell`), [`data`] (datasets and `DataLoader`
-//!   batches): one family each.
+//! - [`split`] (`split`/`chunk`/`unbind`), [`sort`] (`sort`/`argsort`/`msort`/`topk`),
+//!   [`einsum`], [`attention`] (`scaled_dot_product_attention`, `MultiheadAttention`, the
+//!   transformer layers, `nn.Transformer`), [`cells`] (`RNNCell`, `LSTMCell`, `GRUCell`),
+//!   [`data`] (datasets and `DataLoader` batches): one family each.
 //!
 //! A program's own `nn.Module` subclass is a class like any other: `__init__` runs, and calling
 //! an instance runs its `forward` (`interp/call.rs`). Everything of torch not modelled here is
@@ -22,6 +22,7 @@ pub mod data;
 pub mod einsum;
 pub mod layers;
 pub mod ops;
+pub mod sort;
 pub mod split;
 
 use crate::interp::value::{ModRef, Value};

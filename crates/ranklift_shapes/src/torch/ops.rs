@@ -97,6 +97,8 @@ pub enum Rule {
     LinearF,
     /// `x.unflatten(dim, sizes)`: one dim split into several (one may be -1).
     Unflatten,
+    /// `sort` / `argsort` / `msort` / `topk` (`torch/sort.rs`).
+    Sorting(super::sort::Sort),
 }
 
 use Rule::*;
@@ -236,6 +238,10 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["unbind"], Pieces(super::split::Split::Unbind)),
     (&["einsum"], Einsum),
     (&["unflatten"], Unflatten),
+    (&["sort"], Sorting(super::sort::Sort::Sort)),
+    (&["argsort"], Sorting(super::sort::Sort::ArgSort)),
+    (&["msort"], Sorting(super::sort::Sort::MSort)),
+    (&["topk"], Sorting(super::sort::Sort::TopK)),
 ];
 
 const FUNCTIONAL: &[(&[&str], Rule)] = &[
@@ -517,7 +523,7 @@ impl<'a> Interp<'a> {
                     .collect();
                 return tensor(out);
             }
-            "nonzero" | "sort" | "topk" | "unique" => {
+            "nonzero" | "unique" => {
                 return Value::Top;
             }
             _ => {}
@@ -572,6 +578,7 @@ impl<'a> Interp<'a> {
         };
         match r {
             Pieces(kind) => self.torch_split(kind, args, range),
+            Sorting(kind) => self.torch_sort(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
             Unflatten => {
