@@ -1064,11 +1064,15 @@ impl<'a> Interp<'a> {
             (None, None) => (Value::Top, None),
         };
         let scope = &self.funcs[id as usize].scope;
-        let ret = if scope.generator || def.is_async {
-            Value::Top
-        } else {
-            ret
-        };
+        let deferred = scope.generator || def.is_async;
+        let ret = if deferred { Value::Top } else { ret };
+        // Every path through the body raised (a certain error, or a `raise` it cannot get
+        // past): so does the call, and the caller's statement stops here as Python's does. Its
+        // block does not go on with the call's unknown result (a loop's later statements would
+        // carry it round to the next iteration's head).
+        if end.is_none() && !cut && !deferred {
+            self.raised |= self.cond_expr == 0;
+        }
         // The result against the return annotation, reported at the annotation.
         if let Some(ann) = &def.returns
             && !cut
