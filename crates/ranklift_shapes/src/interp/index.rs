@@ -384,10 +384,13 @@ impl<'a> Interp<'a> {
                     return Value::Tensor(crate::Shape::AnyRank);
                 }
                 let o = index_shape(s, &idx);
-                if o.error.is_some() {
-                    return Value::Top;
+                // A certain out-of-range index leaves the value unknown (torch raises, in its own
+                // words); one that may be out of range (`emb[:, t]` in a loop over an unknown
+                // count) still has the shape it has when it is in range.
+                match o.error {
+                    Some(e) if e.certainty == crate::Certainty::Certain => Value::Top,
+                    _ => Value::Tensor(o.shape),
                 }
-                Value::Tensor(o.shape)
             }
             Value::Array(s) => {
                 // An index of unknown kind may be an integer: on a 1-d array (or one of unknown
