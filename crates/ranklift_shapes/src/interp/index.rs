@@ -619,6 +619,21 @@ impl<'a> Interp<'a> {
                     self.check_setitem(&value, &target.shape, seq, advanced, range);
                 }
             }
+            // Basic indexing only: an index array's selection is not tracked for tensors.
+            Value::Tensor(s)
+                if !matches!(idx, Value::Top | Value::Instance(_))
+                    && !items(idx)
+                        .iter()
+                        .any(|i| matches!(i, Item::Vec(_) | Item::Other)) =>
+            {
+                let target = index_shape(s, idx);
+                if let (None, Some(t), Value::Tensor(vs)) = (&target.error, target.shape.dims(), &v)
+                    && let Some(vd) = vs.dims()
+                    && let Some(m) = crate::torch::setitem::error(vd, t)
+                {
+                    self.report(range, "W522", Exc::Runtime, m, Certainty::Certain);
+                }
+            }
             Value::List(a) => {
                 let Some(seq) = st.list(*a) else { return };
                 let new = match (&seq, idx.as_int().and_then(|i| i.constant())) {

@@ -9,7 +9,8 @@
 //! - [`split`] (`split`/`chunk`/`unbind`), [`sort`] (`sort`/`argsort`/`msort`/`topk`),
 //!   [`einsum`], [`attention`] (`scaled_dot_product_attention`, `MultiheadAttention`, the
 //!   transformer layers, `nn.Transformer`), [`cells`] (`RNNCell`, `LSTMCell`, `GRUCell`),
-//!   [`data`] (datasets and `DataLoader` batches): one family each.
+//!   [`data`] (datasets and `DataLoader` batches), [`setitem`] (`x[idx] = value`): one family
+//!   each.
 //!
 //! A program's own `nn.Module` subclass is a class like any other: `__init__` runs, and calling
 //! an instance runs its `forward` (`interp/call.rs`). Everything of torch not modelled here is
@@ -22,6 +23,7 @@ pub mod data;
 pub mod einsum;
 pub mod layers;
 pub mod ops;
+pub mod setitem;
 pub mod sort;
 pub mod split;
 

@@ -7,6 +7,7 @@ import torch.nn as nn
 emb = nn.Embedding(100, 16)(torch.randint(0, 100, (4, 9)))
 lengths = torch.tensor([9, 7, 8, 5])
 step = nn.Linear(32, 24)
+outs = []
 for t in range(int(lengths.max()) - 1):
-    out = step(emb[:, t, :])
-print(out.shape)
+    outs.append(step(emb[:, t, :]))
+print(len(outs))
