@@ -28,7 +28,7 @@
 
 use ruff_text_size::TextRange;
 
-use super::layers::Layer;
+use super::layers::{Layer, dim};
 use super::ops::int;
 use super::{dims, list, tensor};
 use crate::interp::call::Args;
@@ -94,10 +94,6 @@ pub fn construct_error(name: &str, args: &Args) -> Option<(Exc, String)> {
 
 /// The layer of one of this file's classes (`None`: not one of them, or unknown arguments).
 pub fn construct(short: &str, args: &Args) -> Option<Layer> {
-    let dim = |v: Option<&Value>| {
-        v.and_then(Value::as_int)
-            .map_or(Dim::Unknown, |i| i.as_dim())
-    };
     let flag = |name: &str| match args.kw(name) {
         None => Some(false),
         Some(v) => v.truth(),

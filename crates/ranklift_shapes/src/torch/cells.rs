@@ -26,7 +26,7 @@
 
 use ruff_text_size::TextRange;
 
-use super::layers::Layer;
+use super::layers::{Layer, dim};
 use super::tensor;
 use crate::interp::call::Args;
 use crate::interp::value::{Seq, Value};
@@ -66,10 +66,6 @@ pub fn construct(short: &str, args: &Args) -> Option<Layer> {
         "LSTMCell" => Kind::Lstm,
         "GRUCell" => Kind::Gru,
         _ => return None,
-    };
-    let dim = |v: Option<&Value>| {
-        v.and_then(Value::as_int)
-            .map_or(Dim::Unknown, |i| i.as_dim())
     };
     Some(Layer::Cell(Cell {
         kind,

@@ -392,7 +392,8 @@ fn ints(v: Option<&Value>, nd: usize, default: Option<u64>) -> Ints {
     }
 }
 
-fn dim(v: Option<&Value>) -> Dim {
+/// A layer's size argument: its value, or unknown.
+pub(crate) fn dim(v: Option<&Value>) -> Dim {
     match v.and_then(Value::as_int) {
         Some(i) => i.as_dim(),
         None => Dim::Unknown,
