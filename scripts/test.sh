@@ -68,6 +68,11 @@ step "end-to-end check on real torch.distributed (torchrun, gloo)"
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-torch.sh
 # The real-program sweeps run locally over fetched repositories (their tables are in the notes);
 # CI runs their fixed sample from pinned PyPI source distributions (the rows marked "ci").
+step "ranklift verify on real torch.distributed: examples pass, negative controls fail on the right check (the CI sample)"
+# The whole list (every example, every control of e2e_torch.py) runs locally without --ci; its
+# table is in the closing note that introduced --verify.
+"$(scripts/torch-env.sh | tail -n 1)/bin/python" scripts/e2e_verify.py --ci --bin "$PWD/target/debug/ranklift" \
+  --python "$(scripts/torch-env.sh | tail -n 1)/bin/python"
 step "real programs from PyPI (Keras 2.2.4's examples) on 2 Horovod ranks: the sweep's CI sample"
 "$(scripts/horovod-env.sh | tail -n 1)/bin/python" scripts/realworld_tf_run.py --ci --bin "$PWD/target/debug/ranklift"
 step "real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the sweep's CI sample"

@@ -25,10 +25,12 @@ use ranklift_python::{Project, Severity};
   ranklift distribute train.py                   # write train_hvd.py / train_ddp.py, print the launch command
   ranklift distribute project/ -o project-ddp/   # a whole project
   ranklift distribute project/ --check           # CI: exit 1 if the rewrite would change anything
+  ranklift distribute train.py --verify          # write the rewrite, then RUN both programs and check it
   ranklift rule DST401                           # explain a code
 
-Exit codes: 0 written (or nothing to do); 1 cannot distribute, or --check found changes;
-2 usage, I/O or syntax error. Nothing is written when an error is reported.")]
+Exit codes: 0 written (or nothing to do); 1 cannot distribute, or --check found changes, or a
+--verify check failed; 2 usage, I/O or syntax error, or --verify could not run. Nothing is written
+when an error is reported. Only --verify executes the program; no other mode runs it.")]
 pub struct Args {
     /// A `.py` training script, or a project directory.
     path: PathBuf,
@@ -73,6 +75,15 @@ pub struct Args {
     /// gradients, so the default keeps the rate as it is. [default: none]
     #[arg(long, value_enum)]
     scale_lr: Option<ScaleLr>,
+    /// After the rewrite, RUN the original (1 process) and the rewrite (torchrun, 1 and 2
+    /// processes) in a scratch copy of the project, for a few optimizer steps, and check that
+    /// the rewrite is right: every rank runs, replicas stay identical, each rank reads its own
+    /// data, only rank 0 prints and writes, checkpoints load into the original model. Exit 1 if
+    /// a check fails, 2 if it could not run. PyTorch programs.
+    #[arg(long, conflicts_with = "check")]
+    verify: bool,
+    #[command(flatten)]
+    verify_args: crate::verify_cmd::VerifyArgs,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -210,6 +221,11 @@ enum Dest {
 }
 
 pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
+    if args.verify && args.format != Format::Text {
+        return usage_error(
+            "--verify prints its verdict as text; for JSON, run `ranklift verify OUT --original PATH --format json`",
+        );
+    }
     let meta = match std::fs::metadata(&args.path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -319,7 +335,25 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         None if writes_output => Some(default_dest(&args.path, is_dir, outcome.framework)),
         d => d,
     };
+    // --verify copies the project (as it is and rewritten) before anything is written, so an
+    // in-place write cannot change what the original run sees.
+    let staged = (args.verify && outcome.status == Status::Rewritten && !outcome.has_errors())
+        .then(|| {
+            crate::verify_cmd::stage(&project, &outcome, args.scale_lr == Some(ScaleLr::Linear))
+        });
     let code = report_and_write(&args, &project, &outcome, dest, whole);
+    let code = match staged {
+        Some(_) if code != ExitCode::SUCCESS => code,
+        Some(Ok(s)) => {
+            crate::verify_cmd::execute(s, &args.verify_args, crate::verify_cmd::Format::Text)
+        }
+        Some(Err(why)) => crate::verify_cmd::cannot(&why),
+        None if args.verify && outcome.status != Status::Rewritten => {
+            eprintln!("ranklift: --verify: nothing was rewritten, so nothing was verified");
+            code
+        }
+        None => code,
+    };
     if target_tf_assumed
         && outcome.framework == ranklift_distribute::Framework::Tensorflow
         && outcome.status == ranklift_distribute::Status::Rewritten

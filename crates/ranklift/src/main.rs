@@ -11,6 +11,7 @@ mod launch_cmd;
 mod report;
 mod rule_cmd;
 mod shapes_cmd;
+mod verify_cmd;
 mod write;
 
 /// mimalloc: the analysis allocates many small maps and strings; measured faster than the system
@@ -58,6 +59,9 @@ enum Command {
     /// Start N workers of a program distributed onto TensorFlow's own collectives (`TF_CONFIG`
     /// per worker), as `horovodrun -np N` starts Horovod ranks.
     Launch(launch_cmd::Args),
+    /// RUN an original program and its distributed version (PyTorch: torchrun on 1 and 2
+    /// processes) in scratch copies, and check the distributed one trains as it must.
+    Verify(verify_cmd::Args),
     /// Explain a diagnostic code: what it means, why, an example and the fix.
     Rule(rule_cmd::Args),
     /// Walk and parse a project, nothing else (the baseline of bench/distribute.sh).
@@ -82,6 +86,7 @@ fn main() -> ExitCode {
         Command::Choreo(args) => choreo_cmd::run(args),
         Command::Rule(args) => rule_cmd::run(args),
         Command::Launch(args) => launch_cmd::run(args),
+        Command::Verify(args) => verify_cmd::run(args),
         Command::Server => match ranklift_server::run_stdio() {
             Ok(true) => ExitCode::SUCCESS,
             // `exit` without `shutdown`, or the input ended: 1, as the protocol asks.

@@ -563,3 +563,81 @@ fn a_script_whose_imports_change_is_written_as_a_project() {
             .contains("DDP(")
     );
 }
+
+/// A real Python that cannot import torch: site-packages turned off (`-S`), so whatever is
+/// installed for the machine's python3 is out of reach.
+fn python_without_torch(d: &Path) -> PathBuf {
+    let py = d.join("python-no-site");
+    std::fs::write(&py, "#!/bin/sh\nexec python3 -S \"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&py, std::fs::Permissions::from_mode(0o755)).unwrap();
+    py
+}
+
+#[test]
+fn verify_without_torch_cannot_run_and_says_why() {
+    let d = tmpdir("verify-no-torch");
+    let src = examples().join("torch").join("plain_loop.py");
+    std::fs::copy(&src, d.join("plain_loop.py")).unwrap();
+    let py = python_without_torch(&d);
+    let (code, out, err) = run(bin()
+        .current_dir(&d)
+        .args(["distribute", "plain_loop.py", "--verify", "--python"])
+        .arg(&py));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("cannot verify: torch is not installed for"),
+        "{err}"
+    );
+    // The rewrite itself was written before the verification was tried.
+    assert!(d.join("plain_loop_ddp.py").exists());
+    // The same through `ranklift verify`.
+    let (code, _, err) = run(bin()
+        .current_dir(&d)
+        .args([
+            "verify",
+            "plain_loop_ddp.py",
+            "--original",
+            "plain_loop.py",
+            "--python",
+        ])
+        .arg(&py));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("torch is not installed"), "{err}");
+}
+
+#[test]
+fn verify_refuses_what_it_cannot_run() {
+    let d = tmpdir("verify-refusals");
+    // A TensorFlow target: written, then said to be out of --verify's reach (exit 2).
+    let (code, _, err) = run(bin()
+        .args(["distribute"])
+        .arg(examples().join("tape_mlp.py"))
+        .arg("-o")
+        .arg(d.join("tape_hvd.py"))
+        .arg("--verify"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("TensorFlow targets"), "{err}");
+    assert!(d.join("tape_hvd.py").exists());
+    // JSON output: the verdict has its own command.
+    let (code, _, err) = run(bin()
+        .args(["distribute", "--format", "json", "--verify"])
+        .arg(examples().join("torch").join("plain_loop.py"))
+        .arg("-o")
+        .arg(d.join("p.py")));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ranklift verify"), "{err}");
+    assert!(
+        !d.join("p.py").exists(),
+        "nothing is written on a usage error"
+    );
+    // A directory needs --main; a missing path is named.
+    let (code, _, err) = run(bin().args(["verify"]).arg(&d).arg("--original").arg(&d));
+    assert_eq!(code, 2);
+    assert!(err.contains("needs --main"), "{err}");
+    let (code, _, err) = run(bin()
+        .args(["verify", "nope_ddp.py", "--original"])
+        .arg(d.join("nope.py")));
+    assert_eq!(code, 2);
+    assert!(err.contains("nope.py"), "{err}");
+}

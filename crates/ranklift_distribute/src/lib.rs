@@ -11,6 +11,7 @@ pub mod editor;
 pub mod index;
 pub mod tf;
 pub mod torch;
+pub mod verify;
 pub mod writers;
 
 use ranklift_python::{Diagnostic, Project, Severity};

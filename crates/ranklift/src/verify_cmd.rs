@@ -1,0 +1,719 @@
+//! `ranklift distribute PATH --verify` and `ranklift verify DISTRIBUTED --original PATH`: run the
+//! original and the distributed program with the user's Python, and judge them
+//! (`ranklift_distribute::verify`).
+//!
+//! Safety: everything runs in a scratch directory that is removed afterwards — a copy of the
+//! original project and a copy of the rewrite (`crate::copy_tree`), each run starting inside its
+//! copy, so relative writes land there. The recorder (`python/ranklift/verify_probe.py`, loaded
+//! as `sitecustomize`) redirects writes outside the copy into the scratch directory. Each run is
+//! its own process group, killed whole at `--timeout`. Nothing here opens a socket; torchrun's
+//! `--standalone` rendezvous binds a free local port.
+//!
+//! Exit codes: 0 every check passed (or could not be decided, said as such), 1 a check failed,
+//! 2 the verification could not run (no torch for that Python, the original itself fails, a
+//! TensorFlow target).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use ranklift_distribute::verify::{self, Check, Evidence, Exit, Record, Run, Status};
+
+/// The recorder, written as `sitecustomize.py` into the scratch directory.
+const PROBE: &str = include_str!("../../../python/ranklift/verify_probe.py");
+
+#[derive(clap::Args, Clone)]
+pub struct VerifyArgs {
+    /// Optimizer steps each run takes before it is stopped (at the end of the pass over the
+    /// training data in which the budget is reached); 0 runs the programs to their end.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub verify_steps: u32,
+    /// The Python that runs the programs. [default: $RANKLIFT_PYTHON, else python3]
+    #[arg(long, value_name = "PY")]
+    pub python: Option<PathBuf>,
+    /// Seconds each run may take; a run still going then is stopped and its ranks named.
+    #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+    pub timeout: u64,
+    /// Where the rewrite runs: `cpu` (gloo, GPUs hidden) or `cuda` (the program's own choice).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub device: Device,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum Device {
+    Cpu,
+    Cuda,
+}
+
+/// `ranklift verify`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  ranklift verify train_ddp.py --original train.py
+  ranklift verify project-ddp/ --original project/ --main train.py --verify-steps 0
+
+This RUNS both programs (the original on 1 process, the distributed one under torchrun on 1 and
+2 processes), in a scratch copy of each project. Exit codes: 0 every check passed; 1 a check
+failed; 2 could not verify.")]
+pub struct Args {
+    /// The distributed program: a script, or a project directory (with --main).
+    distributed: PathBuf,
+    /// The original, single-process program: a script, or a project directory.
+    #[arg(long)]
+    original: PathBuf,
+    /// The main script, relative to each project directory.
+    #[arg(long)]
+    main: Option<String>,
+    /// The rewrite multiplies learning rates by the number of processes (`--scale-lr linear`).
+    #[arg(long)]
+    scaled_lr: bool,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    #[command(flatten)]
+    verify: VerifyArgs,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Two prepared copies, ready to run.
+pub struct Staged {
+    scratch: tempfile::TempDir,
+    original: PathBuf,
+    rewrite: PathBuf,
+    main: String,
+    rewrite_main: String,
+    lr_scaled: bool,
+    shown: String,
+}
+
+/// Files a project may have for its copy to be made (outside what `.gitignore` leaves linked).
+const MAX_FILES: usize = 20_000;
+const MAX_BYTES: u64 = 2 << 30;
+
+fn too_large(root: &Path) -> Option<String> {
+    let (mut files, mut bytes) = (0usize, 0u64);
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .git_ignore(true)
+        .parents(true)
+        .require_git(false)
+        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | "__pycache__")))
+        .build();
+    for e in walker.flatten() {
+        if e.file_type().is_some_and(|t| t.is_file()) {
+            files += 1;
+            bytes += e.metadata().map(|m| m.len()).unwrap_or(0);
+            if files > MAX_FILES || bytes > MAX_BYTES {
+                return Some(format!(
+                    "{}: more than {MAX_FILES} files or {} GiB to copy; verify a project directory of its own",
+                    root.display(),
+                    MAX_BYTES >> 30
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn scratch_dir() -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix("ranklift-verify-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a scratch directory: {e}"))
+}
+
+/// Copy `root` (with `changes` applied and `created` added) to `dest`.
+fn copy(
+    root: &Path,
+    dest: &Path,
+    changes: &HashMap<&str, &[u8]>,
+    created: &[(&str, &[u8])],
+) -> Result<(), String> {
+    std::fs::create_dir_all(dest).map_err(|e| format!("{}: {e}", dest.display()))?;
+    crate::copy_tree::copy_project(root, dest, changes, &[])?;
+    for (rel, bytes) in created {
+        let target = dest.join(rel);
+        if let Some(p) = target.parent() {
+            std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| format!("{rel}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Copy the project twice, before anything is written: as it is, and rewritten.
+pub fn stage(
+    project: &ranklift_python::Project,
+    outcome: &ranklift_distribute::Outcome,
+    lr_scaled: bool,
+) -> Result<Staged, String> {
+    if outcome.framework != ranklift_distribute::Framework::Torch {
+        return Err(
+            "--verify runs PyTorch programs; the TensorFlow targets (Horovod, ranklift launch) are not verified yet"
+                .into(),
+        );
+    }
+    let main = outcome
+        .main
+        .clone()
+        .ok_or("the rewrite names no main script")?;
+    if let Some(why) = too_large(&project.root) {
+        return Err(why);
+    }
+    let scratch = scratch_dir()?;
+    let original = scratch.path().join("original");
+    let rewrite = scratch.path().join("rewrite");
+    copy(&project.root, &original, &HashMap::new(), &[])?;
+    let changes: HashMap<&str, &[u8]> = outcome
+        .changes
+        .iter()
+        .filter(|c| !c.created)
+        .map(|c| (c.path.as_str(), c.bytes.as_slice()))
+        .collect();
+    let created: Vec<(&str, &[u8])> = outcome
+        .changes
+        .iter()
+        .filter(|c| c.created)
+        .map(|c| (c.path.as_str(), c.bytes.as_slice()))
+        .collect();
+    copy(&project.root, &rewrite, &changes, &created)?;
+    Ok(Staged {
+        scratch,
+        original,
+        rewrite,
+        rewrite_main: main.clone(),
+        shown: main.clone(),
+        main,
+        lr_scaled,
+    })
+}
+
+/// `ranklift verify DISTRIBUTED --original ORIGINAL`.
+pub fn run(args: Args) -> ExitCode {
+    let staged = (|| -> Result<Staged, String> {
+        let split = |p: &Path| -> Result<(PathBuf, String), String> {
+            let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if meta.is_dir() {
+                let main = args
+                    .main
+                    .clone()
+                    .ok_or_else(|| format!("{}: a directory needs --main SCRIPT", p.display()))?;
+                Ok((p.to_path_buf(), main))
+            } else {
+                let dir = p
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .map_or(PathBuf::from("."), Path::to_path_buf);
+                let name = p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                Ok((dir, name))
+            }
+        };
+        let (orig_root, orig_main) = split(&args.original)?;
+        let (dist_root, dist_main) = split(&args.distributed)?;
+        for r in [&orig_root, &dist_root] {
+            if let Some(why) = too_large(r) {
+                return Err(why);
+            }
+        }
+        let scratch = scratch_dir()?;
+        let original = scratch.path().join("original");
+        let rewrite = scratch.path().join("rewrite");
+        copy(&orig_root, &original, &HashMap::new(), &[])?;
+        copy(&dist_root, &rewrite, &HashMap::new(), &[])?;
+        Ok(Staged {
+            scratch,
+            original,
+            rewrite,
+            shown: args.distributed.display().to_string(),
+            main: orig_main,
+            rewrite_main: dist_main,
+            lr_scaled: args.scaled_lr,
+        })
+    })();
+    match staged {
+        Ok(s) => execute(s, &args.verify, args.format),
+        Err(e) => cannot(&e),
+    }
+}
+
+pub fn cannot(why: &str) -> ExitCode {
+    eprintln!("ranklift: cannot verify: {why}");
+    ExitCode::from(2)
+}
+
+/// The Python that runs the programs, and that it has torch with torchrun.
+fn python(args: &VerifyArgs) -> Result<PathBuf, String> {
+    let py = args
+        .python
+        .clone()
+        .or_else(|| std::env::var_os("RANKLIFT_PYTHON").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("python3"));
+    let mut cmd = Command::new(&py);
+    cmd.args(["-c", "import torch.distributed.run"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    match wait_for(&mut cmd, Duration::from_secs(120)) {
+        Ok(Some(0)) => Ok(py),
+        Ok(Some(_)) => Err(format!(
+            "torch is not installed for {} (pass --python with the Python that runs your training)",
+            py.display()
+        )),
+        Ok(None) => Err(format!(
+            "{} did not import torch within 120 s",
+            py.display()
+        )),
+        Err(e) => Err(format!("{}: {e}", py.display())),
+    }
+}
+
+/// Run `cmd` in a process group of its own; `None` when it was still running at the deadline
+/// (then the whole group is killed).
+fn wait_for(cmd: &mut Command, limit: Duration) -> std::io::Result<Option<i32>> {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    let mut child = cmd.spawn()?;
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            use std::os::unix::process::ExitStatusExt;
+            return Ok(Some(
+                status
+                    .code()
+                    .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)),
+            ));
+        }
+        if Instant::now() >= deadline {
+            // SAFETY: kill(2) on the child's own process group (its pid, made leader above).
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGKILL);
+            }
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+struct Plan<'a> {
+    python: &'a Path,
+    scratch: &'a Path,
+    args: &'a VerifyArgs,
+}
+
+impl Plan<'_> {
+    /// The environment every run shares: the recorder first on PYTHONPATH, its settings, and
+    /// the GPUs hidden for a CPU run.
+    fn command(&self, label: &str, root: &Path, argv: &[String]) -> Command {
+        let mut cmd = Command::new(self.python);
+        cmd.args(argv).current_dir(root).stdin(Stdio::null());
+        let probe = self.scratch.join("probe");
+        let mut path = probe.into_os_string();
+        if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
+            path.push(":");
+            path.push(old);
+        }
+        let steps = self.args.verify_steps;
+        let cut = if steps == 0 { 0 } else { steps.div_ceil(2) };
+        let tmp = self.scratch.join("tmp").join(label);
+        let _ = std::fs::create_dir_all(&tmp);
+        cmd.env("PYTHONPATH", path)
+            .env("PYTHONUNBUFFERED", "1")
+            .env("RANKLIFT_VERIFY_OUT", self.scratch.join("rec").join(label))
+            .env("RANKLIFT_VERIFY_ROOT", root)
+            .env(
+                "RANKLIFT_VERIFY_REDIRECT",
+                self.scratch.join("outside").join(label),
+            )
+            .env("RANKLIFT_VERIFY_STEPS", steps.to_string())
+            .env("RANKLIFT_VERIFY_PASS", cut.to_string())
+            .env("TMPDIR", tmp)
+            .env_remove("RANKLIFT_VERIFY_RECORDER");
+        if self.args.device == Device::Cpu {
+            cmd.env("CUDA_VISIBLE_DEVICES", "");
+        }
+        cmd
+    }
+
+    /// The original, one process.
+    fn original(&self, root: &Path, main: &str) -> Run {
+        let rec = self.scratch.join("rec").join("original");
+        let _ = std::fs::create_dir_all(&rec);
+        let mut cmd = self.command("original", root, &[main.to_owned()]);
+        cmd.env("RANKLIFT_VERIFY_ROLE", "original");
+        let out = self.scratch.join("original.stdout");
+        let err = self.scratch.join("original.stderr");
+        let files = (std::fs::File::create(&out), std::fs::File::create(&err));
+        let (Ok(o), Ok(e)) = files else {
+            return failed_to_start(1, "cannot create the scratch logs".into());
+        };
+        cmd.stdout(o).stderr(e);
+        let started = Instant::now();
+        let status = wait_for(&mut cmd, Duration::from_secs(self.args.timeout));
+        let seconds = started.elapsed().as_secs_f64();
+        let stdout = std::fs::read_to_string(&out).unwrap_or_default();
+        let stderr = std::fs::read_to_string(&err).unwrap_or_default();
+        let records = vec![read_record(&rec, 0)];
+        let exit = match status {
+            Err(e) => return failed_to_start(1, e.to_string()),
+            Ok(Some(0)) => Exit::Ok,
+            Ok(Some(code)) => Exit::Failed {
+                rank: 0,
+                code,
+                stderr: user_traceback(&stderr, root),
+            },
+            Ok(None) => Exit::Timeout {
+                seconds: self.args.timeout,
+                stalled: vec![(0, heartbeat(&rec, 0))],
+            },
+        };
+        Run {
+            processes: 1,
+            exit,
+            records,
+            stdout: vec![stdout],
+            seconds,
+        }
+    }
+
+    /// The rewrite under torchrun with `n` processes.
+    fn torchrun(&self, root: &Path, main: &str, n: u32) -> Run {
+        let label = format!("np{n}");
+        let rec = self.scratch.join("rec").join(&label);
+        let logs = self.scratch.join("logs").join(&label);
+        let _ = std::fs::create_dir_all(&rec);
+        let _ = std::fs::create_dir_all(&logs);
+        let argv: Vec<String> = [
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nproc-per-node",
+            &n.to_string(),
+            "--log-dir",
+            &logs.display().to_string(),
+            "--redirects",
+            "3",
+            main,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut cmd = self.command(&label, root, &argv);
+        cmd.env("RANKLIFT_VERIFY_ROLE", "worker")
+            .env("OMP_NUM_THREADS", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let started = Instant::now();
+        let status = wait_for(&mut cmd, Duration::from_secs(self.args.timeout));
+        let seconds = started.elapsed().as_secs_f64();
+        let records: Vec<Option<Record>> = (0..n).map(|r| read_record(&rec, r)).collect();
+        let stdout: Vec<String> = (0..n).map(|r| rank_log(&logs, r, "stdout")).collect();
+        let exit = match status {
+            Err(e) => return failed_to_start(n, e.to_string()),
+            Ok(Some(0)) => Exit::Ok,
+            Ok(Some(code)) => {
+                // The rank that raised first: one whose traceback is its own, not the
+                // collective's report that a peer went away.
+                let logs_err: Vec<String> = (0..n).map(|r| rank_log(&logs, r, "stderr")).collect();
+                let peer_gone = |s: &str| {
+                    s.contains("Connection closed by peer")
+                        || s.contains("Connection reset by peer")
+                        || s.contains("remote worker crashing")
+                };
+                let raised = |r: &u32| logs_err[*r as usize].contains("Traceback");
+                let rank = (0..n)
+                    .filter(raised)
+                    .find(|&r| !peer_gone(&logs_err[r as usize]))
+                    .or_else(|| (0..n).find(raised))
+                    .unwrap_or(0);
+                Exit::Failed {
+                    rank,
+                    code,
+                    stderr: user_traceback(&logs_err[rank as usize], root),
+                }
+            }
+            Ok(None) => Exit::Timeout {
+                seconds: self.args.timeout,
+                stalled: (0..n)
+                    .filter(|&r| records[r as usize].is_none())
+                    .map(|r| (r, heartbeat(&rec, r)))
+                    .collect(),
+            },
+        };
+        Run {
+            processes: n,
+            exit,
+            records,
+            stdout,
+            seconds,
+        }
+    }
+}
+
+fn failed_to_start(n: u32, why: String) -> Run {
+    Run {
+        processes: n,
+        exit: Exit::Failed {
+            rank: 0,
+            code: 127,
+            stderr: why,
+        },
+        records: Vec::new(),
+        stdout: Vec::new(),
+        seconds: 0.0,
+    }
+}
+
+/// A record is read only up to this size (the recorder bounds what it keeps; a larger file is
+/// not one it wrote).
+const MAX_RECORD: u64 = 64 << 20;
+
+fn read_record(dir: &Path, rank: u32) -> Option<Record> {
+    let path = dir.join(format!("rank{rank}.json"));
+    if std::fs::metadata(&path).ok()?.len() > MAX_RECORD {
+        return None;
+    }
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+fn heartbeat(dir: &Path, rank: u32) -> usize {
+    std::fs::read_to_string(dir.join(format!("rank{rank}.step")))
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A worker's log as torchrun `--redirects 3` leaves it: `<log-dir>/<run id>/attempt_0/<rank>/`.
+fn rank_log(logs: &Path, rank: u32, stream: &str) -> String {
+    let Ok(runs) = std::fs::read_dir(logs) else {
+        return String::new();
+    };
+    for run in runs.flatten() {
+        let p = run
+            .path()
+            .join("attempt_0")
+            .join(rank.to_string())
+            .join(format!("{stream}.log"));
+        if let Ok(s) = std::fs::read_to_string(p) {
+            return s;
+        }
+    }
+    String::new()
+}
+
+/// The last traceback of `stderr`, cut to the program's own frames (paths shown relative to its
+/// project) and the exception; other text's last lines when there is no traceback.
+fn user_traceback(stderr: &str, root: &Path) -> String {
+    // torchrun prefixes each line of a worker's error with `[rankN]:`.
+    let unprefixed: String = stderr
+        .lines()
+        .map(|l| match l.strip_prefix("[rank") {
+            Some(rest) => rest.split_once("]:").map_or(l, |(n, tail)| {
+                if n.bytes().all(|b| b.is_ascii_digit()) {
+                    tail
+                } else {
+                    l
+                }
+            }),
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let stderr = unprefixed.as_str();
+    let root = root.display().to_string();
+    let Some(start) = stderr.rfind("Traceback (most recent call last):") else {
+        let lines: Vec<&str> = stderr.lines().collect();
+        return lines[lines.len().saturating_sub(8)..].join("\n");
+    };
+    let mut out = vec!["Traceback (most recent call last):".to_owned()];
+    let mut skipped = 0;
+    let mut lines = stderr[start..].lines().skip(1).peekable();
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix("  File \"") {
+            let mine = rest.starts_with(&root) && !rest.contains("site-packages");
+            let code = lines.next_if(|l| l.starts_with("    "));
+            if mine {
+                out.push(format!(
+                    "  File \"{}",
+                    rest.replacen(&format!("{root}/"), "", 1)
+                ));
+                out.extend(code.map(str::to_owned));
+            } else {
+                skipped += 1;
+            }
+        } else if line.starts_with("    ") || line.trim_start().starts_with('^') {
+            continue;
+        } else {
+            if skipped > 0 {
+                out.push(format!("  ({skipped} frames in libraries)"));
+                skipped = 0;
+            }
+            out.push(line.to_owned());
+        }
+        if out.len() > 40 {
+            break;
+        }
+    }
+    out.join("\n")
+}
+
+/// Run the three programs and print the verdict.
+pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
+    let py = match python(args) {
+        Ok(p) => p,
+        Err(e) => return cannot(&e),
+    };
+    let scratch = s.scratch.path();
+    let probe = scratch.join("probe");
+    if let Err(e) = std::fs::create_dir_all(&probe)
+        .and_then(|()| std::fs::write(probe.join("sitecustomize.py"), PROBE))
+    {
+        return cannot(&format!("cannot write the recorder: {e}"));
+    }
+    let plan = Plan {
+        python: &py,
+        scratch,
+        args,
+    };
+    let budget = match args.verify_steps {
+        0 => "to the end".to_owned(),
+        n => format!("{n} optimizer steps"),
+    };
+    if format == Format::Text {
+        eprintln!(
+            "ranklift: verifying {} ({budget}; {} on {}): the original on 1 process, the rewrite under torchrun on 1 and 2",
+            s.shown,
+            if args.device == Device::Cpu {
+                "gloo"
+            } else {
+                "the program's backend"
+            },
+            if args.device == Device::Cpu {
+                "CPU"
+            } else {
+                "its devices"
+            },
+        );
+    }
+    // The original and the 1-process rewrite run side by side (one core each); the two ranks
+    // then have both cores.
+    let (original, one) = std::thread::scope(|sc| {
+        let one = sc.spawn(|| plan.torchrun(&s.rewrite, &s.rewrite_main, 1));
+        let original = plan.original(&s.original, &s.main);
+        (original, one.join())
+    });
+    let Ok(one) = one else {
+        return cannot("the 1-process run's thread panicked");
+    };
+    if original.exit != Exit::Ok {
+        if std::env::var_os("RANKLIFT_VERIFY_KEEP").is_some() {
+            eprintln!(
+                "ranklift: scratch directory kept: {}",
+                s.scratch.keep().display()
+            );
+        }
+        let why = match &original.exit {
+            Exit::Failed { code, stderr, .. } => {
+                format!("the original program itself fails (exit {code}):\n{stderr}")
+            }
+            Exit::Timeout { seconds, .. } => format!(
+                "the original program did not finish within {seconds} s (raise --timeout, or lower --verify-steps)"
+            ),
+            Exit::Ok => unreachable!(),
+        };
+        return cannot(&why);
+    }
+    let two = plan.torchrun(&s.rewrite, &s.rewrite_main, 2);
+    let evidence = Evidence {
+        original,
+        one,
+        two,
+        lr_scaled: s.lr_scaled,
+    };
+    let checks = verify::judge(&evidence);
+    if std::env::var_os("RANKLIFT_VERIFY_KEEP").is_some() {
+        eprintln!(
+            "ranklift: scratch directory kept: {}",
+            s.scratch.keep().display()
+        );
+    }
+    let failed = verify::failed(&checks);
+    match format {
+        Format::Json => {
+            let stopped = evidence.original.record(0).and_then(|r| r.stopped.clone());
+            let v = serde_json::json!({
+                "verified": !failed,
+                "steps": evidence.original.record(0).map_or(0, |r| r.steps.len()),
+                "stopped": stopped,
+                "checks": checks,
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Text => print!("{}", render(&checks, &evidence)),
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn render(checks: &[Check], e: &Evidence) -> String {
+    let mut s = String::new();
+    let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for c in checks {
+        let tag = match c.status {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::NotRun => "----",
+            Status::Info => "NOTE",
+        };
+        let mut lines = c.evidence.lines();
+        s.push_str(&format!(
+            "{tag}  {:<width$}  {}\n",
+            c.name,
+            crate::report::escape_controls(lines.next().unwrap_or(""))
+        ));
+        for l in lines {
+            s.push_str(&format!(
+                "      {:<width$}  {}\n",
+                "",
+                crate::report::escape_controls(l)
+            ));
+        }
+    }
+    let count = |st| checks.iter().filter(|c| c.status == st).count();
+    let steps = e.original.record(0).map_or(0, |r| r.steps.len());
+    let how = match e.original.record(0).and_then(|r| r.stopped.as_deref()) {
+        Some(why) => format!("{steps} steps, stopped at {why}"),
+        None => format!("{steps} steps, run to the end"),
+    };
+    let failed: Vec<&str> = checks
+        .iter()
+        .filter(|c| c.status == Status::Fail)
+        .map(|c| c.name)
+        .collect();
+    if failed.is_empty() {
+        s.push_str(&format!(
+            "Verified: {} checks passed, {} not decided ({how}).\n",
+            count(Status::Pass),
+            count(Status::NotRun)
+        ));
+    } else {
+        s.push_str(&format!(
+            "Verification failed: {} ({} of {} checks; {how}).\n",
+            failed.join(", "),
+            failed.len(),
+            checks.len()
+        ));
+    }
+    s
+}

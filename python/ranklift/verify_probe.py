@@ -1,0 +1,355 @@
+"""The recorder `ranklift distribute --verify` puts into the user's PyTorch processes.
+
+`ranklift` writes this file as `sitecustomize.py` into a directory of its own and puts that
+directory first on PYTHONPATH, so Python imports it at start-up in the original run and in every
+torchrun worker. Nothing in the user's program is edited: everything below hooks PyTorch and the
+standard library, and only while RANKLIFT_VERIFY_OUT is set.
+
+What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = torchrun's RANK,
+0 for the original), read by `ranklift_distribute::verify`:
+
+- `steps`: for every optimizer step, the time, the learning rate of each parameter group and a
+  digest of every parameter the optimizers hold (blake2b of the tensor's bytes), so replicas can
+  be compared bit for bit after each step and the first parameter that diverged named;
+- `losses`: every scalar that `backward()` was called on;
+- `passes`: every pass over a DataLoader — which loader (the order of construction), its length,
+  its sampler's class, whether an optimizer stepped during it (a training pass) and the first
+  sample indices it drew;
+- `saves`: every `torch.save` — the file, the keys and shapes of its state dicts, and whether a
+  DistributedDataParallel wrapper was pickled into it;
+- `writes`: every file opened for writing, with the line of the program that opened it; a write
+  outside the run's own copy of the project is redirected below `$RANKLIFT_VERIFY_REDIRECT`
+  (later reads of that path read the redirected file), so the user's files are never touched;
+- `prints`: where the first `print` calls came from.
+
+The step budget: after RANKLIFT_VERIFY_STEPS optimizer steps (0: no budget), the process ends
+(exit status 0) when a training loader starts its next pass, so the end-of-epoch code of the last
+pass (evaluation, checkpoints, logs) has run; a program with no training loader ends at the
+budget's step. Every pass over a loader is cut after RANKLIFT_VERIFY_PASS batches (0: uncut), so
+several epochs fit in a small budget.
+"""
+
+import atexit
+import builtins
+import hashlib
+import json
+import os
+import sys
+import time
+
+_out = os.environ.get("RANKLIFT_VERIFY_OUT")
+_role = os.environ.get("RANKLIFT_VERIFY_ROLE", "")
+# Under torchrun, the launcher process has no RANK: only the workers record. A process started by
+# a recording process (a DataLoader worker, a subprocess) inherits RANKLIFT_VERIFY_RECORDER and
+# records nothing.
+_active = bool(_out) and not os.environ.get("RANKLIFT_VERIFY_RECORDER") and (
+    _role == "original" or (_role == "worker" and "RANK" in os.environ)
+)
+
+if _active:
+    os.environ["RANKLIFT_VERIFY_RECORDER"] = str(os.getpid())
+    _pid = os.getpid()
+    _rank = os.environ.get("RANK", "0")
+    _root = os.path.realpath(os.environ.get("RANKLIFT_VERIFY_ROOT", os.getcwd()))
+    _redirect = os.environ.get("RANKLIFT_VERIFY_REDIRECT", "")
+    _budget = int(os.environ.get("RANKLIFT_VERIFY_STEPS", "0") or 0)
+    _cut = int(os.environ.get("RANKLIFT_VERIFY_PASS", "0") or 0)
+    _rec = {
+        "rank": int(_rank),
+        "steps": [],
+        "losses": [],
+        "passes": [],
+        "saves": [],
+        "writes": [],
+        "redirected": [],
+        "prints": [],
+        "stopped": None,
+        "names": {},
+    }
+    _optimizers = []
+    _names = {}  # id(parameter) -> name
+    _loaders = [0]  # DataLoaders constructed so far
+    _open_passes = []  # passes whose iterator has not ended, innermost last
+    _redirects = {}  # real path outside the copy -> redirected path
+    _orig_open = builtins.open
+    _heartbeat = os.path.join(_out, f"rank{_rank}.step")
+
+    def _user_line():
+        """The innermost frame of the program itself (a file inside its copy of the project)."""
+        f = sys._getframe(2)
+        while f is not None:
+            path = os.path.realpath(f.f_code.co_filename)
+            if path.startswith(_root + os.sep) and "site-packages" not in path:
+                return f"{os.path.relpath(path, _root)}:{f.f_lineno}"
+            f = f.f_back
+        return None
+
+    def _inside(path):
+        return path == _root or path.startswith(_root + os.sep)
+
+    def _show(path):
+        """A written path as the runs can compare it: relative to the project copy, `<tmp>/...`
+        in this rank's temporary directory (every run has its own), else as it is."""
+        import tempfile
+
+        tmp = os.path.realpath(tempfile.gettempdir())
+        if _inside(path):
+            return os.path.relpath(path, _root)
+        if path.startswith(tmp + os.sep):
+            return "<tmp>/" + os.path.relpath(path, tmp)
+        return path
+
+    _system = tuple(os.path.realpath(p) + os.sep for p in ("/dev", "/proc", "/sys", _out))
+    # Not redirected: the scratch directory's temporary files and the redirected files themselves.
+    _exempt = _system + tuple(
+        os.path.realpath(p) + os.sep for p in (os.environ.get("TMPDIR", _root), _redirect or _root)
+    )
+
+    def _place(file, writing):
+        """Where a path is really opened: a write outside the run's copy goes below the redirect
+        directory, and so does every later read of that path."""
+        if not isinstance(file, (str, bytes, os.PathLike)):
+            return file
+        path = os.path.realpath(os.fsdecode(file))
+        if path in _redirects:
+            return _redirects[path]
+        if not writing or _inside(path) or (path + os.sep).startswith(_exempt):
+            return file
+        if not _redirect:
+            return file
+        target = os.path.join(_redirect, path.lstrip(os.sep))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        _redirects[path] = target
+        _rec["redirected"].append(path)
+        return target
+
+    def _open(file, mode="r", *a, **k):
+        writing = isinstance(mode, str) and any(c in mode for c in "wax+")
+        placed = _place(file, writing)
+        if writing and isinstance(file, (str, bytes, os.PathLike)):
+            path = os.path.realpath(os.fsdecode(file))
+            if "__pycache__" not in path and not (path + os.sep).startswith(_system):
+                if len(_rec["writes"]) < 200:
+                    _rec["writes"].append({"path": _show(path), "at": _user_line()})
+        return _orig_open(placed, mode, *a, **k)
+
+    builtins.open = _open
+
+    _orig_makedirs = os.makedirs
+
+    def _makedirs(name, mode=0o777, exist_ok=False):
+        path = os.path.realpath(os.fsdecode(name))
+        if _redirect and not _inside(path) and not (path + os.sep).startswith(_exempt):
+            name = os.path.join(_redirect, path.lstrip(os.sep))
+            exist_ok = exist_ok or os.path.isdir(name)
+        return _orig_makedirs(name, mode, exist_ok)
+
+    os.makedirs = _makedirs
+
+    _orig_print = builtins.print
+
+    def _print(*a, **k):
+        if len(_rec["prints"]) < 5 and k.get("file") in (None, sys.stdout):
+            _rec["prints"].append(_user_line())
+        return _orig_print(*a, **k)
+
+    builtins.print = _print
+
+    import torch
+    import torch.optim.optimizer as _optim
+
+    def _bytes(t):
+        t = t.detach().cpu().contiguous().reshape(-1)
+        try:
+            return t.view(torch.uint8).numpy().tobytes()
+        except Exception:  # no NumPy, or a dtype it lacks: the exact doubles' text
+            return repr(t.double().tolist()).encode()
+
+    def _learn_names():
+        """Name parameters after the outermost module that holds them (a DDP wrapper's
+        `module.` prefix dropped), once, at the first step."""
+        import gc
+
+        for obj in gc.get_objects():
+            if isinstance(obj, torch.nn.Module):
+                try:
+                    for n, p in obj.named_parameters():
+                        n = n[len("module."):] if n.startswith("module.") else n
+                        if len(n) > len(_names.get(id(p), "")):
+                            _names[id(p)] = n
+                except Exception:
+                    pass
+
+    def _stop(why):
+        _rec["stopped"] = why
+        raise SystemExit(0)
+
+    def _post_step(opt, args, kwargs):
+        if not any(o is opt for o in _optimizers):
+            _optimizers.append(opt)
+        if not _names:
+            _learn_names()
+        digests, lrs = [], []
+        for o in _optimizers:
+            for g in o.param_groups:
+                lrs.append(float(g.get("lr", 0.0)))
+                for i, p in enumerate(g["params"]):
+                    digests.append(hashlib.blake2b(_bytes(p), digest_size=8).hexdigest())
+                    key = str(len(digests) - 1)
+                    if key not in _rec["names"]:
+                        _rec["names"][key] = _names.get(id(p), f"parameter {i} {tuple(p.shape)}")
+        _rec["steps"].append({"t": time.monotonic(), "lr": lrs, "params": digests})
+        if _open_passes:
+            _open_passes[-1]["trains"] = True
+        n = len(_rec["steps"])
+        with _orig_open(_heartbeat, "w") as f:
+            f.write(str(n))
+        if _budget and n >= _budget and not any(p["trains"] for p in _rec["passes"]):
+            _stop(f"the step budget ({_budget} steps)")
+        if _budget and n >= 4 * _budget:
+            _stop(f"four times the step budget ({_budget} steps) within one pass over the data")
+
+    _optim.register_optimizer_step_post_hook(_post_step)
+
+    _orig_backward = torch.Tensor.backward
+
+    def _backward(self, *a, **k):
+        if self.numel() == 1 and len(_rec["losses"]) < 100000:
+            _rec["losses"].append(float(self.detach().float().cpu()))
+        return _orig_backward(self, *a, **k)
+
+    torch.Tensor.backward = _backward
+
+    import torch.utils.data.dataloader as _tdl
+
+    _orig_dl_init = _tdl.DataLoader.__init__
+
+    def _dl_init(self, *a, **k):
+        _orig_dl_init(self, *a, **k)
+        self._ranklift_id = _loaders[0]
+        _loaders[0] += 1
+
+    _tdl.DataLoader.__init__ = _dl_init
+
+    _orig_it_init = _tdl._BaseDataLoaderIter.__init__
+
+    def _it_init(self, loader):
+        lid = getattr(loader, "_ranklift_id", -1)
+        steps = len(_rec["steps"])
+        if _budget and steps >= _budget and any(p["trains"] and p["loader"] == lid for p in _rec["passes"]):
+            _stop(f"the step budget ({_budget} steps), at the next pass over the training data")
+        _orig_it_init(self, loader)
+        try:
+            length = len(loader)
+        except TypeError:
+            length = None
+        sampler = getattr(loader, "sampler", None)
+        batch_sampler = getattr(loader, "batch_sampler", None)
+        rec = {
+            "loader": lid,
+            "len": length,
+            "sampler": type(sampler).__name__ if sampler is not None else None,
+            "batch_sampler": type(batch_sampler).__name__ if batch_sampler is not None else None,
+            "epoch": getattr(sampler, "epoch", None),
+            "shuffle": getattr(sampler, "shuffle", None),
+            "replacement": getattr(sampler, "replacement", None),
+            "indices": [],
+            "batches": 0,
+            "trains": False,
+            "cut": False,
+        }
+        _rec["passes"].append(rec)
+        _open_passes.append(rec)
+        self._ranklift_pass = rec
+
+    _tdl._BaseDataLoaderIter.__init__ = _it_init
+
+    _orig_next_index = _tdl._BaseDataLoaderIter._next_index
+
+    def _next_index(self):
+        idx = _orig_next_index(self)
+        rec = getattr(self, "_ranklift_pass", None)
+        if rec is not None and len(rec["indices"]) < 4096:
+            flat = idx if isinstance(idx, (list, tuple)) else [idx]
+            rec["indices"].extend(int(i) for i in flat if isinstance(i, int) or hasattr(i, "__index__"))
+        return idx
+
+    _tdl._BaseDataLoaderIter._next_index = _next_index
+
+    _orig_next = _tdl._BaseDataLoaderIter.__next__
+
+    def _end(rec):
+        if rec in _open_passes:
+            _open_passes.remove(rec)
+
+    def _next(self):
+        rec = getattr(self, "_ranklift_pass", None)
+        if rec is not None and _cut and rec["batches"] >= _cut:
+            rec["cut"] = True
+            _end(rec)
+            raise StopIteration
+        try:
+            batch = _orig_next(self)
+        except StopIteration:
+            if rec is not None:
+                _end(rec)
+            raise
+        if rec is not None:
+            rec["batches"] += 1
+        return batch
+
+    _tdl._BaseDataLoaderIter.__next__ = _next
+
+    def _structure(obj, prefix="", depth=0):
+        """Keys and shapes of the tensors in a saved object, and whether a DDP wrapper is in it."""
+        out, wrapped = {}, False
+        if depth > 6:
+            return out, wrapped
+        if isinstance(obj, torch.Tensor):
+            out[prefix or "<tensor>"] = list(obj.shape)
+        elif isinstance(obj, dict):
+            for k, v in list(obj.items())[:10000]:
+                sub, w = _structure(v, f"{prefix}{k}" if isinstance(v, torch.Tensor) else f"{prefix}{k}.", depth + 1)
+                out.update(sub)
+                wrapped = wrapped or w
+        elif isinstance(obj, (list, tuple)):
+            for i, v in enumerate(obj[:1000]):
+                sub, w = _structure(v, f"{prefix}{i}" if isinstance(v, torch.Tensor) else f"{prefix}{i}.", depth + 1)
+                out.update(sub)
+                wrapped = wrapped or w
+        elif isinstance(obj, torch.nn.Module):
+            from torch.nn.parallel import DistributedDataParallel
+
+            wrapped = isinstance(obj, DistributedDataParallel) or any(
+                isinstance(m, DistributedDataParallel) for m in obj.modules()
+            )
+            sub, _ = _structure(obj.state_dict(), prefix + "<module>.", depth + 1)
+            out.update(sub)
+        return out, wrapped
+
+    _orig_save = torch.save
+
+    def _save(obj, f, *a, **k):
+        path = f if isinstance(f, (str, os.PathLike)) else getattr(f, "name", None)
+        keys, wrapped = _structure(obj)
+        if len(_rec["saves"]) < 200:
+            shown = None if path is None else _show(os.path.realpath(os.fsdecode(path)))
+            _rec["saves"].append({"path": shown, "keys": keys, "wraps_ddp": wrapped, "at": _user_line()})
+        return _orig_save(obj, _place(f, True), *a, **k)
+
+    torch.save = _save
+
+    _orig_load = torch.load
+
+    def _load(f, *a, **k):
+        return _orig_load(_place(f, False), *a, **k)
+
+    torch.load = _load
+
+    def _dump():
+        if os.getpid() != _pid:
+            return
+        with _orig_open(os.path.join(_out, f"rank{_rank}.json"), "w") as f:
+            json.dump(_rec, f)
+
+    atexit.register(_dump)

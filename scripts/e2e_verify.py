@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""End-to-end check of `ranklift verify` (and `distribute --verify`) on real torch.distributed.
+
+Run with any Python; the programs run with --python (the torch venv, scripts/torch-env.sh).
+
+1. Every runnable example under examples/distribute/torch/ (the list scripts/e2e_torch.py
+   runs) is distributed with `ranklift distribute -o`, then `ranklift verify OUT --original EX
+   --format json` must exit 0 with no failed check.
+2. Every negative control of scripts/e2e_torch.py (a rewrite broken by hand in one known way:
+   no DDP wrap, no set_epoch, rank-1 writes, a missing find_unused_parameters, ...) must make
+   `ranklift verify` exit 1, and the failed checks must include the one that names the fault
+   (EXPECT below maps the e2e check to the verify check).
+3. `ranklift distribute EX --verify` (the user's command) exits 0 on one example and writes
+   its output; the same with a Python without torch exits 2 saying so.
+
+`--ci` runs a fixed sample (SAMPLE and one control per kind of fault); without it, everything.
+Prints one line per row and `N passed, M failed`; exit 0 only if all passed.
+"""
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from e2e_torch import CONTROLS, EXAMPLES, examples  # noqa: E402
+
+# e2e_torch's check -> the verify checks that must fail for it.
+EXPECT = {
+    "agree": {"replicas"},
+    "shuffle": {"reshuffle", "data split"},
+    "output": {"rank 0 only"},
+    "runs": {"runs"},
+}
+SAMPLE = {"plain_loop.py", "checkpoint_resume.py", "trainer_class.py"}
+# One control of each kind of fault, for CI.
+CI_CONTROLS = {
+    ("plain_loop.py", "no DDP wrap"),
+    ("plain_loop.py", "no set_epoch"),
+    ("plain_loop.py", "saving on every rank"),
+    ("finetune_head.py", "no find_unused_parameters"),
+    ("plateau_schedule.py", "rank-local plateau metric"),
+}
+# Programs whose short default budget does not reach what the check needs: run to the end.
+TO_THE_END = {"plain_loop.py", "samples_and_progress.py", "save_and_reload.py"}
+
+
+def verify(bin_path, python, dist, orig, steps, cwd=None):
+    cmd = [str(bin_path), "verify", str(dist), "--original", str(orig), "--format", "json",
+           "--python", python, "--verify-steps", str(steps), "--timeout", "600"]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=2000)
+    try:
+        report = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        report = {"checks": []}
+    return p.returncode, report, p.stderr
+
+
+def failed_checks(report):
+    return [c["name"] for c in report.get("checks", []) if c["status"] == "fail"]
+
+
+def row(result, name, why):
+    print(f"{'PASS' if result else 'FAIL'} {name:<60} {why}", flush=True)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--python", required=True)
+    ap.add_argument("--ci", action="store_true")
+    ap.add_argument("--python-without-torch", default="python3")
+    args = ap.parse_args()
+    bin_path = Path(args.bin).resolve()
+    work = Path(tempfile.mkdtemp(prefix="rl-e2e-verify-"))
+    results = []
+    try:
+        for ex in examples():
+            if args.ci and ex.name not in SAMPLE:
+                continue
+            out = work / "out" / ex.name
+            p = subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out), "--format", "json"],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                results.append(row(False, ex.name, f"distribute exited {p.returncode}"))
+                continue
+            main_rel = json.loads(p.stdout)["main"]
+            dist, orig = (out, ex) if ex.is_file() else (out / main_rel, ex / main_rel)
+            steps = 0 if ex.name in TO_THE_END else 8
+            rc, report, err = verify(bin_path, args.python, dist, orig, steps)
+            bad = failed_checks(report)
+            undecided = [c["name"] for c in report.get("checks", []) if c["status"] == "not-run"]
+            results.append(row(rc == 0 and not bad, f"verify {ex.name}",
+                               f"exit {rc}; failed {bad}; not decided {undecided}" if rc or bad
+                               else f"exit 0; not decided {undecided}"))
+        for name, what, edit, check in CONTROLS:
+            if args.ci and (name, what) not in CI_CONTROLS:
+                continue
+            ex = EXAMPLES / name
+            out = work / "ctl" / what.replace(" ", "_") / name
+            subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out)], capture_output=True, check=True)
+            text = out.read_text()
+            broken = edit(text)
+            if broken == text:
+                results.append(row(False, f"control {name} ({what})", "the control edit changed nothing"))
+                continue
+            out.write_text(broken)
+            steps = 0 if name in TO_THE_END else 8
+            rc, report, err = verify(bin_path, args.python, out, ex, steps)
+            bad = failed_checks(report)
+            ok = rc == 1 and bool(EXPECT[check] & set(bad))
+            results.append(row(ok, f"control {name} ({what})",
+                               f"exit {rc}; failed {bad}; expected one of {sorted(EXPECT[check])}"))
+        # The user's command: distribute --verify writes the rewrite, then proves it.
+        proj = work / "user"
+        proj.mkdir()
+        shutil.copy2(EXAMPLES / "plain_loop.py", proj / "plain_loop.py")
+        p = subprocess.run([str(bin_path), "distribute", "plain_loop.py", "--verify", "--python", args.python],
+                           cwd=proj, capture_output=True, text=True, timeout=2000)
+        results.append(row(p.returncode == 0 and (proj / "plain_loop_ddp.py").exists() and "Verified:" in p.stdout,
+                           "distribute plain_loop.py --verify", f"exit {p.returncode}: {p.stdout.strip().splitlines()[-1:]}"))
+        # Negative control: a Python without torch cannot verify (exit 2, said).
+        bare = args.python_without_torch
+        has_torch = subprocess.run([bare, "-c", "import torch"], capture_output=True).returncode == 0
+        if not has_torch:
+            p = subprocess.run([str(bin_path), "distribute", "plain_loop.py", "--verify", "--python", bare],
+                               cwd=proj, capture_output=True, text=True, timeout=600)
+            results.append(row(p.returncode == 2 and "torch is not installed" in p.stderr,
+                               "distribute --verify with a Python without torch", f"exit {p.returncode}"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    sys.exit(0 if passed == len(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
