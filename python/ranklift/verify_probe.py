@@ -13,8 +13,8 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
   be compared bit for bit after each step and the first parameter that diverged named;
 - `losses`: every scalar that `backward()` was called on;
 - `passes`: every pass over a DataLoader — which loader (the order of construction), its length,
-  its sampler's class, whether an optimizer stepped during it (a training pass) and the first
-  sample indices it drew;
+  its sampler's class, whether an optimizer stepped during it (a training pass), the first
+  sample indices it drew, and the batches and rows (first dimension) it handed out;
 - `saves`: every `torch.save` — the file, the keys and shapes of its state dicts, and whether a
   DistributedDataParallel wrapper was pickled into it;
 - `writes`: every file opened for writing, with the line of the program that opened it; a write
@@ -255,6 +255,7 @@ if _active:
             "replacement": getattr(sampler, "replacement", None),
             "indices": [],
             "batches": 0,
+            "rows": 0,
             "trains": False,
             "cut": False,
         }
@@ -266,12 +267,26 @@ if _active:
 
     _orig_next_index = _tdl._BaseDataLoaderIter._next_index
 
+    def _flat(idx, out, limit):
+        """The sample indices of a batch (ints, lists, tuples, tensors), at most `limit`."""
+        if len(out) >= limit:
+            return
+        if isinstance(idx, torch.Tensor):
+            out.extend(int(i) for i in idx.reshape(-1)[: limit - len(out)].tolist())
+        elif isinstance(idx, (list, tuple)):
+            for i in idx:
+                _flat(i, out, limit)
+        elif isinstance(idx, int):
+            out.append(idx)
+
     def _next_index(self):
         idx = _orig_next_index(self)
         rec = getattr(self, "_ranklift_pass", None)
         if rec is not None and len(rec["indices"]) < 4096:
-            flat = idx if isinstance(idx, (list, tuple)) else [idx]
-            rec["indices"].extend(int(i) for i in flat if isinstance(i, int) or hasattr(i, "__index__"))
+            try:
+                _flat(idx, rec["indices"], 4096)
+            except Exception:  # the recorder never breaks the program
+                pass
         return idx
 
     _tdl._BaseDataLoaderIter._next_index = _next_index
@@ -296,6 +311,13 @@ if _active:
             raise
         if rec is not None:
             rec["batches"] += 1
+            first = batch
+            while isinstance(first, (list, tuple)) and first:
+                first = first[0]
+            if isinstance(first, dict) and first:
+                first = next(iter(first.values()))
+            if isinstance(first, torch.Tensor) and first.dim() > 0:
+                rec["rows"] += int(first.shape[0])
         return batch
 
     _tdl._BaseDataLoaderIter.__next__ = _next

@@ -518,7 +518,7 @@ fn user_traceback(stderr: &str, root: &Path) -> String {
         .map(|l| match l.strip_prefix("[rank") {
             Some(rest) => rest.split_once("]:").map_or(l, |(n, tail)| {
                 if n.bytes().all(|b| b.is_ascii_digit()) {
-                    tail
+                    tail.strip_prefix(' ').unwrap_or(tail)
                 } else {
                     l
                 }

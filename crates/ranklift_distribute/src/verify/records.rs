@@ -50,6 +50,8 @@ pub struct Pass {
     /// The first sample indices drawn (at most 4096).
     pub indices: Vec<i64>,
     pub batches: u64,
+    /// Rows handed out (the first dimension of each batch's first tensor).
+    pub rows: u64,
     /// An optimizer stepped while this pass was open.
     pub trains: bool,
     /// The recorder ended the pass early (the pass budget).

@@ -34,8 +34,31 @@ pub fn check(original: &Run, two: &Run) -> Check {
                 format!("loader #{k}: the original trained on it, a rank never iterated it"),
             );
         };
-        if let (Some(lo), Some(la), Some(lb)) = (po.len, pa.len, pb.len) {
+        // A sampler with replacement has no share to split: each rank draws its own stream (the
+        // loop ends at a step count), and the draws are compared below.
+        let drawn = pa.replacement == Some(true);
+        if drawn {
+            shown.push(format!(
+                "loader #{k}: each rank draws its own samples with replacement"
+            ));
+        } else if let (Some(lo), Some(la), Some(lb)) = (po.len, pa.len, pb.len) {
             let want = lo.div_ceil(2);
+            // A library's own batch sampler may keep the number of batches and halve each one
+            // (Opacus' Poisson sampling): then each rank's rows per batch are about half.
+            let per_batch = |p: &crate::verify::Pass| {
+                (p.batches > 0 && p.rows > 0).then(|| p.rows as f64 / p.batches as f64)
+            };
+            if let (Some(ro), Some(ra), Some(rb)) = (per_batch(&po), per_batch(&pa), per_batch(&pb))
+                && la.max(lb) > want + 1
+                && [ra, rb]
+                    .iter()
+                    .all(|r| (r - ro / 2.0).abs() <= 0.3 * ro / 2.0)
+            {
+                shown.push(format!(
+                    "loader #{k}: the same {lo} batches per pass, each rank's about half as large ({ro:.1} -> {ra:.1} + {rb:.1} rows)"
+                ));
+                continue;
+            }
             if lo >= 2 && (la.max(lb) > want + 1) {
                 return Check::new(
                     "data split",
@@ -124,6 +147,45 @@ mod tests {
             rec(pass(0, 16, &all[..32])),
         ]);
         assert_eq!(check(&orig, &same).status, Status::Fail);
+    }
+
+    #[test]
+    fn samplers_with_replacement_are_judged_by_their_draws() {
+        let draws: Vec<i64> = (0..64).map(|i| (i * 37) % 101).collect();
+        let other: Vec<i64> = (0..64).map(|i| (i * 53 + 7) % 101).collect();
+        let drawing = |idx: &[i64]| {
+            let mut p = pass(0, 1000, idx);
+            p.replacement = Some(true);
+            rec(p)
+        };
+        let orig = run(vec![drawing(&draws)]);
+        // The same length as the original's (a stream, not a share) with streams apart: passes.
+        let apart = run(vec![drawing(&draws), drawing(&other)]);
+        assert_eq!(check(&orig, &apart).status, Status::Pass);
+        let alike = run(vec![drawing(&draws), drawing(&draws)]);
+        let c = check(&orig, &alike);
+        assert_eq!(c.status, Status::Fail);
+        assert!(
+            c.evidence.contains("drew the same samples"),
+            "{}",
+            c.evidence
+        );
+    }
+
+    #[test]
+    fn a_library_that_halves_each_batch_splits_the_data() {
+        let sized = |len: u64, rows: u64| {
+            let mut p = pass(0, len, &[]);
+            p.batches = 8;
+            p.rows = rows;
+            rec(p)
+        };
+        let orig = run(vec![sized(24, 560)]);
+        let halved = run(vec![sized(24, 272), sized(24, 290)]);
+        assert_eq!(check(&orig, &halved).status, Status::Pass);
+        // The same batches, as large as the original's: not split.
+        let whole = run(vec![sized(24, 560), sized(24, 560)]);
+        assert_eq!(check(&orig, &whole).status, Status::Fail);
     }
 
     #[test]
