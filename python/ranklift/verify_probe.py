@@ -198,7 +198,8 @@ if _active:
                     key = str(len(digests) - 1)
                     if key not in _rec["names"]:
                         _rec["names"][key] = _names.get(id(p), f"parameter {i} {tuple(p.shape)}")
-        _rec["steps"].append({"t": time.monotonic(), "lr": lrs, "params": digests})
+        current = _open_passes[-1]["id"] if _open_passes else None
+        _rec["steps"].append({"t": time.monotonic(), "lr": lrs, "params": digests, "pass": current})
         if _open_passes:
             _open_passes[-1]["trains"] = True
         n = len(_rec["steps"])
@@ -246,6 +247,7 @@ if _active:
         sampler = getattr(loader, "sampler", None)
         batch_sampler = getattr(loader, "batch_sampler", None)
         rec = {
+            "id": len(_rec["passes"]),
             "loader": lid,
             "len": length,
             "sampler": type(sampler).__name__ if sampler is not None else None,

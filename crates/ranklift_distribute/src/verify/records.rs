@@ -34,6 +34,9 @@ pub struct Step {
     pub lr: Vec<f64>,
     /// A digest of every parameter after the step.
     pub params: Vec<String>,
+    /// The pass over a DataLoader the step was taken in (its position in `passes`).
+    #[serde(rename = "pass")]
+    pub in_pass: Option<usize>,
 }
 
 /// One pass over a DataLoader.

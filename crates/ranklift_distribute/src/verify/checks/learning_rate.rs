@@ -1,11 +1,18 @@
-//! **learning rate** — on two processes, each step's learning rate is the original's (times
-//! the number of processes when the rewrite scales it).
+//! **learning rate** — on two processes, rank 0's learning rates follow the original's schedule
+//! (times the number of processes when the rewrite scales them).
 //!
 //! Compares: the learning rate of every parameter group at each step, rank 0 against the
-//! original.
-//! Why: a schedule stepped per epoch or per sample count changes when each rank's epoch is half
-//! as long; a warm-up or scaling applied twice shows here before a long run is spent on it.
-//! Evidence on failure: the first step and group whose rate differs, and both rates.
+//! original. How they align depends on what the original's schedule counts:
+//! - rates that change only between passes over the data (constant rates, schedules stepped
+//!   per epoch): step for step — the recorder cuts every pass to the same number of batches, so
+//!   both runs cross epochs at the same steps;
+//! - rates that change within a pass (a schedule counted in optimizer steps): rank 0's step i
+//!   against the original's step 2i, within 5% (the schedule's own step offsets) — the rewrite
+//!   must shorten it to each rank's half of the steps (`OneCycleLR(..., total_steps=N //
+//!   WORLD_SIZE)`), or it never reaches its end.
+//! Why: a schedule that is not shortened with the epochs never reaches its end; one shortened
+//! twice, or a warm-up or scaling applied twice, trains at other rates — silently.
+//! Evidence on failure: the first step and group whose rate fits neither alignment.
 
 use crate::verify::{Check, Run, Status};
 
@@ -22,30 +29,79 @@ pub fn check(original: &Run, two: &Run, scaled: bool) -> Check {
             "no optimizer step was taken",
         );
     }
-    for i in 0..n {
-        let (x, y) = (&o.steps[i].lr, &a.steps[i].lr);
-        for (g, (u, v)) in x.iter().zip(y).enumerate() {
-            if (u * factor - v).abs() > 1e-9 * (u * factor).abs().max(1e-12) {
-                return Check::new(
-                    "learning rate",
-                    Status::Fail,
-                    format!(
-                        "step {}, parameter group {g}: the original's rate is {u}, rank 0's {v} (expected {})",
-                        i + 1,
-                        u * factor
-                    ),
-                );
-            }
-        }
+    // Exact for the same step; within 5% for step 2i (the schedule's own step offsets).
+    let same = |u: f64, v: f64, tol: f64| {
+        (u * factor - v).abs() <= tol * (u * factor).abs().max(v.abs()).max(1e-12)
+    };
+    // Does the original's rate change between two steps of one pass?
+    let per_step = o.steps.windows(2).any(|w| {
+        w[0].in_pass.is_some()
+            && w[0].in_pass == w[1].in_pass
+            && w[0].lr.iter().zip(&w[1].lr).any(|(u, v)| u != v)
+    });
+    // The first (step, group) of rank 0 whose rate differs from the original's at `stride * i`.
+    let mismatch = |stride: usize| {
+        let tol = if stride == 1 { 1e-9 } else { 0.05 };
+        (0..a.steps.len())
+            .take_while(|i| stride * i < o.steps.len())
+            .find_map(|i| {
+                let (x, y) = (&o.steps[stride * i].lr, &a.steps[i].lr);
+                x.iter()
+                    .zip(y)
+                    .position(|(u, v)| !same(*u, *v, tol))
+                    .map(|g| (i, g, x[g], y[g]))
+            })
+    };
+    let step_for_step = mismatch(1);
+    if step_for_step.is_none() && !per_step {
+        return Check::new(
+            "learning rate",
+            Status::Pass,
+            if scaled {
+                format!("the original's rates times {factor} at each of {n} steps")
+            } else {
+                format!("the original's rates at each of {n} steps")
+            },
+        );
     }
+    let compared = a.steps.len().min(o.steps.len().div_ceil(2));
+    if compared >= 2 && mismatch(2).is_none() {
+        return Check::new(
+            "learning rate",
+            Status::Pass,
+            format!(
+                "a schedule counted in steps, run over each rank's half of them: rank 0's step i has the original's rate at step 2i ({compared} steps compared)"
+            ),
+        );
+    }
+    if per_step {
+        let Some((i, g, u, v)) = mismatch(2) else {
+            return Check::new(
+                "learning rate",
+                Status::NotRun,
+                "a schedule counted in steps, and too few steps to compare (raise --verify-steps)",
+            );
+        };
+        return Check::new(
+            "learning rate",
+            Status::Fail,
+            format!(
+                "the original's schedule moves every step; on 2 processes each rank takes half the steps, so rank 0's step {} should have the original's rate at step {} ({}), but has {v} (parameter group {g}): the schedule was not shortened to the rank's steps",
+                i + 1,
+                2 * i + 1,
+                u * factor
+            ),
+        );
+    }
+    let (i, g, u, v) = step_for_step.unwrap_or_default();
     Check::new(
         "learning rate",
-        Status::Pass,
-        if scaled {
-            format!("the original's rates times {factor} at each of {n} steps")
-        } else {
-            format!("the original's rates at each of {n} steps")
-        },
+        Status::Fail,
+        format!(
+            "step {}, parameter group {g}: the original's rate is {u}, rank 0's {v} (expected {})",
+            i + 1,
+            u * factor,
+        ),
     )
 }
 
@@ -55,19 +111,40 @@ mod tests {
     use crate::verify::Record;
     use crate::verify::checks::test_support::{run, steps};
 
-    #[test]
-    fn scaled_rates_are_expected_only_when_asked() {
-        let o = Record {
-            steps: steps(&[&["a"]]),
+    fn rates(lrs: &[f64]) -> Record {
+        let mut r = Record {
+            steps: steps(&vec![&["p"][..]; lrs.len()]),
             ..Record::default()
         };
-        let mut doubled = o.clone();
-        doubled.steps[0].lr = vec![0.2];
+        for (s, lr) in r.steps.iter_mut().zip(lrs) {
+            s.lr = vec![*lr];
+            s.in_pass = Some(0);
+        }
+        r
+    }
+
+    #[test]
+    fn scaled_rates_are_expected_only_when_asked() {
+        let o = rates(&[0.1]);
+        let doubled = rates(&[0.2]);
         let two = run(vec![doubled.clone(), doubled]);
         assert_eq!(
             check(&run(vec![o.clone()]), &two, true).status,
             Status::Pass
         );
         assert_eq!(check(&run(vec![o]), &two, false).status, Status::Fail);
+    }
+
+    #[test]
+    fn a_step_schedule_run_over_half_the_steps_passes_and_an_unchanged_one_fails() {
+        let o = run(vec![rates(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])]);
+        let halved = rates(&[0.1, 0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5]);
+        let c = check(&o, &run(vec![halved.clone(), halved]), false);
+        assert_eq!(c.status, Status::Pass, "{}", c.evidence);
+        let other = rates(&[0.1, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]);
+        assert_eq!(
+            check(&o, &run(vec![other.clone(), other]), false).status,
+            Status::Fail
+        );
     }
 }
