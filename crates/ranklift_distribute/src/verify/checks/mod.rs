@@ -52,6 +52,7 @@ pub(crate) mod test_support {
                 t: i as f64,
                 lr: vec![0.1],
                 params: d.iter().map(|s| s.to_string()).collect(),
+                in_pass: None,
             })
             .collect()
     }
