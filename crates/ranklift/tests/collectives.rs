@@ -322,9 +322,169 @@ fn launch_usage_errors() {
             vec!["launch", "-n", "1", "/nonexistent/prog"],
             "cannot start `/nonexistent/prog`",
         ),
+        // Numbers past their range are usage errors, not overflows (a grace period of 2^64-1
+        // seconds panicked when a worker failed; --index 2^64-1 wrapped around the check).
+        (
+            vec![
+                "launch",
+                "-n",
+                "1",
+                "--grace",
+                "18446744073709551615",
+                "python3",
+            ],
+            "not in 0..=86400",
+        ),
+        (
+            vec![
+                "launch",
+                "-n",
+                "2",
+                "--workers",
+                "a:1,b:2",
+                "--index",
+                "18446744073709551615",
+                "python3",
+            ],
+            "--index",
+        ),
     ] {
         let (code, _, err) = run(bin().args(&args));
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
     }
+}
+
+/// A worker that listens on its `TF_CONFIG` port on every interface (as TensorFlow's gRPC server
+/// does), writes the port where the test can read it, checks it reaches its peer, and waits.
+const LISTENER: &str = "import json, os, socket, sys, time\nc = json.loads(os.environ['TF_CONFIG'])\nme = c['task']['index']\nport = int(c['cluster']['worker'][me].rsplit(':', 1)[1])\ns = socket.socket(socket.AF_INET6)\ns.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)\ns.bind(('::', port))\ns.listen()\ntime.sleep(0.3)\npeer = int(c['cluster']['worker'][1 - me].rsplit(':', 1)[1])\nsocket.create_connection(('127.0.0.1', peer), timeout=5).close()\nopen(sys.argv[1] + str(me), 'w').write(str(port))\ntime.sleep(6)\n";
+
+/// Whether a process outside the launch reaches worker 0's port while it listens.
+fn reachable_from_outside(extra: &[&str]) -> bool {
+    let d = tmpdir(&format!("reach{}", extra.len()));
+    let file = d.join("port");
+    let mut child = bin()
+        .args(["launch", "-n", "2"])
+        .args(extra)
+        .args([python(), "-c", LISTENER])
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let ready = format!("{}0", file.display());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !std::path::Path::new(&ready).exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the workers never got ready"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let port: u16 = std::fs::read_to_string(&ready).unwrap().parse().unwrap();
+    let reached = std::net::TcpStream::connect_timeout(
+        &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        std::time::Duration::from_secs(2),
+    )
+    .is_ok();
+    let status = child.wait().unwrap();
+    assert!(
+        status.success(),
+        "the workers reach each other in both forms"
+    );
+    reached
+}
+
+#[test]
+fn local_workers_are_reachable_by_each_other_only() {
+    assert!(
+        !reachable_from_outside(&[]),
+        "a process outside the launch connected to a worker's port"
+    );
+    // Negative control: in the shared network the same port is open to this test.
+    assert!(reachable_from_outside(&["--shared-network"]));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_worker_tree_ends_with_the_launcher() {
+    let d = tmpdir("tree");
+    let pids = d.join("pids");
+    // Each worker starts a helper that inherits its output, writes both pids, and sleeps.
+    let script = format!(
+        "import os, subprocess, sys, time\nh = subprocess.Popen(['sleep', '60'])\nopen({:?} + os.environ['RANKLIFT_RANK'], 'w').write(f'{{os.getpid()}} {{h.pid}}')\nif os.environ['RANKLIFT_RANK'] == '1':\n    while not os.path.exists({:?} + '0'):\n        time.sleep(0.05)\n    sys.exit(3)\ntime.sleep(60)\n",
+        pids.display().to_string(),
+        pids.display().to_string()
+    );
+    // A worker fails while its helper holds its stdout: the launcher returns its status at once
+    // (it used to wait for the helper's end of the pipe) and no helper outlives it.
+    let started = std::time::Instant::now();
+    let (code, _, err) =
+        run(bin().args(["launch", "-n", "2", "--grace", "1", python(), "-c", &script]));
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    // Running, not a zombie waiting for a parent that does not reap it.
+    let alive = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for r in 0..2 {
+        let text = std::fs::read_to_string(format!("{}{r}", pids.display())).unwrap();
+        for pid in text.split(' ') {
+            assert!(
+                !alive(pid.parse().unwrap()),
+                "rank {r}: {pid} outlived the launcher"
+            );
+        }
+    }
+    // SIGKILL of the launcher itself: the workers die with it.
+    let script = format!(
+        "import os, time\nopen({:?} + os.environ['RANKLIFT_RANK'], 'w').write(str(os.getpid()))\ntime.sleep(60)\n",
+        d.join("k").display().to_string()
+    );
+    let mut child = bin()
+        .args(["launch", "-n", "2", python(), "-c", &script])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let files: Vec<_> = (0..2)
+        .map(|r| format!("{}{r}", d.join("k").display()))
+        .collect();
+    while !files.iter().all(|f| std::path::Path::new(f).exists()) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    for f in &files {
+        let pid: i32 = std::fs::read_to_string(f).unwrap().parse().unwrap();
+        assert!(!alive(pid), "worker {pid} outlived a killed launcher");
+    }
+}
+
+#[test]
+fn progress_redraws_are_prefixed_as_they_come_and_long_lines_are_cut() {
+    // A progress bar redrawn with \r, then 200 kB without a newline.
+    let script = "import sys\nfor i in range(3):\n    sys.stdout.write(f'step {i}\\r')\nsys.stdout.write('x' * 200000)\n";
+    let (code, out, err) = run(bin().args(["launch", "-n", "1", python(), "-c", script]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("[0]<stdout>:step 0\r[0]<stdout>:step 1\r[0]<stdout>:step 2\r"),
+        "{:?}",
+        &out[..80.min(out.len())]
+    );
+    let pieces: Vec<&str> = out.split(['\n', '\r']).filter(|l| !l.is_empty()).collect();
+    assert!(pieces.len() >= 4, "the long line arrives in bounded pieces");
+    for p in &pieces {
+        assert!(p.len() <= 64 * 1024 + 64, "a piece of {} bytes", p.len());
+    }
+    assert_eq!(out.matches('x').count(), 200_000, "nothing is lost");
 }
