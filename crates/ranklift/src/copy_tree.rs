@@ -8,7 +8,9 @@
 //!   one that points outside is made absolute so it still resolves from the output;
 //! - a `.gitignore`d directory (data, checkpoints, a virtualenv) is *linked*, not copied: it can
 //!   be large, and the program finds it at the same relative path; a `.gitignore`d file larger
-//!   than [`LINK_ABOVE`] likewise;
+//!   than [`LINK_ABOVE`] likewise — but a directory that holds a rewritten file is never linked
+//!   (its rewrite would be lost behind the link, and the output would run the original): it is
+//!   copied, its other entries decided one by one;
 //! - left out: `.git` (version control), `__pycache__` (regenerated), earlier ranklift outputs,
 //!   virtual environments (a directory with `pyvenv.cfg`: copying one is slow and breaks it),
 //!   the output directory itself, and what is not a file, directory or link (FIFOs, sockets,
@@ -40,6 +42,8 @@ struct Copier<'a> {
     exclude: Vec<PathBuf>,
     pycache: usize,
     report: Report,
+    /// The rewritten files written so far (each must be, as a file of the output's own).
+    written: HashSet<String>,
 }
 
 fn rel_of(root: &Path, p: &Path) -> String {
@@ -85,6 +89,7 @@ pub fn copy_project(
             .collect(),
         pycache: 0,
         report: Report::default(),
+        written: HashSet::new(),
     };
     c.dir(&src_root)?;
     if c.pycache > 0 {
@@ -98,7 +103,7 @@ pub fn copy_project(
         ));
     }
     for rel in changes.keys() {
-        if !out_root.join(rel).exists() {
+        if !c.written.contains(*rel) {
             return Err(format!(
                 "{rel}: rewritten, but not found in the project walk"
             ));
@@ -154,7 +159,10 @@ impl Copier<'_> {
                 ));
                 return Ok(());
             }
-            if !self.kept.contains(&rel) {
+            let holds_change = self.changes.keys().any(|c| {
+                c.len() > rel.len() && c.starts_with(&rel) && c[rel.len()..].starts_with('/')
+            });
+            if !self.kept.contains(&rel) && !holds_change {
                 self.link(
                     &rel,
                     path.to_path_buf(),
@@ -172,6 +180,7 @@ impl Copier<'_> {
             if let Some(bytes) = self.changes.get(rel.as_str()) {
                 std::fs::write(&out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
                 let _ = std::fs::set_permissions(&out, meta.permissions());
+                self.written.insert(rel);
                 return Ok(());
             }
             if !self.kept.contains(&rel) && meta.len() > LINK_ABOVE {
@@ -201,6 +210,7 @@ impl Copier<'_> {
     /// Recreate a symlink. A rewritten module behind a link is written as a file.
     fn symlink(&mut self, path: &Path, rel: &str, out: &Path) -> Result<(), String> {
         if let Some(bytes) = self.changes.get(rel) {
+            self.written.insert(rel.to_owned());
             return std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()));
         }
         let target = std::fs::read_link(path).map_err(|e| format!("{rel}: {e}"))?;

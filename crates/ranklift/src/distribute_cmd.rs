@@ -758,31 +758,40 @@ fn write_file_dest(outcome: &Outcome, dest: &Path, force: bool) -> Result<String
             dest.display()
         ));
     }
-    // An existing file is replaced only when it is an earlier output (a Horovod program).
-    if !force
-        && let Ok(old) = ranklift_python::source::read_regular(dest)
-        && !old.windows(7).any(|w| w == b"horovod")
-        && !old.windows(17).any(|w| w == b"torch.distributed")
-    {
-        return Err(format!(
-            "{}: exists and is not an earlier ranklift output; pass --force to replace it",
-            dest.display()
-        ));
-    }
     if let Some(c) = outcome.changes.iter().find(|c| c.path == main) {
         let dir = dest
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        let mut t = Transaction::new(dir);
-        t.stage_no_follow(dest, &c.bytes)?;
-        // A module the rewrite imports (`ranklift_tf.py`) goes next to the script, in the same
-        // all-or-nothing write.
+        // The script, and a module the rewrite imports (`ranklift_tf.py`) next to it, in the
+        // same all-or-nothing write.
+        let mut files: Vec<(PathBuf, &[u8])> = vec![(dest.to_path_buf(), &c.bytes)];
         for extra in outcome.changes.iter().filter(|c| c.created) {
             let name = Path::new(&extra.path).file_name().unwrap_or_default();
-            t.stage_no_follow(&dir.join(name), &extra.bytes)?;
+            files.push((dir.join(name), &extra.bytes));
+        }
+        // An existing file is replaced only when it is exactly what this user's ranklift wrote
+        // there (or is already what would be written), whatever it says.
+        for (path, bytes) in &files {
+            if !force
+                && let Ok(old) = ranklift_python::source::read_regular(path)
+                && old != *bytes
+                && !crate::journal::wrote_output(path, &old)
+            {
+                return Err(format!(
+                    "{}: exists and is not an earlier ranklift output (or was edited since); pass --force to replace it",
+                    path.display()
+                ));
+            }
+        }
+        let mut t = Transaction::new(dir);
+        for (path, bytes) in &files {
+            t.stage_no_follow(path, bytes)?;
         }
         t.commit()?;
+        for (path, bytes) in &files {
+            crate::journal::remember_output(path, bytes);
+        }
     }
     Ok(format!(" to {}", dest.display()))
 }

@@ -353,3 +353,71 @@ mod tests {
         assert!(!is_companion(t, "pkg/../.a.py.x.ranklift", ".ranklift"));
     }
 }
+
+/// The outputs this user's ranklift wrote: one line per file, the HMAC (under the journal key)
+/// of its canonical path and its bytes, in `ranklift/outputs` beside the key; the newest
+/// [`OUTPUTS_KEPT`] kept. A file is "an earlier output" only when its path and its bytes are
+/// exactly what was written there — whatever it says, a file the user wrote or edited is not.
+const OUTPUTS_KEPT: usize = 4096;
+
+fn outputs_path() -> Option<PathBuf> {
+    Some(key_path()?.with_file_name("outputs"))
+}
+
+fn output_mac(key: &[u8], path: &Path, bytes: &[u8]) -> Option<String> {
+    let canon = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .canonicalize()
+        .ok()?
+        .join(path.file_name()?);
+    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
+    m.update(canon.as_os_str().as_encoded_bytes());
+    m.update(&[0]);
+    m.update(bytes);
+    Some(
+        m.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
+/// Whether this user's ranklift wrote exactly `bytes` at `path`.
+pub fn wrote_output(path: &Path, bytes: &[u8]) -> bool {
+    let (Some(k), Some(file)) = (key(false), outputs_path()) else {
+        return false;
+    };
+    let Some(mac) = output_mac(&k, path, bytes) else {
+        return false;
+    };
+    ranklift_python::source::read_regular(&file)
+        .is_ok_and(|text| text.split(|&b| b == b'\n').any(|l| l == mac.as_bytes()))
+}
+
+/// Record that `bytes` were written at `path` (best effort: without a home, nothing is kept,
+/// and such a file is then not replaced without `--force`).
+pub fn remember_output(path: &Path, bytes: &[u8]) {
+    let (Some(k), Some(file)) = (key(true), outputs_path()) else {
+        return;
+    };
+    let Some(mac) = output_mac(&k, path, bytes) else {
+        return;
+    };
+    let old = ranklift_python::source::read_regular(&file).unwrap_or_default();
+    let mut lines: Vec<&[u8]> = old
+        .split(|&b| b == b'\n')
+        .filter(|l| l.len() == 64 && *l != mac.as_bytes())
+        .collect();
+    lines.push(mac.as_bytes());
+    let keep = &lines[lines.len().saturating_sub(OUTPUTS_KEPT)..];
+    let mut text = keep.join(&b'\n');
+    text.push(b'\n');
+    // Replaced by a rename, so a reader never sees half a ledger.
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, &text).is_ok() && std::fs::rename(&tmp, &file).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}

@@ -770,3 +770,120 @@ fn a_nul_byte_in_a_notebook_cell_is_a_syntax_error_at_the_cell() {
     let (code, out) = run_bounded(&["shapes", "n.ipynb"], d.path());
     assert_eq!(code, Some(0), "{out}");
 }
+
+#[test]
+fn a_gitignored_directory_that_holds_a_rewritten_module_is_copied_not_linked() {
+    // A script whose imported helper in a gitignored `lib/` saves a checkpoint: the rewrite
+    // guards it, and the output must carry that rewrite (a link to `lib/` ran the original).
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("proj");
+    copy_dir(
+        &repo().join("examples/distribute/torch/project_argparse"),
+        &p,
+    );
+    std::fs::create_dir(p.join("lib")).unwrap();
+    std::fs::rename(p.join("utils.py"), p.join("lib/utils.py")).unwrap();
+    std::fs::write(p.join("lib/__init__.py"), "").unwrap();
+    std::fs::write(p.join("lib/big.bin"), vec![0u8; 17 << 20]).unwrap();
+    let train = std::fs::read_to_string(p.join("train.py")).unwrap();
+    std::fs::write(
+        p.join("train.py"),
+        train.replace("from utils import", "from lib.utils import"),
+    )
+    .unwrap();
+    std::fs::write(p.join(".gitignore"), "lib/\n").unwrap();
+    let out = d.path().join("out");
+    let o = run(
+        &["distribute", "train.py", "-o", out.to_str().unwrap()],
+        &p,
+        None,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("rewrote 3 file(s)"), "{err}");
+    let lib = std::fs::symlink_metadata(out.join("lib")).unwrap();
+    assert!(
+        lib.is_dir(),
+        "out/lib must be a directory of the output, not a link"
+    );
+    let written = std::fs::read(out.join("lib/utils.py")).unwrap();
+    assert_ne!(written, std::fs::read(p.join("lib/utils.py")).unwrap());
+    assert!(String::from_utf8_lossy(&written).contains("RANK"));
+    // Its other entries are decided one by one: the large ignored file is still linked.
+    assert!(
+        std::fs::symlink_metadata(out.join("lib/big.bin"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn an_output_file_is_replaced_only_when_ranklift_wrote_it_as_it_is() {
+    let d = tempfile::tempdir().unwrap();
+    let state = d.path().join("state");
+    std::fs::copy(
+        repo().join("examples/distribute/tape_mlp.py"),
+        d.path().join("train.py"),
+    )
+    .unwrap();
+    let go = |extra: &[&str]| {
+        let mut args = vec![
+            "distribute",
+            "train.py",
+            "-o",
+            "out.py",
+            "--target-tf",
+            "2.16",
+        ];
+        args.extend_from_slice(extra);
+        run_as(&args, d.path(), None, &state)
+    };
+    // A hand-written file that mentions horovod is still the user's.
+    std::fs::write(d.path().join("out.py"), "# notes on horovod\n").unwrap();
+    let o = go(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not an earlier ranklift output"));
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("out.py")).unwrap(),
+        "# notes on horovod\n"
+    );
+    std::fs::remove_file(d.path().join("out.py")).unwrap();
+    // So is the user's own `ranklift_tf.py` next to it.
+    std::fs::write(d.path().join("ranklift_tf.py"), "MINE = 1\n").unwrap();
+    let o = go(&[]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("ranklift_tf.py")).unwrap(),
+        "MINE = 1\n"
+    );
+    assert!(!d.path().join("out.py").exists(), "nothing is written");
+    // --force replaces it; after that both files are ranklift's own: a rerun replaces them.
+    assert!(go(&["--force"]).status.success());
+    std::fs::write(
+        d.path().join("train.py"),
+        std::fs::read_to_string(d.path().join("train.py")).unwrap() + "\n# changed\n",
+    )
+    .unwrap();
+    let o = go(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // An output the user edited since is theirs again.
+    let edited = std::fs::read_to_string(d.path().join("out.py")).unwrap() + "# my edit\n";
+    std::fs::write(d.path().join("out.py"), &edited).unwrap();
+    std::fs::write(
+        d.path().join("train.py"),
+        std::fs::read_to_string(d.path().join("train.py")).unwrap() + "# again\n",
+    )
+    .unwrap();
+    let o = go(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("out.py")).unwrap(),
+        edited
+    );
+}
