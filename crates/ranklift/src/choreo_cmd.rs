@@ -193,7 +193,14 @@ fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
             out.push((p.clone(), false));
             continue;
         }
+        let above = ranklift_python::files::ParentIgnores::stderr(p);
+        let base = p.clone();
         let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(p)
+            .parents(false)
+            .filter_entry(move |e| {
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                e.depth() == 0 || !above.ignored(&base, e.path(), is_dir)
+            })
             .build()
             .filter_map(Result::ok)
             .map(|e| e.into_path())

@@ -67,13 +67,19 @@ pub fn copy_project(
         .canonicalize()
         .map_err(|e| format!("{}: {e}", src_root.display()))?;
     let mut kept = HashSet::new();
+    let above = ranklift_python::files::ParentIgnores::for_root(&src_root, &|_, _| {});
+    let base = src_root.clone();
     let walker = ignore::WalkBuilder::new(&src_root)
         .standard_filters(false)
         .git_ignore(true)
         .git_exclude(true)
         .ignore(true)
-        .parents(true)
+        .parents(false)
         .require_git(false)
+        .filter_entry(move |e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            e.depth() == 0 || !above.ignored(&base, e.path(), is_dir)
+        })
         .build();
     for e in walker.flatten() {
         kept.insert(rel_of(&src_root, e.path()));

@@ -96,12 +96,18 @@ const MAX_BYTES: u64 = 2 << 30;
 
 fn too_large(root: &Path) -> Option<String> {
     let (mut files, mut bytes) = (0usize, 0u64);
+    let above = ranklift_python::files::ParentIgnores::for_root(root, &|_, _| {});
+    let base = root.to_path_buf();
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(false)
         .git_ignore(true)
-        .parents(true)
+        .parents(false)
         .require_git(false)
-        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | "__pycache__")))
+        .filter_entry(move |e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            !matches!(e.file_name().to_str(), Some(".git" | "__pycache__"))
+                && (e.depth() == 0 || !above.ignored(&base, e.path(), is_dir))
+        })
         .build();
     for e in walker.flatten() {
         if e.file_type().is_some_and(|t| t.is_file()) {

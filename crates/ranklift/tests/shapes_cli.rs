@@ -452,3 +452,60 @@ fn the_time_budget_stops_an_analysis_with_a_note() {
         assert_eq!(code, 2, "{bad}: {err}");
     }
 }
+
+const BUG: &str = "import numpy as np\nx = np.zeros((2, 3)) @ np.zeros((4, 5))\n";
+
+/// `shapes DIR` from inside `cwd`: (exit code, stdout, stderr).
+fn shapes_in(cwd: &std::path::Path, dir: &str) -> (i32, String, String) {
+    let o = bin()
+        .current_dir(cwd)
+        .args(["shapes", dir])
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn ignore_files_above_the_repository_or_the_project_do_not_apply() {
+    // A dotfiles-style `.gitignore` of `*` above a real repository, and above a plain directory.
+    let top = tmp("gitignore-above", &[(".gitignore", "*\n")]);
+    for (dir, git) in [("repo", true), ("plain/sub", false)] {
+        let d = top.join(dir);
+        std::fs::create_dir_all(d.join("pkg")).unwrap();
+        if git {
+            std::fs::create_dir(d.join(".git")).unwrap();
+        }
+        std::fs::write(d.join("pkg/a.py"), BUG).unwrap();
+        let (code, out, err) = shapes_in(&top, dir);
+        assert_eq!(code, 1, "{dir}: {out}{err}");
+        assert!(out.contains("W504"), "{dir}: {out}{err}");
+    }
+    // Negative control: the same pattern in the repository's own .gitignore hides the file.
+    std::fs::write(top.join("repo/.gitignore"), "pkg/\n").unwrap();
+    let (code, out, _) = shapes_in(&top, "repo");
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("W504"));
+    // Inside the repository, a .gitignore between its root and the walked directory applies...
+    std::fs::create_dir_all(top.join("repo/lib/gen")).unwrap();
+    std::fs::write(top.join("repo/lib/gen/b.py"), BUG).unwrap();
+    std::fs::write(top.join("repo/lib/gen/.keep"), "").unwrap();
+    std::fs::write(top.join("repo/.gitignore"), "gen/\n").unwrap();
+    let (_, out, _) = shapes_in(&top, "repo/lib");
+    assert!(!out.contains("b.py"), "{out}");
+    // ...unless another user owns it: skipped, with a warning (making a file another user's
+    // takes root, as CI runs).
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let gi = top.join("repo/.gitignore");
+    std::os::unix::fs::chown(&gi, Some(12345), None).unwrap();
+    let (code, out, err) = shapes_in(&top, "repo/lib");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("b.py"), "{out}");
+    assert!(err.contains("owned by another user (12345)"), "{err}");
+}

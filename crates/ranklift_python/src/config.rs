@@ -299,7 +299,7 @@ fn located(
 
 /// The owner of `path` or of its directory when that is not the user running ranklift (root
 /// running under sudo counts as the user who ran sudo, as git counts it); None when both are ours.
-fn foreign_owner(path: &Path) -> Option<u32> {
+pub(crate) fn foreign_owner(path: &Path) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
     // SAFETY: geteuid has no preconditions and cannot fail.
     let me = unsafe { libc::geteuid() };

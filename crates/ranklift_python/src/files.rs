@@ -147,3 +147,116 @@ mod tests {
         assert!(Excludes::new(["a[b"], []).is_err());
     }
 }
+
+/// The ignore files that apply to a walk from *above* its root, as git applies them: within a
+/// repository, the `.gitignore` of each directory from the repository's root down to the walk
+/// root's parent, and the repository's `.git/info/exclude`; outside a repository, none (only the
+/// project's own, which the walk reads as it goes). An ignore file above the repository root
+/// never applies (a dotfiles-style `~/.gitignore` of `*` above a real repository hid it all), and
+/// one owned by another user (or in a directory another user owns) is skipped with a warning, as
+/// configurations are.
+///
+/// Walks build with `parents(false)` and ask [`ParentIgnores::ignored`] in their entry filter.
+/// [`ParentIgnores::warn_stderr`] is the warning every command prints.
+#[derive(Default)]
+pub struct ParentIgnores {
+    /// The walk root, absolute; matchers rooted at directories above it.
+    root: std::path::PathBuf,
+    matchers: Vec<ignore::gitignore::Gitignore>,
+}
+
+impl ParentIgnores {
+    /// The ignore files above `root` that git would apply; `warn(path, why)` for each skipped.
+    pub fn for_root(root: &Path, warn: &dyn Fn(&Path, &str)) -> ParentIgnores {
+        let Ok(abs) = root.canonicalize() else {
+            return ParentIgnores::default();
+        };
+        let Some(repo) = abs.ancestors().find(|d| d.join(".git").exists()) else {
+            return ParentIgnores {
+                root: abs,
+                matchers: Vec::new(),
+            };
+        };
+        let mut files: Vec<(std::path::PathBuf, std::path::PathBuf)> = Vec::new();
+        let exclude = repo.join(".git/info/exclude");
+        if exclude.is_file() {
+            files.push((repo.to_path_buf(), exclude));
+        }
+        let mut above: Vec<&Path> = abs
+            .ancestors()
+            .skip(1)
+            .take_while(|d| d.starts_with(repo))
+            .collect();
+        above.reverse();
+        for dir in above {
+            let f = dir.join(".gitignore");
+            if f.is_file() {
+                files.push((dir.to_path_buf(), f));
+            }
+        }
+        let mut matchers = Vec::new();
+        for (dir, file) in files {
+            if let Some(owner) = crate::config::foreign_owner(&file) {
+                warn(
+                    &file,
+                    &format!("owned by another user ({owner}); its patterns are not applied"),
+                );
+                continue;
+            }
+            let mut b = ignore::gitignore::GitignoreBuilder::new(&dir);
+            if b.add(&file).is_none()
+                && let Ok(m) = b.build()
+            {
+                matchers.push(m);
+            }
+        }
+        ParentIgnores {
+            root: abs,
+            matchers,
+        }
+    }
+
+    /// [`ParentIgnores::for_root`] with its warnings on standard error.
+    pub fn stderr(root: &Path) -> ParentIgnores {
+        ParentIgnores::for_root(root, &ParentIgnores::warn_stderr)
+    }
+
+    pub fn warn_stderr(path: &Path, why: &str) {
+        let shown: String = path
+            .display()
+            .to_string()
+            .chars()
+            .flat_map(|c| {
+                let e: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                e
+            })
+            .collect();
+        eprintln!("warning: {shown}: {why}");
+    }
+
+    /// Whether `path` (an entry of the walk: the walk root joined with its relative path) is
+    /// ignored by a file above the root; the deepest file that decides wins.
+    pub fn ignored(&self, walk_root: &Path, path: &Path, is_dir: bool) -> bool {
+        if self.matchers.is_empty() {
+            return false;
+        }
+        let Ok(rel) = path.strip_prefix(walk_root) else {
+            return false;
+        };
+        let abs = self.root.join(rel);
+        for m in self.matchers.iter().rev() {
+            let hit = m.matched_path_or_any_parents(&abs, is_dir);
+            if hit.is_ignore() {
+                return true;
+            }
+            if hit.is_whitelist() {
+                return false;
+            }
+        }
+        false
+    }
+}

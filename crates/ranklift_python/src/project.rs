@@ -120,12 +120,17 @@ impl Project {
         let exclude = exclude.and_then(|e| e.canonicalize().ok());
         let excludes = excludes.clone();
         let base = root.to_path_buf();
+        let above = crate::files::ParentIgnores::stderr(root);
         let walker = ignore::WalkBuilder::new(root)
             .require_git(false)
+            .parents(false)
             .hidden(true)
             .sort_by_file_name(|a, b| a.cmp(b))
             .filter_entry(move |e| {
                 let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                if e.depth() > 0 && above.ignored(&base, e.path(), is_dir) {
+                    return false;
+                }
                 if is_dir && e.depth() > 0 && e.path().join(OUTPUT_MARKER).is_file() {
                     return false;
                 }

@@ -116,10 +116,15 @@ pub fn collect_files_excluding(
         if p.is_dir() {
             let root = p.clone();
             let excludes = excludes.clone();
+            let above = ranklift_python::files::ParentIgnores::stderr(p);
             let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(p)
                 .require_git(false)
+                .parents(false)
                 .filter_entry(move |e| {
                     let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                    if e.depth() > 0 && above.ignored(&root, e.path(), is_dir) {
+                        return false;
+                    }
                     let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
                     let rel = rel.to_string_lossy().replace('\\', "/");
                     e.depth() == 0 || !excludes.excluded(&rel, is_dir.then(|| e.path()))
