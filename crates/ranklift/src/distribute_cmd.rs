@@ -635,9 +635,10 @@ fn report_and_write(
             if !json {
                 let pattern = outcome.pattern.map(|p| p.describe()).unwrap_or("");
                 eprintln!(
-                    "ranklift: {} ({pattern}): rewrote {} file(s){where_}",
-                    outcome.main.as_deref().unwrap_or(""),
-                    changed.len()
+                    "ranklift: {} ({pattern}): rewrote {} file(s){}",
+                    crate::report::escape_controls(outcome.main.as_deref().unwrap_or("")),
+                    changed.len(),
+                    crate::report::escape_controls(&where_)
                 );
                 if let Some(c) = &commands {
                     eprint!("{}", launch::render(c));
@@ -856,11 +857,16 @@ fn write_dir_dest(
         Ok(())
     })?;
     if !quiet {
+        use crate::report::escape_controls as esc;
         for (rel, target, why) in &report.linked {
-            eprintln!("ranklift: linked {rel} -> {} ({why})", target.display());
+            eprintln!(
+                "ranklift: linked {} -> {} ({why})",
+                esc(rel),
+                esc(&target.display().to_string())
+            );
         }
         for (rel, why) in &report.left_out {
-            eprintln!("ranklift: left out {rel}: {why}");
+            eprintln!("ranklift: left out {}: {why}", esc(rel));
         }
     }
     Ok(format!(" into {}", dest.display()))

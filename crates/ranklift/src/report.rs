@@ -108,7 +108,7 @@ fn code_style(s: Severity) -> Style {
 /// separators, the code coloured by severity). `column_shift` is subtracted from columns
 /// (`shapes --columns 0`, Pytropos' numbering).
 pub fn headline(d: &Diagnostic, column_shift: usize) -> String {
-    let mut out = format!("{BOLD}{}{BOLD:#}", d.path);
+    let mut out = format!("{BOLD}{}{BOLD:#}", escape_controls(&d.path));
     if let Some(c) = d.cell {
         let _ = write!(out, "{CYAN}:{CYAN:#}cell {c}");
     }
@@ -125,10 +125,10 @@ pub fn headline(d: &Diagnostic, column_shift: usize) -> String {
             "{cs}{}[{}]{cs:#}: {}",
             d.severity.as_str(),
             d.code,
-            d.message
+            escape_controls(&d.message)
         );
     } else {
-        let _ = write!(out, "{cs}{}{cs:#} {}", d.code, d.message);
+        let _ = write!(out, "{cs}{}{cs:#} {}", d.code, escape_controls(&d.message));
     }
     out
 }
@@ -139,9 +139,17 @@ pub fn render(d: &Diagnostic, column_shift: usize, snippets: bool) -> String {
     let mut out = headline(d, column_shift);
     out.push('\n');
     if snippets {
-        let rendered = d.render_text_styled(stdout_colored());
+        let colored = stdout_colored();
+        let rendered = d.render_text_styled(colored);
         if let Some((_, rest)) = rendered.split_once('\n') {
-            out.push_str(rest);
+            // The source lines shown are the file's: without colour, every control character
+            // but the line ends is shown escaped; with colour, our own styling must pass, so
+            // only what cannot be styling (a lone ESC's neighbours are) is left as it is.
+            if colored {
+                out.push_str(rest);
+            } else {
+                out.push_str(&escape_text(rest));
+            }
         }
     }
     out
@@ -236,6 +244,14 @@ mod tests {
         assert_eq!(display_path("/elsewhere/z.py"), "/elsewhere/z.py");
         assert_eq!(display_path("<stdin>"), "<stdin>");
     }
+}
+
+/// [`escape_controls`] for several lines: line ends are kept.
+pub fn escape_text(text: &str) -> String {
+    text.split('\n')
+        .map(|l| escape_controls(l).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `text` with every control character shown as an escape (`\u{1b}`, `\r`, `\t`) rather than

@@ -244,7 +244,10 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             let shown: Vec<String> = args
                 .paths
                 .iter()
-                .map(|p| report::display_path(&p.display().to_string()))
+                .map(|p| {
+                    report::escape_controls(&report::display_path(&p.display().to_string()))
+                        .into_owned()
+                })
                 .collect();
             anstream::eprintln!(
                 "warning: no Python files found under {} (excluded directories are not searched; see --exclude)",
@@ -291,7 +294,11 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             anstream::print!("{out}");
             for d in all.iter().filter(|d| d.code.starts_with("RL")) {
                 if let Some(h) = &d.hint {
-                    eprintln!("{}: help: {h}", d.place());
+                    eprintln!(
+                        "{}: help: {}",
+                        report::escape_controls(&d.place()),
+                        report::escape_controls(h)
+                    );
                 }
             }
         }

@@ -509,3 +509,28 @@ fn ignore_files_above_the_repository_or_the_project_do_not_apply() {
     assert!(out.contains("b.py"), "{out}");
     assert!(err.contains("owned by another user (12345)"), "{err}");
 }
+
+#[test]
+fn control_characters_in_names_are_shown_not_sent_to_the_terminal() {
+    // A file name that clears the screen and sets the window title, then a forged summary.
+    let name = "a\u{1b}[2J\u{1b}]0;pwn\u{7}\rAll checks passed.\n.py";
+    let d = tmp("escapes", &[(name, BUG)]);
+    for color in ["never", "always"] {
+        let o = bin()
+            .current_dir(&d)
+            .args(["shapes", ".", "--color", color])
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        let shown = "a\\u{1b}[2J\\u{1b}]0;pwn\\u{7}\\rAll checks passed.\\n.py";
+        assert!(out.contains(shown), "{out:?}");
+        if color == "never" {
+            assert!(out.contains(&format!("{shown}:2:5: W504")), "{out:?}");
+        }
+        assert!(
+            !out.contains("\u{1b}[2J") && !out.contains('\u{7}') && !out.contains('\r'),
+            "{out:?}"
+        );
+    }
+}
