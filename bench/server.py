@@ -11,6 +11,10 @@ sending `textDocument/didChange` to receiving its `publishDiagnostics`:
 against the baseline measured in the same run: one `ranklift shapes FILE` process (what an
 editor integration that runs the CLI on each change pays). Medians of RUNS edits each.
 
+Then a batch: one `didChange` carrying 20,000 range edits on a 315 kB document (an editor's
+multi-cursor replace, or a hostile client), timed until the server answers the request sent
+right behind it, against the same request after a one-edit change (target: under a second).
+
 Usage: bench/server.py [--bin target/release/ranklift] [--runs 30]
 """
 import argparse
@@ -105,6 +109,25 @@ def main():
             assert len(ds) == len(first)
         send(p, {"jsonrpc": "2.0", "id": 2, "method": "ranklift/stats", "params": None})
         stats = read(p)["result"]
+        # The batch, on a document of comments (its analysis is trivial: the edits are timed).
+        big_uri = f"file://{d}/big.py"
+        big = ("# " + "x" * 60 + "\n") * 5000
+        send(p, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": big_uri, "languageId": "python", "version": 1, "text": big}}})
+
+        def batch(n, rid):
+            edits = [{"range": {"start": {"line": i % 5000, "character": 3},
+                                "end": {"line": i % 5000, "character": 4}}, "text": "y"} for i in range(n)]
+            t = time.perf_counter()
+            send(p, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": big_uri, "version": rid}, "contentChanges": edits}})
+            send(p, {"jsonrpc": "2.0", "id": rid, "method": "ranklift/stats", "params": None})
+            while read(p).get("id") != rid:
+                pass
+            return (time.perf_counter() - t) * 1000
+
+        one_edit = batch(1, 100)
+        many_edits = batch(20000, 101)
         send(p, {"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": None})
         read(p)
         send(p, {"jsonrpc": "2.0", "method": "exit", "params": None})
@@ -118,6 +141,8 @@ def main():
     print(f"baseline, `ranklift shapes FILE`: {med([x * 1000 for x in cli]):8.1f} ms (median, one process)")
     print(f"code edit / CLI: {med(code) / (med(cli) * 1000):.2f}; "
           f"comment edit / CLI: {med(comment) / (med(cli) * 1000):.2f}")
+    print(f"didChange of 20,000 edits on 315 kB -> answered: {many_edits:8.1f} ms "
+          f"(one edit: {one_edit:.1f} ms; ratio {many_edits / one_edit:.1f})")
 
 
 if __name__ == "__main__":

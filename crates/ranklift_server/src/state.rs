@@ -85,16 +85,7 @@ impl Server {
         let Some(doc) = self.docs.get_mut(key) else {
             return;
         };
-        for c in changes {
-            match c.range {
-                Some(r) => {
-                    let a = convert::offset(&doc.text, r.start, self.utf8);
-                    let b = convert::offset(&doc.text, r.end, self.utf8).max(a);
-                    doc.text.replace_range(a..b, &c.text);
-                }
-                None => doc.text = c.text.clone(),
-            }
-        }
+        doc.text = apply_changes(&doc.text, changes, self.utf8);
         doc.version = version;
         self.dirty.insert(key.to_owned());
     }
@@ -608,5 +599,114 @@ mod tests {
         assert!(imports("from .helpers.sub import f\n", "helpers"));
         assert!(imports("import os, helpers\n", "os"));
         assert!(!imports("import helpers_extra\n", "helpers"));
+    }
+}
+
+/// `text` after `changes`, each relative to the text the ones before it left. On a rope, so a
+/// batch of k range edits costs O(n + k log n) (a string rebuilt and re-indexed per edit made a
+/// 20,000-edit batch on a 300 kB file take 16-27 s of the server's one thread).
+pub(crate) fn apply_changes(
+    text: &str,
+    changes: &[TextDocumentContentChangeEvent],
+    utf8: bool,
+) -> String {
+    let mut rope = ropey::Rope::from_str(text);
+    for c in changes {
+        match c.range {
+            Some(r) => {
+                let a = rope_offset(&rope, r.start, utf8);
+                let b = rope_offset(&rope, r.end, utf8).max(a);
+                rope.remove(a..b);
+                rope.insert(a, &c.text);
+            }
+            None => rope = ropey::Rope::from_str(&c.text),
+        }
+    }
+    rope.to_string()
+}
+
+/// The char index of `pos` in `rope`, clamped as [`convert::offset`] clamps: a position past the
+/// end of a line is its end, past the last line the end of the text.
+fn rope_offset(rope: &ropey::Rope, pos: lsp_types::Position, utf8: bool) -> usize {
+    let line = pos.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let mut units = 0u32;
+    for (i, c) in rope.line(line).chars().enumerate() {
+        if c == '\n' || c == '\r' || units >= pos.character {
+            return start + i;
+        }
+        units += if utf8 {
+            c.len_utf8() as u32
+        } else {
+            c.len_utf16() as u32
+        };
+    }
+    start + rope.line(line).len_chars()
+}
+
+#[cfg(test)]
+mod change_tests {
+    use super::*;
+
+    /// The protocol's meaning, spelled out directly (the server's former implementation): each
+    /// range resolved against the text as the previous changes left it.
+    fn naive(text: &str, changes: &[TextDocumentContentChangeEvent], utf8: bool) -> String {
+        let mut t = text.to_owned();
+        for c in changes {
+            match c.range {
+                Some(r) => {
+                    let a = convert::offset(&t, r.start, utf8);
+                    let b = convert::offset(&t, r.end, utf8).max(a);
+                    t.replace_range(a..b, &c.text);
+                }
+                None => t = c.text.clone(),
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn batches_of_edits_match_the_protocol_on_every_kind_of_text() {
+        let texts = [
+            "x = 1\ny = 2\n",
+            "a\r\nb\rc\n\u{e9}t\u{e9} = \"\u{1f600}\"\n",
+            "",
+            "no newline at end",
+        ];
+        let words = ["", "z", "\n", "q\r\nw", "\u{1f600}", "\u{e9}\n\n"];
+        // A small deterministic generator (no dependency): positions past line and text ends
+        // included, to exercise the clamping.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(m)) as u32
+        };
+        for text in texts {
+            for utf8 in [false, true] {
+                for _ in 0..200 {
+                    let changes: Vec<TextDocumentContentChangeEvent> = (0..1 + next(6))
+                        .map(|_| {
+                            let p = |l, c| lsp_types::Position::new(l, c);
+                            let (l1, c1, l2, c2) = (next(5), next(8), next(5), next(8));
+                            TextDocumentContentChangeEvent {
+                                range: Some(lsp_types::Range::new(p(l1, c1), p(l2, c2))),
+                                range_length: None,
+                                text: words[next(words.len() as u32) as usize].to_owned(),
+                            }
+                        })
+                        .collect();
+                    assert_eq!(
+                        apply_changes(text, &changes, utf8),
+                        naive(text, &changes, utf8),
+                        "{text:?} {changes:?}"
+                    );
+                }
+            }
+        }
     }
 }
