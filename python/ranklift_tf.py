@@ -121,14 +121,29 @@ def init():
             f"the collectives): {e}"
         ) from None
     resolver, rank_, size_ = _cluster(len(gpus))
+    # A worker that is alive but never reaches a collective (stuck in its own code) would block
+    # the others forever: every collective gives up after RANKLIFT_COLLECTIVE_TIMEOUT seconds
+    # (default 1800) with an error that says so (`_reduce`).
+    options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=_collective_timeout())
     try:
-        strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=resolver)
+        strategy = tf.distribute.MultiWorkerMirroredStrategy(
+            cluster_resolver=resolver, communication_options=options
+        )
     except (RuntimeError, ValueError) as e:
         raise RuntimeError(
             "ranklift_tf.init() could not start TensorFlow's collectives (call it before any other "
             f"TensorFlow operation, and check TF_CONFIG): {e}"
         ) from None
     _state.update(strategy=strategy, rank=rank_, size=size_, local_rank=local, local_size=max(local_n, 1))
+
+
+def _collective_timeout():
+    value = os.environ.get("RANKLIFT_COLLECTIVE_TIMEOUT", "").strip()
+    try:
+        seconds = float(value) if value else 1800.0
+    except ValueError:
+        seconds = 1800.0
+    return seconds if seconds > 0 else 1800.0
 
 
 def is_initialized():
@@ -188,7 +203,15 @@ def _reduce(values, op):
             groups.setdefault(t.dtype, []).append(j)
         for dtype in sorted(groups, key=lambda d: d.name):
             members = groups[dtype]
-            per_replica = _run_reduce(strategy, op)([tensors[j] for j in members])
+            try:
+                per_replica = _run_reduce(strategy, op)([tensors[j] for j in members])
+            except (tf.errors.DeadlineExceededError, tf.errors.UnavailableError) as e:
+                raise RuntimeError(
+                    f"ranklift_tf: worker {rank()} of {size()}: a collective did not complete within "
+                    f"{_collective_timeout():g} s: another worker never reached it (stuck, or much "
+                    "slower) or is gone; set RANKLIFT_COLLECTIVE_TIMEOUT (seconds) to wait longer. "
+                    f"TensorFlow said: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                ) from None
             for j, r in zip(members, per_replica):
                 reduced[j] = strategy.experimental_local_results(r)[0]
     out = list(values)
@@ -270,9 +293,16 @@ def broadcast_object(obj, root_rank=0, name=None):
     data = pickle.dumps(obj) if mine else b""
     (n,) = _from_root([tf.constant(len(data), tf.int64)], root_rank)
     n = int(n.numpy())
-    buf = list(data) if mine else [0] * n
-    (got,) = _from_root([tf.constant(buf, tf.int32, shape=[n])], root_rank)
-    return obj if mine else pickle.loads(bytes(int(b) for b in got.numpy()))
+    # The bytes travel as 32-bit words (a sum to which only the root contributes is exact in
+    # any integer type, and int32 is one the collectives reduce): cost linear in the size, with
+    # no Python object per byte.
+    words = (n + 3) // 4
+    if mine:
+        buf = tf.io.decode_raw(tf.constant(data + b"\0" * (4 * words - n)), tf.int32)
+    else:
+        buf = tf.zeros([words], tf.int32)
+    (got,) = _from_root([tf.reshape(buf, [words])], root_rank)
+    return obj if mine else pickle.loads(got.numpy().tobytes()[:n])
 
 
 class DistributedGradientTape:

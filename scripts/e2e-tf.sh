@@ -18,4 +18,6 @@ export PATH="$VENV/bin:$PATH"
 "$VENV/bin/python" scripts/e2e_distribute.py --engine collectives --bin "$RANKLIFT_BIN" "$@"
 if [ "$#" -eq 0 ] || [ "$*" = "--ci" ]; then
   "$VENV/bin/python" scripts/e2e_two_hosts.py --bin "$RANKLIFT_BIN"
+  # The adapter itself: broadcast_object's size and the collective timeout.
+  "$VENV/bin/python" scripts/e2e/tf_adapter_check.py --bin "$RANKLIFT_BIN"
 fi

@@ -34,6 +34,13 @@ EXPECT = {
     "output": {"rank 0 only"},
     "runs": {"runs"},
 }
+# Where verify names another check than e2e_torch's harness, and why that is the right one:
+# e2e_torch seeds its ranks apart (its DESYNC), so a wrap after Opacus' make_private shows there
+# as replicas drifting; run as the user runs it (same seed on every rank), the ranks stay equal
+# and the fault is what it is — each rank trains on the whole data set.
+EXPECT_CONTROL = {
+    ("private_training.py", "DDP wrap after make_private"): {"data split", "replicas"},
+}
 SAMPLE = {"plain_loop.py", "checkpoint_resume.py", "trainer_class.py"}
 # One control of each kind of fault, for CI.
 CI_CONTROLS = {
@@ -111,9 +118,10 @@ def main():
             steps = 0 if name in TO_THE_END else 8
             rc, report, err = verify(bin_path, args.python, out, ex, steps)
             bad = failed_checks(report)
-            ok = rc == 1 and bool(EXPECT[check] & set(bad))
+            want = EXPECT_CONTROL.get((name, what), EXPECT[check])
+            ok = rc == 1 and bool(want & set(bad))
             results.append(row(ok, f"control {name} ({what})",
-                               f"exit {rc}; failed {bad}; expected one of {sorted(EXPECT[check])}"))
+                               f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
         # The user's command: distribute --verify writes the rewrite, then proves it.
         proj = work / "user"
         proj.mkdir()

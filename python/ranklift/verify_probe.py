@@ -20,7 +20,8 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
 - `writes`: every file opened for writing, with the line of the program that opened it; a write
   outside the run's own copy of the project is redirected below `$RANKLIFT_VERIFY_REDIRECT`
   (later reads of that path read the redirected file), so the user's files are never touched;
-- `prints`: where the first `print` calls came from.
+- `prints`: where the first `print` calls came from;
+- `schedules`: every learning-rate scheduler's plain state (numbers, strings) after each step.
 
 The step budget: after RANKLIFT_VERIFY_STEPS optimizer steps (0: no budget), the process ends
 (exit status 0) when a training loader starts its next pass, so the end-of-epoch code of the last
@@ -63,6 +64,7 @@ if _active:
         "writes": [],
         "redirected": [],
         "prints": [],
+        "schedules": [],
         "stopped": None,
         "names": {},
     }
@@ -211,6 +213,39 @@ if _active:
             _stop(f"four times the step budget ({_budget} steps) within one pass over the data")
 
     _optim.register_optimizer_step_post_hook(_post_step)
+
+    # Every learning-rate scheduler's plain state after each of its steps: ranks that decide
+    # their schedule apart (a plateau scheduler fed each rank's own loss) differ here before
+    # their learning rates, and so their parameters, do.
+    import torch.optim.lr_scheduler as _lrs
+
+    _schedulers = []
+
+    def _wrap_step(cls):
+        orig = cls.step
+
+        def step(self, *a, **k):
+            out = orig(self, *a, **k)
+            try:
+                if not any(s is self for s in _schedulers):
+                    _schedulers.append(self)
+                idx = next(i for i, s in enumerate(_schedulers) if s is self)
+                plain = {
+                    key: v
+                    for key, v in self.state_dict().items()
+                    if isinstance(v, (int, float, str, bool, type(None)))
+                }
+                if len(_rec["schedules"]) < 10000:
+                    _rec["schedules"].append({"scheduler": f"{type(self).__name__} #{idx}", "state": plain})
+            except Exception:  # the recorder never breaks the program
+                pass
+            return out
+
+        cls.step = step
+
+    for _cls in {getattr(_lrs, "LRScheduler", None), getattr(_lrs, "_LRScheduler", None), _lrs.ReduceLROnPlateau}:
+        if _cls is not None and "step" in vars(_cls):
+            _wrap_step(_cls)
 
     _orig_backward = torch.Tensor.backward
 
@@ -370,10 +405,21 @@ if _active:
 
     torch.load = _load
 
+    def _finite(x):
+        """The record as strict JSON: a non-finite float (a diverged loss, a plateau scheduler's
+        initial `best`) is written as its text, "nan", "inf" or "-inf"."""
+        if isinstance(x, float) and x != x or x in (float("inf"), float("-inf")):
+            return str(x)
+        if isinstance(x, dict):
+            return {k: _finite(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [_finite(v) for v in x]
+        return x
+
     def _dump():
         if os.getpid() != _pid:
             return
         with _orig_open(os.path.join(_out, f"rank{_rank}.json"), "w") as f:
-            json.dump(_rec, f)
+            json.dump(_finite(_rec), f, allow_nan=False)
 
     atexit.register(_dump)

@@ -487,7 +487,7 @@ fn read_record(dir: &Path, rank: u32) -> Option<Record> {
     if std::fs::metadata(&path).ok()?.len() > MAX_RECORD {
         return None;
     }
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    Record::from_json(&std::fs::read(path).ok()?).ok()
 }
 
 fn heartbeat(dir: &Path, rank: u32) -> usize {

@@ -13,7 +13,7 @@
 mod checks;
 mod records;
 
-pub use records::{Pass, Record, Save, Step, Write};
+pub use records::{Pass, Record, Save, Schedule, Step, Write};
 
 use serde::Serialize;
 

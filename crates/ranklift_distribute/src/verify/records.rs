@@ -3,13 +3,27 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+
+/// Numbers as the recorder writes them: JSON numbers, or "nan", "inf", "-inf" for the floats
+/// JSON cannot hold.
+fn floats<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+    let v: Vec<serde_json::Value> = Vec::deserialize(d)?;
+    Ok(v.iter()
+        .map(|x| match x {
+            serde_json::Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+            serde_json::Value::String(s) => s.parse().unwrap_or(f64::NAN),
+            _ => f64::NAN,
+        })
+        .collect())
+}
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct Record {
     pub rank: u32,
     pub steps: Vec<Step>,
+    #[serde(deserialize_with = "floats")]
     pub losses: Vec<f64>,
     pub passes: Vec<Pass>,
     pub saves: Vec<Save>,
@@ -18,6 +32,8 @@ pub struct Record {
     pub redirected: Vec<String>,
     /// Where the first `print` calls came from (`file:line`, `None` outside the program).
     pub prints: Vec<Option<String>>,
+    /// Every learning-rate scheduler's plain state after each of its steps.
+    pub schedules: Vec<Schedule>,
     /// Why the recorder ended the process early (the step budget), if it did.
     pub stopped: Option<String>,
     /// The name of the parameter at each position of a step's digests.
@@ -31,6 +47,7 @@ pub struct Step {
     /// Seconds, from a monotonic clock.
     pub t: f64,
     /// The learning rate of every parameter group of every optimizer.
+    #[serde(deserialize_with = "floats")]
     pub lr: Vec<f64>,
     /// A digest of every parameter after the step.
     pub params: Vec<String>,
@@ -63,6 +80,15 @@ pub struct Pass {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
+pub struct Schedule {
+    /// Its class and order of first step (`ReduceLROnPlateau #0`).
+    pub scheduler: String,
+    /// Its state dict's numbers, strings and flags.
+    pub state: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub struct Save {
     /// Relative to the run's copy of the project, or absolute outside it.
     pub path: Option<String>,
@@ -81,6 +107,11 @@ pub struct Write {
 }
 
 impl Record {
+    /// A record as the recorder wrote it (strict JSON).
+    pub fn from_json(bytes: &[u8]) -> Result<Record, String> {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
     /// Passes over loaders that trained.
     pub fn training_passes(&self) -> impl Iterator<Item = &Pass> {
         self.passes.iter().filter(|p| p.trains)
@@ -92,5 +123,20 @@ impl Record {
             .get(&i.to_string())
             .cloned()
             .unwrap_or_else(|| format!("parameter {i}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn non_finite_numbers_are_read_from_their_text() {
+        let r = super::Record::from_json(
+            br#"{"losses": [1.5, "nan", "inf"], "steps": [{"lr": ["-inf"]}], "schedules": [{"scheduler": "ReduceLROnPlateau #0", "state": {"best": "inf"}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.losses[0], 1.5);
+        assert!(r.losses[1].is_nan() && r.losses[2] == f64::INFINITY);
+        assert_eq!(r.steps[0].lr[0], f64::NEG_INFINITY);
+        assert_eq!(r.schedules[0].state["best"], "inf");
     }
 }

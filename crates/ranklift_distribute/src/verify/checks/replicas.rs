@@ -6,7 +6,10 @@
 //! never drift; a model trained outside the wrapper, a rank-local learning-rate decision
 //! (a plateau scheduler fed each rank's own loss) or unbroadcast initial weights make them
 //! differ — silently, since each rank trains on.
-//! Evidence on failure: the first step and the first parameter that differ.
+//! The learning-rate schedulers' state is compared too, after each of their steps: a decision
+//! taken apart (a plateau scheduler fed each rank's own loss: its `best` and bad-epoch count
+//! differ at once) shows there before it moves the rates, which may be many epochs later.
+//! Evidence on failure: the first step and the first parameter (or scheduler field) that differ.
 
 use crate::verify::{Check, Run, Status};
 
@@ -58,6 +61,9 @@ pub fn check(two: &Run) -> Check {
             );
         }
     }
+    if let Some(fault) = schedules_differ(a, b) {
+        return Check::new("replicas", Status::Fail, fault);
+    }
     Check::new(
         "replicas",
         Status::Pass,
@@ -67,6 +73,38 @@ pub fn check(two: &Run) -> Check {
             a.steps[0].params.len()
         ),
     )
+}
+
+/// The first scheduler step after which the ranks' scheduler states differ.
+fn schedules_differ(a: &crate::verify::Record, b: &crate::verify::Record) -> Option<String> {
+    for (i, (x, y)) in a.schedules.iter().zip(&b.schedules).enumerate() {
+        if x.scheduler != y.scheduler {
+            return Some(format!(
+                "scheduler step {}: rank 0 stepped {}, rank 1 {}",
+                i + 1,
+                x.scheduler,
+                y.scheduler
+            ));
+        }
+        if let Some((key, v)) = x.state.iter().find(|(k, v)| y.state.get(*k) != Some(*v)) {
+            let other = y
+                .state
+                .get(key)
+                .map_or("nothing".to_owned(), |w| w.to_string());
+            return Some(format!(
+                "after scheduler step {} the ranks' {} differ: {key} = {v} on rank 0, {other} on rank 1 — each rank decides its schedule from its own values (reduce the metric over the ranks first)",
+                i + 1,
+                x.scheduler
+            ));
+        }
+    }
+    (a.schedules.len() != b.schedules.len()).then(|| {
+        format!(
+            "rank 0 stepped its schedulers {} times, rank 1 {}",
+            a.schedules.len(),
+            b.schedules.len()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -86,9 +124,27 @@ mod tests {
         b.steps[1].params[1] = "x".into();
         let mut a = a;
         a.names.insert("1".into(), "0.bias".into());
-        let c = check(&run(vec![a, b]));
+        let c = check(&run(vec![a.clone(), b]));
         assert_eq!(c.status, Status::Fail);
         assert!(c.evidence.contains("after step 2"), "{}", c.evidence);
         assert!(c.evidence.contains("0.bias"), "{}", c.evidence);
+        // Identical parameters, schedulers decided apart.
+        let plateau = |best: f64| crate::verify::Schedule {
+            scheduler: "ReduceLROnPlateau #0".into(),
+            state: [("best".to_owned(), serde_json::json!(best))].into(),
+        };
+        let mut x = a.clone();
+        x.schedules.push(plateau(0.5));
+        let mut y = a.clone();
+        y.schedules.push(plateau(0.5));
+        assert_eq!(check(&run(vec![x.clone(), y.clone()])).status, Status::Pass);
+        y.schedules[0] = plateau(0.7);
+        let c = check(&run(vec![x, y]));
+        assert_eq!(c.status, Status::Fail);
+        assert!(
+            c.evidence.contains("best = 0.5 on rank 0, 0.7 on rank 1"),
+            "{}",
+            c.evidence
+        );
     }
 }
