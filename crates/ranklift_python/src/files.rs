@@ -239,7 +239,10 @@ impl ParentIgnores {
     }
 
     /// Whether `path` (an entry of the walk: the walk root joined with its relative path) is
-    /// ignored by a file above the root; the deepest file that decides wins.
+    /// ignored by a file above the root; the deepest file that decides wins. Each entry is
+    /// matched itself, as the walk meets it (a directory's contents go with it, since the walk
+    /// does not enter an ignored directory); the walk root's own ancestors are never matched,
+    /// so a directory named on the command line is read even where git would ignore it.
     pub fn ignored(&self, walk_root: &Path, path: &Path, is_dir: bool) -> bool {
         if self.matchers.is_empty() {
             return false;
@@ -249,7 +252,7 @@ impl ParentIgnores {
         };
         let abs = self.root.join(rel);
         for m in self.matchers.iter().rev() {
-            let hit = m.matched_path_or_any_parents(&abs, is_dir);
+            let hit = m.matched(&abs, is_dir);
             if hit.is_ignore() {
                 return true;
             }
