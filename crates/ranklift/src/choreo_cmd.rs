@@ -148,7 +148,10 @@ pub fn run(args: Args) -> ExitCode {
             match write_projection(&p, &out, emit_erased, split, force) {
                 Ok(written) => {
                     for w in written {
-                        eprintln!("wrote {}", w.display());
+                        eprintln!(
+                            "wrote {}",
+                            crate::report::escape_controls(&w.display().to_string())
+                        );
                     }
                     ExitCode::SUCCESS
                 }

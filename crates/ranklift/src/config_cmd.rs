@@ -26,13 +26,20 @@ impl ConfigArgs {
             Ok(None)
         } else if let Some(path) = &self.config {
             if !path.is_file() {
-                eprintln!("error: --config {}: no such file", path.display());
+                eprintln!(
+                    "error: --config {}: no such file",
+                    crate::report::escape_controls(&path.display().to_string())
+                );
                 return Err(ExitCode::from(2));
             }
             Config::load(path).map(Some)
         } else {
             Config::discover_reporting(input, &mut |path, why| {
-                eprintln!("warning: {}: {why}", path.display());
+                eprintln!(
+                    "warning: {}: {}",
+                    crate::report::escape_controls(&path.display().to_string()),
+                    crate::report::escape_controls(&why)
+                );
             })
         };
         found.map_err(|d| {

@@ -210,7 +210,7 @@ fn notebook_refused(path: &Path) -> ExitCode {
 const NOTEBOOK: &str = "RL005";
 
 fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("error: {msg}");
+    eprintln!("error: {}", crate::report::escape_text(msg));
     ExitCode::from(2)
 }
 
@@ -382,7 +382,11 @@ fn handle_journal(root: &Path, args: &Args) -> Result<(), ExitCode> {
     match crate::journal::inspect(root) {
         Found::None => Ok(()),
         Found::Ignored(why) => {
-            eprintln!("warning: {}: ignored, not applied: {why}", path.display());
+            eprintln!(
+                "warning: {}: ignored, not applied: {}",
+                crate::report::escape_controls(&path.display().to_string()),
+                crate::report::escape_controls(&why)
+            );
             Ok(())
         }
         Found::Ours(entries) if args.check || args.diff => {

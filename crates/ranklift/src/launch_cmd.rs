@@ -73,7 +73,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
 }
 
 fn usage(msg: &str) -> ExitCode {
-    eprintln!("error: {msg}");
+    eprintln!("error: {}", crate::report::escape_text(msg));
     ExitCode::from(2)
 }
 
