@@ -73,6 +73,11 @@ pub struct Args {
     /// Print per-file timings (parse, analysis) to stderr (used by bench/shapes.sh).
     #[arg(long, hide = true)]
     stats: bool,
+    /// Say what the analysis understood: per file and overall, the share of expressions whose
+    /// value it knows and of array and tensor shapes it knows fully, and the library attributes
+    /// it does not model, most met first (with `--format json`: a `statistics` object).
+    #[arg(long)]
+    statistics: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -260,7 +265,22 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     let mut fatal = false;
     let mut findings = false;
     let mut all: Vec<Diagnostic> = Vec::new();
+    let mut total = ranklift_shapes::interp::coverage::CoverageSummary::default();
+    let mut per_file: Vec<(String, ranklift_shapes::interp::coverage::CoverageSummary)> =
+        Vec::new();
+    let mut causes: std::collections::BTreeMap<String, (String, usize, usize, u32)> =
+        std::collections::BTreeMap::new();
     for r in results {
+        total.add(&r.coverage);
+        if r.coverage.expressions > 0 {
+            per_file.push((r.path.clone(), r.coverage.clone()));
+        }
+        for (name, line, col, n) in &r.causes {
+            causes
+                .entry(name.clone())
+                .and_modify(|c| c.3 += n)
+                .or_insert_with(|| (r.path.clone(), *line, *col, *n));
+        }
         if args.stats {
             eprintln!(
                 "stats {} parse_us={} analysis_us={}",
@@ -316,8 +336,15 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
                 .collect();
             println!(
                 "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": items }))
-                    .unwrap_or_default()
+                serde_json::to_string_pretty(&if args.statistics {
+                    serde_json::json!({
+                        "diagnostics": items,
+                        "statistics": statistics_json(&total, &per_file, &causes),
+                    })
+                } else {
+                    serde_json::json!({ "diagnostics": items })
+                })
+                .unwrap_or_default()
             );
         }
         Format::Sarif => println!(
@@ -329,7 +356,18 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             .unwrap_or_default()
         ),
     }
-    report::print_summary(&all, args.format != Format::Text);
+    if args.statistics && args.format == Format::Text {
+        print!("{}", statistics_text(&total, &per_file, &causes));
+    }
+    // The summary says how much was understood: "nothing found" and "understood nothing" must
+    // not read alike.
+    let summary = report::summary(&all);
+    let summary = format!("{} ({}).", summary.trim_end_matches('.'), total.describe());
+    if args.format != Format::Text {
+        anstream::eprintln!("{summary}");
+    } else {
+        anstream::println!("{summary}");
+    }
     if fatal || missing {
         ExitCode::from(2)
     } else if findings {
@@ -337,4 +375,69 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+type Causes = std::collections::BTreeMap<String, (String, usize, usize, u32)>;
+type PerFile = [(String, ranklift_shapes::interp::coverage::CoverageSummary)];
+
+/// Causes, most met first.
+fn ranked(causes: &Causes) -> Vec<(&String, &(String, usize, usize, u32))> {
+    let mut v: Vec<_> = causes.iter().collect();
+    v.sort_by(|a, b| b.1.3.cmp(&a.1.3).then(a.0.cmp(b.0)));
+    v
+}
+
+fn statistics_text(
+    total: &ranklift_shapes::interp::coverage::CoverageSummary,
+    per_file: &PerFile,
+    causes: &Causes,
+) -> String {
+    let mut s = String::new();
+    for (path, c) in per_file {
+        s.push_str(&format!(
+            "{}: {}\n",
+            report::escape_controls(&report::display_path(path)),
+            c.describe()
+        ));
+    }
+    s.push_str(&format!("total: {}\n", total.describe()));
+    if !causes.is_empty() {
+        s.push_str("library attributes not modelled (values lost there), most met first:\n");
+        for (name, (path, line, col, n)) in ranked(causes).into_iter().take(15) {
+            s.push_str(&format!(
+                "  {}:{line}:{col}: {} ({n} use{})\n",
+                report::escape_controls(&report::display_path(path)),
+                report::escape_controls(name),
+                if *n == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    s
+}
+
+fn statistics_json(
+    total: &ranklift_shapes::interp::coverage::CoverageSummary,
+    per_file: &PerFile,
+    causes: &Causes,
+) -> serde_json::Value {
+    let one = |c: &ranklift_shapes::interp::coverage::CoverageSummary| {
+        serde_json::json!({
+            "expressions": c.expressions,
+            "understood": c.understood,
+            "arrays": c.arrays,
+            "arrays_rank_known": c.arrays_rank_known,
+            "arrays_fully_known": c.arrays_fully_known,
+        })
+    };
+    serde_json::json!({
+        "total": one(total),
+        "files": per_file.iter().map(|(p, c)| {
+            let mut v = one(c);
+            v["path"] = report::display_path(p).into();
+            v
+        }).collect::<Vec<_>>(),
+        "not_modelled": ranked(causes).into_iter().map(|(name, (path, line, col, n))| serde_json::json!({
+            "name": name, "path": report::display_path(path), "line": line, "column": col, "uses": n,
+        })).collect::<Vec<_>>(),
+    })
 }

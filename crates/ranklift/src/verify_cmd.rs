@@ -251,7 +251,10 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 pub fn cannot(why: &str) -> ExitCode {
-    eprintln!("ranklift: cannot verify: {}", crate::report::escape_text(why));
+    eprintln!(
+        "ranklift: cannot verify: {}",
+        crate::report::escape_text(why)
+    );
     ExitCode::from(2)
 }
 

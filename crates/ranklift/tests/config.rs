@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 const PROGRAM: &str =
     "import numpy as np\nx = np.product([1, 2])\ny = np.zeros((2, 3)) @ np.ones((4, 2))\n";
 
@@ -30,8 +32,8 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .unwrap();
     (
         o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        common::plain_summary(&String::from_utf8_lossy(&o.stdout)),
+        common::plain_summary(&String::from_utf8_lossy(&o.stderr)),
     )
 }
 

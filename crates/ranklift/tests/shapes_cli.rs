@@ -4,6 +4,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+use common::plain_summary;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ranklift"))
 }
@@ -22,9 +25,65 @@ fn run(args: &[&str]) -> (i32, String, String) {
     let o = bin().args(args).output().unwrap();
     (
         o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        plain_summary(&String::from_utf8_lossy(&o.stdout)),
+        plain_summary(&String::from_utf8_lossy(&o.stderr)),
     )
+}
+
+#[test]
+fn the_summary_says_how_much_was_understood() {
+    // A model whose every shape is known, and one whose data comes from an unmodelled library
+    // attribute: both pass, and the summary tells them apart.
+    let d = tmp(
+        "coverage",
+        &[
+            (
+                "known.py",
+                "import numpy as np\nx = np.zeros((2, 3))\ny = x @ np.ones((3, 4))\nz = y.sum(axis=0)\n",
+            ),
+            (
+                "dark.py",
+                "import torch\nx = torch.special_data((2, 3))\ny = x @ x.T\nz = y.sum(dim=0)\n",
+            ),
+        ],
+    );
+    let summary = |f: &str| {
+        let o = bin().arg("shapes").arg(d.join(f)).output().unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // Six array values, each shape known: `np.zeros(...)`, `x` (line 3), `np.ones(...)`, the
+    // product, `y` and `y.sum(axis=0)`.
+    let known = summary("known.py");
+    assert!(
+        known.starts_with("All checks passed (understood 100% of ")
+            && known.ends_with("; 100% of 6 array and tensor shapes fully known).\n"),
+        "{known}"
+    );
+    let dark = summary("dark.py");
+    assert!(dark.contains("no array or tensor seen"), "{dark}");
+    // --statistics names the cause, with its place.
+    let o = bin()
+        .args(["shapes", "--statistics"])
+        .arg(d.join("dark.py"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("dark.py:2:5: torch.special_data (1 use)"),
+        "{out}"
+    );
+    let o = bin()
+        .args(["shapes", "--statistics", "--format", "json"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["statistics"]["files"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(
+        v["statistics"]["not_modelled"][0]["name"],
+        "torch.special_data"
+    );
 }
 
 const BAD: &str = "import numpy as np\nx = np.zeros((2, 3))\ny = x @ np.ones((4, 2))\n";
@@ -278,8 +337,8 @@ fn run_in(dir: &std::path::Path, args: &[&str], envs: &[(&str, &str)]) -> (i32, 
     let o = c.output().unwrap();
     (
         o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        plain_summary(&String::from_utf8_lossy(&o.stdout)),
+        plain_summary(&String::from_utf8_lossy(&o.stderr)),
     )
 }
 
@@ -360,7 +419,10 @@ fn standard_input_with_a_file_name() {
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"x = 1\n").unwrap();
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "All checks passed.\n");
+    assert_eq!(
+        plain_summary(&String::from_utf8_lossy(&o.stdout)),
+        "All checks passed.\n"
+    );
 }
 
 /// Colour: never when piped (the default `auto`), on request with `--color always`, and

@@ -72,6 +72,10 @@ pub struct FileResult {
     /// With [`Options::types`]: what the analysis inferred for names of the file (the editor's
     /// hover), as (range of the name, `ndarray (32, 128)`).
     pub types: Vec<(ruff_text_size::TextRange, String)>,
+    /// What the analysis understood of the file (empty when it was not analysed).
+    pub coverage: crate::interp::coverage::CoverageSummary,
+    /// The unmodelled library attributes of `coverage.causes`, as (name, line, column, uses).
+    pub causes: Vec<(String, usize, usize, u32)>,
 }
 
 /// The default wall-time budget of one file: generous (the slowest file of 2.3M lines of
@@ -244,6 +248,8 @@ fn internal_error(path: &Path) -> FileResult {
         parse_time: Default::default(),
         analysis_time: Default::default(),
         types: Vec::new(),
+        coverage: Default::default(),
+        causes: Vec::new(),
     }
 }
 
@@ -280,6 +286,8 @@ fn check_loaded(
                 parse_time,
                 analysis_time: Default::default(),
                 types: Vec::new(),
+                coverage: Default::default(),
+                causes: Vec::new(),
             },
             Vec::new(),
         );
@@ -324,6 +332,8 @@ fn check_notebook(path: &Path, display: String, opts: &Options) -> (FileResult, 
                     parse_time: started.elapsed(),
                     analysis_time: Default::default(),
                     types: Vec::new(),
+                    coverage: Default::default(),
+                    causes: Vec::new(),
                 },
                 Vec::new(),
             );
@@ -360,6 +370,8 @@ fn merge_imported(results: &mut Vec<FileResult>, imported: Vec<Diagnostic>) {
                     parse_time: Default::default(),
                     analysis_time: Default::default(),
                     types: Vec::new(),
+                    coverage: Default::default(),
+                    causes: Vec::new(),
                 });
                 results.len() - 1
             }
@@ -405,6 +417,8 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
                 parse_time: Default::default(),
                 analysis_time: Default::default(),
                 types: Vec::new(),
+                coverage: Default::default(),
+                causes: Vec::new(),
             }
         })
         .collect();
@@ -513,6 +527,8 @@ fn analyse_entry(
                     parse_time,
                     analysis_time: Default::default(),
                     types: Vec::new(),
+                    coverage: Default::default(),
+                    causes: Vec::new(),
                 },
                 Vec::new(),
             );
@@ -558,6 +574,7 @@ fn analyse_entry(
         out_of_fuel,
         origins,
         types,
+        coverage,
     } = Interp::new(modules, &config).run(0);
     let mut types: Vec<(ruff_text_size::TextRange, String)> = types
         .into_iter()
@@ -687,6 +704,15 @@ fn analyse_entry(
             ),
         );
     }
+    let causes = coverage
+        .causes
+        .iter()
+        .take(50)
+        .map(|(name, r, n)| {
+            let lc = m.index.line_column(r.start(), &m.text);
+            (name.clone(), lc.line.get(), lc.column.get(), *n)
+        })
+        .collect();
     (
         FileResult {
             path: display,
@@ -696,6 +722,8 @@ fn analyse_entry(
             parse_time,
             analysis_time,
             types,
+            coverage,
+            causes,
         },
         imported,
     )

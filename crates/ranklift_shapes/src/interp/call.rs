@@ -64,6 +64,7 @@ impl<'a> Interp<'a> {
             Expr::Attribute(a) => {
                 let recv = self.eval(&a.value, st);
                 let f = self.attribute_of(&recv, a.attr.as_str(), a.range, st);
+                self.note_module_attr(&recv, &f, &c.func);
                 (f, Some(recv))
             }
             func => (self.eval(func, st), None),

@@ -100,7 +100,53 @@ fn math_attr(attr: &str) -> Value {
 }
 
 impl<'a> Interp<'a> {
+    /// The value of `e`; in the entry module, counted for coverage (literals aside).
     pub(crate) fn eval(&mut self, e: &'a Expr, st: &mut State) -> Value {
+        let v = self.eval_uncounted(e, st);
+        if self.cur_module == 0
+            && !matches!(
+                e,
+                Expr::NumberLiteral(_)
+                    | Expr::StringLiteral(_)
+                    | Expr::BytesLiteral(_)
+                    | Expr::BooleanLiteral(_)
+                    | Expr::NoneLiteral(_)
+                    | Expr::EllipsisLiteral(_)
+                    | Expr::FString(_)
+                    | Expr::TString(_)
+            )
+        {
+            self.coverage.record(e.range(), &v);
+            // A call of a library function the analysis does not model.
+            if let Expr::Call(c) = e
+                && matches!(v, Value::Top)
+                && let Some((r, name)) = self.coverage.module_attr.take()
+                && r == c.func.range()
+            {
+                self.coverage.cause(name, r);
+            }
+        }
+        v
+    }
+
+    /// Coverage: `attr` (an attribute expression whose receiver was `recv` and value `out`) read
+    /// from a module — unknown, a cause of what the analysis loses; known, a cause if calling it
+    /// gives nothing known (see [`Interp::eval`]).
+    pub(crate) fn note_module_attr(&mut self, recv: &Value, out: &Value, attr: &Expr) {
+        if self.cur_module != 0 || !matches!(recv, Value::Module(_)) {
+            return;
+        }
+        let Some(name) = super::coverage::dotted(attr) else {
+            return;
+        };
+        if matches!(out, Value::Top) {
+            self.coverage.cause(name, attr.range());
+        } else {
+            self.coverage.module_attr = Some((attr.range(), name));
+        }
+    }
+
+    fn eval_uncounted(&mut self, e: &'a Expr, st: &mut State) -> Value {
         match e {
             Expr::Name(n) => {
                 let v = self.lookup(n.id.as_str(), n.range, st);
@@ -299,7 +345,9 @@ impl<'a> Interp<'a> {
             Expr::Call(c) => self.eval_call(c, st),
             Expr::Attribute(a) => {
                 let v = self.eval(&a.value, st);
-                self.attribute_of(&v, a.attr.as_str(), a.range, st)
+                let out = self.attribute_of(&v, a.attr.as_str(), a.range, st);
+                self.note_module_attr(&v, &out, e);
+                out
             }
             Expr::Subscript(s) => {
                 let obj = self.eval(&s.value, st);

@@ -17,6 +17,7 @@
 
 pub mod array_like;
 pub(crate) mod call;
+pub mod coverage;
 mod expr;
 pub mod hints;
 mod index;
@@ -75,6 +76,8 @@ pub struct RunOutput {
     pub out_of_fuel: bool,
     pub origins: Vec<Origin>,
     pub types: FxMap<TextRange, crate::Shape>,
+    /// What was understood of the entry module (`coverage`).
+    pub coverage: coverage::CoverageSummary,
 }
 
 /// One module of the program.
@@ -323,6 +326,8 @@ pub struct Interp<'a> {
     pub(crate) unrolled: i64,
     /// Shapes of the entry module's array-valued names (see [`RunOutput`]).
     pub(crate) types: FxMap<TextRange, crate::Shape>,
+    /// What the entry module's expressions evaluated to, for `--statistics`.
+    pub(crate) coverage: coverage::Coverage,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -388,6 +393,7 @@ impl<'a> Interp<'a> {
             chain: Vec::new(),
             origins: Vec::new(),
             types: FxMap::default(),
+            coverage: coverage::Coverage::default(),
             unrolled: 1,
         }
     }
@@ -425,6 +431,7 @@ impl<'a> Interp<'a> {
             out_of_fuel: self.out_of_fuel,
             origins: self.origins,
             types: self.types,
+            coverage: self.coverage.summary(),
         }
     }
 
