@@ -35,9 +35,6 @@ pub struct Coverage {
     seen: FxMap<(u32, u32), Class>,
     /// Library attributes not modelled: name → (first place, times met).
     causes: FxMap<String, (TextRange, u32)>,
-    /// The last attribute read from a module (`torch.special_data`): when the call of it gives
-    /// an unknown value, the attribute is a cause.
-    pub(crate) module_attr: Option<(TextRange, String)>,
 }
 
 /// The counts, for a report.

@@ -117,32 +117,21 @@ impl<'a> Interp<'a> {
             )
         {
             self.coverage.record(e.range(), &v);
-            // A call of a library function the analysis does not model.
-            if let Expr::Call(c) = e
-                && matches!(v, Value::Top)
-                && let Some((r, name)) = self.coverage.module_attr.take()
-                && r == c.func.range()
-            {
-                self.coverage.cause(name, r);
-            }
         }
         v
     }
 
     /// Coverage: `attr` (an attribute expression whose receiver was `recv` and value `out`) read
-    /// from a module — unknown, a cause of what the analysis loses; known, a cause if calling it
-    /// gives nothing known (see [`Interp::eval`]).
+    /// from a module and unknown — a library attribute the analysis does not model, where it
+    /// loses what flows from it. (A modelled function whose result is unknown is not one: its
+    /// arguments were.)
     pub(crate) fn note_module_attr(&mut self, recv: &Value, out: &Value, attr: &Expr) {
-        if self.cur_module != 0 || !matches!(recv, Value::Module(_)) {
-            return;
-        }
-        let Some(name) = super::coverage::dotted(attr) else {
-            return;
-        };
-        if matches!(out, Value::Top) {
+        if self.cur_module == 0
+            && matches!(recv, Value::Module(_))
+            && matches!(out, Value::Top)
+            && let Some(name) = super::coverage::dotted(attr)
+        {
             self.coverage.cause(name, attr.range());
-        } else {
-            self.coverage.module_attr = Some((attr.range(), name));
         }
     }
 
