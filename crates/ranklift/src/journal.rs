@@ -320,40 +320,6 @@ fn index_has(index: &Path, path: &[u8]) -> bool {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_plain_relative_paths_pass() {
-        for bad in ["", "/etc/passwd", "../x.py", "a/../../x", "./a", "a\0b"] {
-            assert!(plain_relative(bad).is_none(), "{bad:?}");
-        }
-        assert!(plain_relative("a/b.py").is_some());
-    }
-
-    #[test]
-    fn companions_are_next_to_their_target() {
-        let t = Path::new("pkg/a.py");
-        assert!(is_companion(t, "pkg/.a.py.Xy12ab.ranklift", ".ranklift"));
-        assert!(is_companion(
-            t,
-            "pkg/.a.py.Xy12ab.ranklift-bak",
-            ".ranklift-bak"
-        ));
-        assert!(
-            !is_companion(t, ".a.py.Xy12ab.ranklift", ".ranklift"),
-            "other dir"
-        );
-        assert!(!is_companion(t, "pkg/.bashrc", ".ranklift"));
-        assert!(
-            !is_companion(t, "pkg/.a.py..ranklift", ".ranklift"),
-            "no random part"
-        );
-        assert!(!is_companion(t, "pkg/../.a.py.x.ranklift", ".ranklift"));
-    }
-}
-
 /// The outputs this user's ranklift wrote: one line per file, the HMAC (under the journal key)
 /// of its canonical path and its bytes, in `ranklift/outputs` beside the key; the newest
 /// [`OUTPUTS_KEPT`] kept. A file is "an earlier output" only when its path and its bytes are
@@ -419,5 +385,39 @@ pub fn remember_output(path: &Path, bytes: &[u8]) {
     let tmp = file.with_extension(format!("tmp{}", std::process::id()));
     if std::fs::write(&tmp, &text).is_ok() && std::fs::rename(&tmp, &file).is_err() {
         let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_relative_paths_pass() {
+        for bad in ["", "/etc/passwd", "../x.py", "a/../../x", "./a", "a\0b"] {
+            assert!(plain_relative(bad).is_none(), "{bad:?}");
+        }
+        assert!(plain_relative("a/b.py").is_some());
+    }
+
+    #[test]
+    fn companions_are_next_to_their_target() {
+        let t = Path::new("pkg/a.py");
+        assert!(is_companion(t, "pkg/.a.py.Xy12ab.ranklift", ".ranklift"));
+        assert!(is_companion(
+            t,
+            "pkg/.a.py.Xy12ab.ranklift-bak",
+            ".ranklift-bak"
+        ));
+        assert!(
+            !is_companion(t, ".a.py.Xy12ab.ranklift", ".ranklift"),
+            "other dir"
+        );
+        assert!(!is_companion(t, "pkg/.bashrc", ".ranklift"));
+        assert!(
+            !is_companion(t, "pkg/.a.py..ranklift", ".ranklift"),
+            "no random part"
+        );
+        assert!(!is_companion(t, "pkg/../.a.py.x.ranklift", ".ranklift"));
     }
 }

@@ -377,11 +377,13 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     }
 }
 
-type Causes = std::collections::BTreeMap<String, (String, usize, usize, u32)>;
+/// Where a cause was first met (path, line, column) and how often.
+type Place = (String, usize, usize, u32);
+type Causes = std::collections::BTreeMap<String, Place>;
 type PerFile = [(String, ranklift_shapes::interp::coverage::CoverageSummary)];
 
 /// Causes, most met first.
-fn ranked(causes: &Causes) -> Vec<(&String, &(String, usize, usize, u32))> {
+fn ranked(causes: &Causes) -> Vec<(&String, &Place)> {
     let mut v: Vec<_> = causes.iter().collect();
     v.sort_by(|a, b| b.1.3.cmp(&a.1.3).then(a.0.cmp(b.0)));
     v

@@ -10,6 +10,7 @@
 //!   against the original's step 2i, within 5% (the schedule's own step offsets) — the rewrite
 //!   must shorten it to each rank's half of the steps (`OneCycleLR(..., total_steps=N //
 //!   WORLD_SIZE)`), or it never reaches its end.
+//!
 //! Why: a schedule that is not shortened with the epochs never reaches its end; one shortened
 //! twice, or a warm-up or scaling applied twice, trains at other rates — silently.
 //! Evidence on failure: the first step and group whose rate fits neither alignment.
