@@ -206,10 +206,12 @@ def _reduce(values, op):
             try:
                 per_replica = _run_reduce(strategy, op)([tensors[j] for j in members])
             except (tf.errors.DeadlineExceededError, tf.errors.UnavailableError) as e:
+                others = [r for r in range(size()) if r != rank()]
+                who = f"worker {others[0]}" if len(others) == 1 else f"one of workers {others}"
                 raise RuntimeError(
                     f"ranklift_tf: worker {rank()} of {size()}: a collective did not complete within "
-                    f"{_collective_timeout():g} s: another worker never reached it (stuck, or much "
-                    "slower) or is gone; set RANKLIFT_COLLECTIVE_TIMEOUT (seconds) to wait longer. "
+                    f"{_collective_timeout():g} s: {who} never reached it (stuck, or much slower) or "
+                    "is gone; set RANKLIFT_COLLECTIVE_TIMEOUT (seconds) to wait longer. "
                     f"TensorFlow said: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
                 ) from None
             for j, r in zip(members, per_replica):
