@@ -9,8 +9,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use std::collections::HashMap;
-
 use ranklift_distribute::{Framework, Options, Outcome, Status};
 
 use crate::config_cmd::parse_value;
@@ -812,12 +810,7 @@ fn write_dir_dest(
     quiet: bool,
     whole: bool,
 ) -> Result<String, String> {
-    let changes: HashMap<&str, &[u8]> = outcome
-        .changes
-        .iter()
-        .filter(|c| !c.created)
-        .map(|c| (c.path.as_str(), c.bytes.as_slice()))
-        .collect();
+    let changes = outcome.rewritten();
     let marker = format!(
         "ranklift distribute output of {}\n",
         project

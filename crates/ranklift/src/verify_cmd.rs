@@ -174,18 +174,8 @@ pub fn stage(
     let original = scratch.path().join("original");
     let rewrite = scratch.path().join("rewrite");
     copy(&project.root, &original, &HashMap::new(), &[])?;
-    let changes: HashMap<&str, &[u8]> = outcome
-        .changes
-        .iter()
-        .filter(|c| !c.created)
-        .map(|c| (c.path.as_str(), c.bytes.as_slice()))
-        .collect();
-    let created: Vec<(&str, &[u8])> = outcome
-        .changes
-        .iter()
-        .filter(|c| c.created)
-        .map(|c| (c.path.as_str(), c.bytes.as_slice()))
-        .collect();
+    let changes = outcome.rewritten();
+    let created = outcome.created();
     copy(&project.root, &rewrite, &changes, &created)?;
     Ok(Staged {
         scratch,

@@ -287,6 +287,24 @@ pub(crate) fn uses_relative_paths(suite: &[ruff_python_ast::Stmt]) -> bool {
 }
 
 impl Outcome {
+    /// The project's rewritten files: relative path → new bytes.
+    pub fn rewritten(&self) -> std::collections::HashMap<&str, &[u8]> {
+        self.changes
+            .iter()
+            .filter(|c| !c.created)
+            .map(|c| (c.path.as_str(), c.bytes.as_slice()))
+            .collect()
+    }
+
+    /// The files the rewrite adds (`ranklift_tf.py`): relative path and bytes.
+    pub fn created(&self) -> Vec<(&str, &[u8])> {
+        self.changes
+            .iter()
+            .filter(|c| c.created)
+            .map(|c| (c.path.as_str(), c.bytes.as_slice()))
+            .collect()
+    }
+
     pub(crate) fn new(status: Status, diagnostics: Vec<Diagnostic>) -> Outcome {
         Outcome {
             status,
