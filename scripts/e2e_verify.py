@@ -42,8 +42,8 @@ EXPECT_CONTROL = {
     ("private_training.py", "DDP wrap after make_private"): {"data split", "replicas"},
 }
 SAMPLE = {"plain_loop.py", "checkpoint_resume.py"}
-# A control for each check CI proves can fail (runs fails in the no-torch row and the unit
-# tests; the whole list runs locally).
+# Controls that make replicas, reshuffle and rank 0 only fail on real runs in CI (a crashing
+# rewrite failing `runs` is in the whole list, run locally, and in the check's unit test).
 CI_CONTROLS = {
     ("plain_loop.py", "no DDP wrap"),
     ("plain_loop.py", "no set_epoch"),
