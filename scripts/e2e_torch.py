@@ -159,6 +159,11 @@ CONTROLS = [
     # The sampler with replacement left seeded from the global generator: every rank draws the
     # same batches.
     ("infinite_loader.py", "no per-rank seed for the sampler", lambda t: re.sub(r",\s*generator=torch\.Generator\(\)\.manual_seed\(torch\.initial_seed\(\) \+ RANK\),?", "", t), "shuffle"),
+    # The frozen encoder wrapped too, as ranklift did before it read the constant flag that
+    # keeps the encoder's optimizer from existing: DDP refuses a module with no trainable
+    # parameter, on every rank, at start.
+    ("frozen_encoder.py", "DDP-wrapped frozen module", lambda t: t.replace(
+        "\ndecoder = DDP(", "\nencoder = DDP(encoder)\ndecoder = DDP(", 1), "runs"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

@@ -9,6 +9,7 @@
 
 pub mod adopters;
 pub mod checks;
+pub mod dead_branches;
 pub mod names;
 pub mod plan;
 pub mod rules;

@@ -239,12 +239,14 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         never_run: FastSet::default(),
     };
     plan.never_run = never_run(idx, &plan);
-    // Optimizers and the names they go by.
+    // Optimizers and the names they go by (but one in a branch a constant flag rules out:
+    // `dead_branches`).
+    let flags = crate::torch::dead_branches::Flags::of(idx);
     for (id, c) in idx.calls.iter().enumerate().filter(|(_, c)| reached(c)) {
         let Some(q) = plan.qual(id) else {
             continue;
         };
-        if !names::is_optimizer(q) {
+        if !names::is_optimizer(q) || flags.unreachable(idx, c) {
             continue;
         }
         plan.optimizers.push(id);
