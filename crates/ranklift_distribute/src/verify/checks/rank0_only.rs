@@ -52,6 +52,9 @@ pub fn check(original: &Run, two: &Run) -> Check {
     if printed(original.stdout.first()) && !printed(two.stdout.first()) {
         faults.push("rank 0 printed nothing where the original printed".into());
     }
+    // The same write in every epoch is one fault.
+    let mut seen = std::collections::HashSet::new();
+    faults.retain(|f| seen.insert(f.clone()));
     if faults.is_empty() {
         Check::new(
             "rank 0 only",
