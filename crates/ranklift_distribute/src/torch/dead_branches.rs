@@ -247,3 +247,48 @@ fn visit_if_exprs<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a ast::ExprIf)) {
     let mut v = V { f };
     ruff_python_ast::visitor::walk_stmt(&mut v, s);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which optimizer calls of `source` the run can reach (by the text of their first line).
+    fn reachable(name: &str, source: &str) -> Vec<String> {
+        let dir = std::env::temp_dir().join(format!("ranklift-dead-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("train.py");
+        std::fs::write(&path, source).unwrap();
+        let project = ranklift_python::Project::load_file(&path, &|_| false);
+        let idx = Index::build(&project);
+        let flags = Flags::of(&idx);
+        idx.calls
+            .iter()
+            .filter(|c| idx.text(0, &*c.call.func).ends_with("SGD"))
+            .filter(|c| !flags.unreachable(&idx, c))
+            .map(|c| idx.text(0, &c.call.arguments.args[0]).to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn constant_flags_rule_branches_out_and_anything_else_keeps_them() {
+        let src = "import torch\nfine_tune = False\nresume = None\n\
+            a = torch.optim.SGD(enc, lr=1) if fine_tune else None\n\
+            b = torch.optim.SGD(dec, lr=1) if not fine_tune else None\n\
+            if fine_tune is True and resume is None:\n    c = torch.optim.SGD(enc2, lr=1)\n\
+            else:\n    d = torch.optim.SGD(dec2, lr=1)\n\
+            if resume is not None or fine_tune:\n    e = torch.optim.SGD(enc3, lr=1)\n";
+        assert_eq!(reachable("flags", src), ["dec", "dec2"]);
+        // A flag a function may rebind, or one bound twice, decides nothing.
+        let src = "import torch\nfine_tune = False\ndef main():\n    global fine_tune\n    fine_tune = True\n\
+            a = torch.optim.SGD(enc, lr=1) if fine_tune else None\n";
+        assert_eq!(reachable("global", src), ["enc"]);
+        let src = "import torch\nfine_tune = False\nfine_tune = True\n\
+            a = torch.optim.SGD(enc, lr=1) if fine_tune else None\n";
+        assert_eq!(reachable("twice", src), ["enc"]);
+        // An unknown test (an argument) decides nothing either.
+        let src = "import sys, torch\nfine_tune = len(sys.argv) > 1\n\
+            a = torch.optim.SGD(enc, lr=1) if fine_tune else None\n";
+        assert_eq!(reachable("unknown", src), ["enc"]);
+    }
+}
