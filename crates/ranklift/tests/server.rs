@@ -248,9 +248,20 @@ fn editor_session() {
             .contains("x: ndarray (4, 2)"),
         "{h:?}"
     );
+    // A torch tensor shows as one.
     c.notify(
         "textDocument/didChange",
-        json!({ "textDocument": { "uri": main_uri, "version": 105 }, "contentChanges": [{ "text": MAIN }] }),
+        json!({ "textDocument": { "uri": main_uri, "version": 105 }, "contentChanges": [{ "text": "import torch\n\nx = torch.ones(4, 2)\ny = x.T\n" }] }),
+    );
+    assert_eq!(codes(&c.diagnostics(&main_uri)), []);
+    let h = hover(&mut c, 3, 0, &mut seen);
+    assert_eq!(
+        h["contents"]["value"], "```python\ny: Tensor (2, 4)\n```\n(shape inferred by ranklift)",
+        "{h:?}"
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": main_uri, "version": 106 }, "contentChanges": [{ "text": MAIN }] }),
     );
     assert_eq!(codes(&c.diagnostics(&main_uri)), [("W504".to_owned(), 3)]);
 

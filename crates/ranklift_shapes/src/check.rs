@@ -578,7 +578,10 @@ fn analyse_entry(
     } = Interp::new(modules, &config).run(0);
     let mut types: Vec<(ruff_text_size::TextRange, String)> = types
         .into_iter()
-        .map(|(r, s)| (r, format!("ndarray {}", crate::explain::shape_text(&s))))
+        .map(|(r, (tensor, s))| {
+            let kind = if tensor { "Tensor" } else { "ndarray" };
+            (r, format!("{kind} {}", crate::explain::shape_text(&s)))
+        })
         .collect();
     types.sort_by_key(|(r, _)| r.start());
     let parsed_of = |m: u32| &project.modules[order[m as usize]].parsed;

@@ -75,7 +75,7 @@ pub struct RunOutput {
     pub findings: Vec<Finding>,
     pub out_of_fuel: bool,
     pub origins: Vec<Origin>,
-    pub types: FxMap<TextRange, crate::Shape>,
+    pub types: FxMap<TextRange, (bool, crate::Shape)>,
     /// What was understood of the entry module (`coverage`).
     pub coverage: coverage::CoverageSummary,
 }
@@ -325,7 +325,8 @@ pub struct Interp<'a> {
     /// that runs now: nested loops are unrolled only while it stays under [`MAX_NESTED_UNROLL`].
     pub(crate) unrolled: i64,
     /// Shapes of the entry module's array-valued names (see [`RunOutput`]).
-    pub(crate) types: FxMap<TextRange, crate::Shape>,
+    /// Shapes of names for the hover: (a torch tensor, not a NumPy array; the shape).
+    pub(crate) types: FxMap<TextRange, (bool, crate::Shape)>,
     /// What the entry module's expressions evaluated to, for `--statistics`.
     pub(crate) coverage: coverage::Coverage,
 }
@@ -627,12 +628,16 @@ impl<'a> Interp<'a> {
         if !self.config.collect_types || self.cur_module != 0 {
             return;
         }
-        if let Value::Array(s) = v {
-            self.types
-                .entry(range)
-                .and_modify(|old| *old = old.join(s))
-                .or_insert_with(|| s.clone());
-        }
+        // Arrays and tensors alike (a name is one or the other; a join of both keeps the first).
+        let (tensor, s) = match v {
+            Value::Array(s) => (false, s),
+            Value::Tensor(s) => (true, s),
+            _ => return,
+        };
+        self.types
+            .entry(range)
+            .and_modify(|old| old.1 = old.1.join(s))
+            .or_insert_with(|| (tensor, s.clone()));
     }
 
     /// Report a model's error (if any) and return its result shape as a value.
