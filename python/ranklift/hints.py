@@ -7,7 +7,14 @@
     def forward(self, x: Tensor["b", 3, 32, 32]) -> Tensor["b", 10]: ...   # PyTorch tensors
 
 At run time `NdArray[...]` and `Tensor[...]` evaluate to marker objects; they check nothing.
+
+    from ranklift.hints import reveal_shape
+    reveal_shape(x @ w)             # `ranklift shapes` reports what it knows of it (W304)
+
+At run time `reveal_shape(x)` prints the real shape to standard error and returns `x`.
 """
+
+import sys
 
 
 class _ShapeHint:
@@ -26,4 +33,10 @@ class _ShapeHint:
 NdArray = _ShapeHint("NdArray")
 Tensor = _ShapeHint("Tensor")
 
-__all__ = ["NdArray", "Tensor"]
+def reveal_shape(x):
+    """Print `x`'s shape (what `ranklift shapes` reports statically as W304) and return `x`."""
+    print(f"reveal_shape: {tuple(getattr(x, 'shape', ()))}", file=sys.stderr)
+    return x
+
+
+__all__ = ["NdArray", "Tensor", "reveal_shape"]

@@ -60,6 +60,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "a name in an annotation is one size for the whole call; fix the caller, the body or the annotation (jaxtyping's runtime checker raises here)",
     ),
     (
+        "W304",
+        "reveal_shape(x): what the analysis knows of x (ranklift.hints.reveal_shape, as a type checker's reveal_type)",
+        "a debugging aid: remove the call when done (at run time it prints the real shape to stderr and returns x)",
+    ),
+    (
         "W502",
         "ValueError: operands could not be broadcast",
         "trailing dimensions must be equal or 1 (in einsum: one size per subscript)",
@@ -222,6 +227,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "W303",
         "import torch\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\ndef pool(x: Float[Tensor, \"b c h w\"]) -> Float[Tensor, \"b c\"]:\n    return x.mean(dim=-1)\n\n\ny = pool(torch.randn(2, 3, 4, 5))\n",
+    ),
+    (
+        "W304",
+        "import torch\nfrom ranklift.hints import reveal_shape\nx = torch.zeros(2, 3)\nreveal_shape(x.T)\n",
     ),
     (
         "W502",

@@ -839,6 +839,7 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Hints) => match attr {
                 "NdArray" => Value::Builtin(Builtin::NdArray),
                 "Tensor" => Value::Builtin(Builtin::TensorHint),
+                "reveal_shape" => Value::Builtin(Builtin::RevealShape),
                 _ => Value::Top,
             },
             // Python 3.8 or later (what ranklift's users run): `if sys.version_info[0] < 3:`

@@ -242,6 +242,9 @@ pub enum Builtin {
     NdArray,
     /// `Tensor` from the hints module: `NdArray`'s form for PyTorch tensors.
     TensorHint,
+    /// `reveal_shape(x)` from the hints module: report what the analysis knows of `x` (W304),
+    /// as type checkers' `reveal_type`.
+    RevealShape,
     /// `typing.Annotated`.
     Annotated,
     /// A jaxtyping dtype (`Float`, `Int`, `Shaped`, ...): `Float[Tensor, "b c h w"]`.
