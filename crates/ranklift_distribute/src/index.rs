@@ -65,6 +65,7 @@ impl ModuleInfo {
             funcs: HashMap::new(),
             classes: HashMap::new(),
             imports: Vec::new(),
+            star_imports: Vec::new(),
             imports_horovod: None,
             import_bound: FastSet::default(),
             tf_imports: Vec::new(),
@@ -297,6 +298,8 @@ pub struct ModuleInfo {
     pub classes: HashMap<String, ClassId>,
     /// Project modules this module imports.
     pub imports: Vec<usize>,
+    /// Project modules this one star-imports (`from utils import *`).
+    pub star_imports: Vec<usize>,
     pub imports_horovod: Option<ruff_text_size::TextRange>,
     /// Names bound by import statements (as opposed to module-level member aliases).
     pub import_bound: FastSet<String>,
@@ -411,6 +414,30 @@ impl<'a> Index<'a> {
             .reserve(parts.iter().map(|p| p.func_of_stmt.len()).sum());
         for p in parts {
             idx.merge(p);
+        }
+        // `from utils import *`: the public module-level functions and classes of a project
+        // module become names of the importer (its own names and imports win), so calls of
+        // them resolve like `from utils import save_checkpoint` (a checkpoint written by a helper
+        // reached through a star import went unguarded on every rank).
+        for m in 0..idx.modules.len() {
+            for t in idx.modules[m].star_imports.clone() {
+                let tname = idx.project.modules[t].name.clone();
+                let names: Vec<String> = idx.modules[t]
+                    .funcs
+                    .keys()
+                    .chain(idx.modules[t].classes.keys())
+                    .filter(|n| !n.starts_with('_'))
+                    .cloned()
+                    .collect();
+                for n in names {
+                    let q = format!("{tname}.{n}");
+                    let info = &mut idx.modules[m];
+                    if !info.aliases.contains_key(&n) {
+                        info.import_bound.insert(n.clone());
+                        info.aliases.insert(n, q);
+                    }
+                }
+            }
         }
         idx.func_key = idx
             .calls
@@ -1394,6 +1421,7 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
         m: usize,
         aliases: Vec<(String, String)>,
         imports: Vec<usize>,
+        stars: Vec<usize>,
         horovod: Option<ruff_text_size::TextRange>,
     }
     impl<'b> StatementVisitor<'b> for V<'_> {
@@ -1439,6 +1467,8 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
                     };
                     for a in &imp.names {
                         if a.name.as_str() == "*" {
+                            // Its names are known once every module is collected (`Index::build`).
+                            self.stars.extend(target);
                             continue;
                         }
                         let full = joined(&base, a.name.as_str());
@@ -1455,6 +1485,7 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
         m,
         aliases: Vec::new(),
         imports: Vec::new(),
+        stars: Vec::new(),
         horovod: None,
     };
     v.visit_body(suite);
@@ -1465,6 +1496,7 @@ fn collect_imports(project: &Project, m: usize, suite: &[Stmt], info: &mut Modul
     v.imports.sort_unstable();
     v.imports.dedup();
     info.imports = v.imports;
+    info.star_imports = v.stars;
     info.imports_horovod = v.horovod;
 }
 
