@@ -415,30 +415,7 @@ impl<'a> Index<'a> {
         for p in parts {
             idx.merge(p);
         }
-        // `from utils import *`: the public module-level functions and classes of a project
-        // module become names of the importer (its own names and imports win), so calls of
-        // them resolve like `from utils import save_checkpoint` (a checkpoint written by a helper
-        // reached through a star import went unguarded on every rank).
-        for m in 0..idx.modules.len() {
-            for t in idx.modules[m].star_imports.clone() {
-                let tname = idx.project.modules[t].name.clone();
-                let names: Vec<String> = idx.modules[t]
-                    .funcs
-                    .keys()
-                    .chain(idx.modules[t].classes.keys())
-                    .filter(|n| !n.starts_with('_'))
-                    .cloned()
-                    .collect();
-                for n in names {
-                    let q = format!("{tname}.{n}");
-                    let info = &mut idx.modules[m];
-                    if !info.aliases.contains_key(&n) {
-                        info.import_bound.insert(n.clone());
-                        info.aliases.insert(n, q);
-                    }
-                }
-            }
-        }
+        crate::star_imports::bind(&mut idx);
         idx.func_key = idx
             .calls
             .iter()

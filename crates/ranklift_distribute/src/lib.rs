@@ -9,6 +9,7 @@
 
 pub mod editor;
 pub mod index;
+mod star_imports;
 pub mod tf;
 pub mod torch;
 pub mod verify;

@@ -1221,24 +1221,7 @@ impl<'a> Interp<'a> {
             return Value::Top;
         }
         match b {
-            // `reveal_shape(x)`: what the analysis knows of `x`, as a finding at the call.
-            Builtin::RevealShape => {
-                let v = a0.cloned().unwrap_or(Value::Top);
-                let text = match &v {
-                    Value::Array(s) => format!("ndarray {}", crate::explain::shape_text(s)),
-                    Value::Tensor(s) => format!("Tensor {}", crate::explain::shape_text(s)),
-                    Value::Top => "unknown (the analysis lost track of this value)".to_owned(),
-                    _ => "not an array or tensor".to_owned(),
-                };
-                self.report(
-                    range,
-                    "W304",
-                    Exc::Hint,
-                    format!("reveal_shape: {text}"),
-                    Certainty::Certain,
-                );
-                v
-            }
+            Builtin::RevealShape => self.reveal_shape(a0, range),
             // `setattr(self, "a", node)`: the attribute is set (to what is known of `node` when
             // the name is a constant of a `setattr`); any other name, or `delattr`, may be any
             // attribute: the object's attributes become unknown.

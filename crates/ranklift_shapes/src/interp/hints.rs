@@ -530,3 +530,25 @@ fn refines(h: &Shape, s: &Shape) -> bool {
         (None, Some(_)) => false,
     }
 }
+
+impl Interp<'_> {
+    /// `reveal_shape(x)`: what the analysis knows of `x`, as a finding at the call (W304), as
+    /// type checkers' `reveal_type`; the value passes through.
+    pub(crate) fn reveal_shape(&mut self, x: Option<&Value>, range: TextRange) -> Value {
+        let v = x.cloned().unwrap_or(Value::Top);
+        let text = match &v {
+            Value::Array(s) => format!("ndarray {}", crate::explain::shape_text(s)),
+            Value::Tensor(s) => format!("Tensor {}", crate::explain::shape_text(s)),
+            Value::Top => "unknown (the analysis lost track of this value)".to_owned(),
+            _ => "not an array or tensor".to_owned(),
+        };
+        self.report(
+            range,
+            "W304",
+            Exc::Hint,
+            format!("reveal_shape: {text}"),
+            crate::Certainty::Certain,
+        );
+        v
+    }
+}
