@@ -171,16 +171,21 @@ if _active:
         """Name parameters after the outermost module that holds them (a DDP wrapper's
         `module.` prefix dropped), once, at the first step."""
         import gc
+        import warnings
 
-        for obj in gc.get_objects():
-            if isinstance(obj, torch.nn.Module):
-                try:
-                    for n, p in obj.named_parameters():
-                        n = n[len("module."):] if n.startswith("module.") else n
-                        if len(n) > len(_names.get(id(p), "")):
-                            _names[id(p)] = n
-                except Exception:
-                    pass
+        # Looking at every object touches deprecated module attributes (torch warns about
+        # `torch.distributed.reduce_op`): none of that is the program's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for obj in gc.get_objects():
+                if isinstance(obj, torch.nn.Module):
+                    try:
+                        for n, p in obj.named_parameters():
+                            n = n[len("module."):] if n.startswith("module.") else n
+                            if len(n) > len(_names.get(id(p), "")):
+                                _names[id(p)] = n
+                    except Exception:
+                        pass
 
     def _stop(why):
         _rec["stopped"] = why
