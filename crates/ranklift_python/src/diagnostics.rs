@@ -383,6 +383,24 @@ fn path_uri(path: &str) -> String {
     out
 }
 
+/// `text` with every control character shown as an escape (`\u{1b}`, `\r`, `\t`) rather than
+/// sent: a file name or a program's output can hold terminal escape sequences that clear the
+/// screen or forge a line of ours.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

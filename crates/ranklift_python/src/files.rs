@@ -222,20 +222,11 @@ impl ParentIgnores {
     }
 
     pub fn warn_stderr(path: &Path, why: &str) {
-        let shown: String = path
-            .display()
-            .to_string()
-            .chars()
-            .flat_map(|c| {
-                let e: Vec<char> = if c.is_control() {
-                    c.escape_default().collect()
-                } else {
-                    vec![c]
-                };
-                e
-            })
-            .collect();
-        eprintln!("warning: {shown}: {why}");
+        let shown = path.display().to_string();
+        eprintln!(
+            "warning: {}: {why}",
+            crate::diagnostics::escape_controls(&shown)
+        );
     }
 
     /// Whether `path` (an entry of the walk: the walk root joined with its relative path) is
