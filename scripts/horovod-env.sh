@@ -13,6 +13,7 @@
 # Prints the venv path on the last line of stdout. Exit 0 only if
 # `horovodrun --check-build` reports TensorFlow and Gloo.
 set -euo pipefail
+. "$(dirname "$0")/uv-env.sh"
 
 VENV="${RANKLIFT_HVD_VENV:-$HOME/.cache/ranklift/hvd-venv}"
 PY="${RANKLIFT_PYTHON:-python3.11}"
@@ -29,9 +30,10 @@ check() {
 # pinned to what TensorFlow 2.13's numpy 1.24 allows; added to a cached venv too.
 extras() {
   "$VENV/bin/python" -c "import imageio, PIL" >/dev/null 2>&1 ||
-    "$VENV/bin/pip" install --quiet "imageio==2.34.2" "pillow==10.4.0" "numpy==1.24.3" >&2
+    uv_install "$VENV" "imageio==2.34.2" "pillow==10.4.0" "numpy==1.24.3"
 }
 
+lock_cache hvd-venv
 if check; then
   echo "horovod-env: reusing $VENV" >&2
   extras
@@ -40,12 +42,10 @@ if check; then
 fi
 
 echo "horovod-env: building $VENV (TensorFlow 2.13.1 + Horovod 0.28.1, ~10 min)" >&2
-rm -rf "$VENV"
-mkdir -p "$(dirname "$VENV")"
-"$PY" -m venv "$VENV"
+new_venv "$VENV" "$PY"
 export PATH="$VENV/bin:$PATH"
-pip install --quiet --upgrade "pip<25" "setuptools<70" wheel >&2
-pip install --quiet "cmake<4" "tensorflow-cpu==2.13.1" "numpy<2" >&2
+# TensorFlow by uv (downloads in parallel); Horovod's own compile by pip, as its docs show it.
+uv_install "$VENV" "pip<25" "setuptools<70" wheel "cmake<4" "tensorflow-cpu==2.13.1" "numpy<2"
 HOROVOD_WITH_TENSORFLOW=1 HOROVOD_WITH_GLOO=1 HOROVOD_WITHOUT_MPI=1 \
 HOROVOD_WITHOUT_PYTORCH=1 HOROVOD_WITHOUT_MXNET=1 HOROVOD_CMAKE="$VENV/bin/cmake" \
 MAKEFLAGS="-j$(nproc)" \

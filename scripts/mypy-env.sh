@@ -3,6 +3,7 @@
 # role-erased programs `ranklift choreo project --emit-erased` writes. Cached under
 # ~/.cache/ranklift. Prints the mypy executable on the last line of stdout.
 set -euo pipefail
+. "$(dirname "$0")/uv-env.sh"
 VENV="${RANKLIFT_MYPY_VENV:-$HOME/.cache/ranklift/mypy-venv}"
 VERSION="2.4.1"
 if [ -x "$VENV/bin/mypy" ] && "$VENV/bin/mypy" --version 2>/dev/null | grep -q "mypy $VERSION"; then
@@ -10,8 +11,9 @@ if [ -x "$VENV/bin/mypy" ] && "$VENV/bin/mypy" --version 2>/dev/null | grep -q "
   exit 0
 fi
 echo "mypy-env: creating $VENV (mypy $VERSION)" >&2
-rm -rf "$VENV"
-mkdir -p "$(dirname "$VENV")"
-python3 -m venv "$VENV"
-"$VENV/bin/pip" install --quiet "mypy==$VERSION" >&2
+lock_cache mypy-venv
+if ! { [ -x "$VENV/bin/mypy" ] && "$VENV/bin/mypy" --version 2>/dev/null | grep -q "mypy $VERSION"; }; then
+  new_venv "$VENV"
+  uv_install "$VENV" "mypy==$VERSION"
+fi
 echo "$VENV/bin/mypy"

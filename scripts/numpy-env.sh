@@ -5,6 +5,7 @@
 #   scripts/numpy-env.sh 1   -> NumPy 1.24.3 (the Horovod venv's, when present)
 # Prints the venv's python on the last line of stdout.
 set -euo pipefail
+. "$(dirname "$0")/uv-env.sh"
 MAJOR="${1:-2}"
 case "$MAJOR" in
   2) VERSION="2.2.6" ;;
@@ -22,8 +23,9 @@ if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import numpy; assert nump
   exit 0
 fi
 echo "numpy-env: creating $VENV (numpy $VERSION)" >&2
-rm -rf "$VENV"
-mkdir -p "$(dirname "$VENV")"
-python3 -m venv "$VENV"
-"$VENV/bin/pip" install --quiet "numpy==$VERSION" >&2
+lock_cache "numpy$MAJOR-venv"
+if ! { [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import numpy; assert numpy.__version__ == '$VERSION'" 2>/dev/null; }; then
+  new_venv "$VENV"
+  uv_install "$VENV" "numpy==$VERSION"
+fi
 echo "$VENV/bin/python"

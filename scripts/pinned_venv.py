@@ -1,5 +1,6 @@
 """A pinned tool in a virtualenv cached under ~/.cache/ranklift (RANKLIFT_CACHE moves it): made
 once, made again when the pins change (a `pinned.txt` marker records them)."""
+import fcntl
 import os
 import subprocess
 import sys
@@ -14,9 +15,14 @@ def tool(venv_name, pins, exe):
     path = venv / "bin" / exe
     marker = venv / "pinned.txt"
     wanted = " ".join(pins)
-    if not (path.exists() and marker.exists() and marker.read_text() == wanted):
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet",
-                        "--disable-pip-version-check", *pins], check=True)
-        marker.write_text(wanted)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"{venv_name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two runs building the same venv wait for each other
+        if not (path.exists() and marker.exists() and marker.read_text() == wanted):
+            uv = subprocess.run([str(Path(__file__).with_name("uv-env.sh"))], check=True,
+                                capture_output=True, text=True).stdout.split()[-1]
+            subprocess.run([uv, "venv", "--quiet", "--seed", "--python", sys.executable, str(venv)], check=True)
+            subprocess.run([uv, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), *pins],
+                           check=True)
+            marker.write_text(wanted)
     return path

@@ -13,6 +13,7 @@
 # Prints the venv path on the last line of stdout. Exit 0 only if TensorFlow, Keras 3 and
 # tf_keras import.
 set -euo pipefail
+. "$(dirname "$0")/uv-env.sh"
 
 VENV="${RANKLIFT_TF_VENV:-$HOME/.cache/ranklift/tf-venv}"
 TF="${RANKLIFT_TF_VERSION:-2.21.0}"
@@ -29,6 +30,7 @@ assert keras.__version__.startswith("3."), keras.__version__
 PYEOF
 }
 
+lock_cache tf-venv
 if check; then
   echo "tf-env: reusing $VENV" >&2
   echo "$VENV"
@@ -36,11 +38,8 @@ if check; then
 fi
 
 echo "tf-env: building $VENV (tensorflow-cpu $TF + tf_keras, a few minutes)" >&2
-rm -rf "$VENV"
-mkdir -p "$(dirname "$VENV")"
-"$PY" -m venv "$VENV"
-"$VENV/bin/pip" install --quiet --upgrade "pip<25" >&2
-"$VENV/bin/pip" install --quiet "tensorflow-cpu==$TF" "tf-keras==$TF" "tensorboard==$TF" "imageio==2.37.0" "pillow==11.3.0" >&2
+new_venv "$VENV" "$PY"
+uv_install "$VENV" "tensorflow-cpu==$TF" "tf-keras==$TF" "tensorboard==$TF" "imageio==2.37.0" "pillow==11.3.0"
 if ! check; then
   echo "tf-env: TensorFlow $TF, Keras 3 or tf_keras does not import from $VENV" >&2
   "$VENV/bin/python" -c "import tensorflow as tf, keras, tf_keras; print(tf.__version__, keras.__version__)" >&2 || true

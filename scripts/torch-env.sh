@@ -7,7 +7,8 @@
 # Why these pins (measured here, issue 15):
 #   - torch==2.15.0 from PyPI imports only with its nvidia-* packages installed (without them:
 #     "libcudart.so.13: cannot open shared object file"), so they are not skipped; the venv is
-#     about 5.4 GB, built once and cached under ~/.cache/ranklift;
+#     about 5.4 GB, built once and cached under ~/.cache/ranklift (uv installs it in about 20 s,
+#     pip took about 10 min; scripts/uv-env.sh);
 #   - torchrun comes with the wheel; on CPU the programs use the gloo backend;
 #   - torchvision==0.29.2 is the release built against torch 2.15.0 (installed together, pip
 #     resolves them to each other; measured for issue 31).
@@ -15,6 +16,7 @@
 # Prints the venv path on the last line of stdout. Exit 0 only if torch imports, gloo is
 # available and torchrun is on the venv's PATH.
 set -euo pipefail
+. "$(dirname "$0")/uv-env.sh"
 
 VENV="${RANKLIFT_TORCH_VENV:-$HOME/.cache/ranklift/torch-venv}"
 TORCH="${RANKLIFT_TORCH_VERSION:-2.15.0}"
@@ -39,7 +41,7 @@ PYEOF
 OPACUS=(opacus==1.6.0 opt-einsum==3.4.0 scipy==1.17.1)
 ensure_opacus() {
   "$VENV/bin/python" -c "import opacus" 2>/dev/null && return 0
-  "$VENV/bin/pip" install --quiet --no-deps "${OPACUS[@]}" >&2
+  uv_install "$VENV" --no-deps "${OPACUS[@]}"
 }
 
 # jaxtyping + beartype (pure Python): the shapes corpus' annotated models are run with jaxtyping's
@@ -47,9 +49,10 @@ ensure_opacus() {
 JAXTYPING=(jaxtyping==0.3.11 wadler_lindig==0.1.8 beartype==0.23.1)
 ensure_jaxtyping() {
   "$VENV/bin/python" -c "import jaxtyping, beartype" 2>/dev/null && return 0
-  "$VENV/bin/pip" install --quiet --no-deps "${JAXTYPING[@]}" >&2
+  uv_install "$VENV" --no-deps "${JAXTYPING[@]}"
 }
 
+lock_cache torch-venv
 if check; then
   echo "torch-env: reusing $VENV" >&2
   ensure_opacus
@@ -59,12 +62,8 @@ if check; then
 fi
 
 echo "torch-env: building $VENV (torch $TORCH + torchvision $TORCHVISION from PyPI with the nvidia packages, ~5 GB)" >&2
-rm -rf "$VENV"
-mkdir -p "$(dirname "$VENV")"
-"$PY" -m venv "$VENV"
-"$VENV/bin/pip" install --quiet --upgrade "pip<25" >&2
-"$VENV/bin/pip" install --quiet --no-cache-dir "torch==$TORCH" "torchvision==$TORCHVISION" \
-  "numpy==2.2.6" "tqdm==4.67.1" >&2
+new_venv "$VENV" "$PY"
+uv_install "$VENV" "torch==$TORCH" "torchvision==$TORCHVISION" "numpy==2.2.6" "tqdm==4.67.1"
 
 if ! check; then
   echo "torch-env: torch $TORCH does not import with gloo in $VENV" >&2
