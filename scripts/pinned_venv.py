@@ -21,7 +21,7 @@ def tool(venv_name, pins, exe):
         if not (path.exists() and marker.exists() and marker.read_text() == wanted):
             uv = subprocess.run([str(Path(__file__).with_name("uv-env.sh"))], check=True,
                                 capture_output=True, text=True).stdout.split()[-1]
-            subprocess.run([uv, "venv", "--quiet", "--seed", "--python", sys.executable, str(venv)], check=True)
+            subprocess.run([uv, "venv", "--quiet", "--clear", "--seed", "--python", sys.executable, str(venv)], check=True)
             subprocess.run([uv, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), *pins],
                            check=True)
             marker.write_text(wanted)
