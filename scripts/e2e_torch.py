@@ -164,6 +164,10 @@ CONTROLS = [
     # parameter, on every rank, at start.
     ("frozen_encoder.py", "DDP-wrapped frozen module", lambda t: t.replace(
         "\ndecoder = DDP(", "\nencoder = DDP(encoder)\ndecoder = DDP(", 1), "runs"),
+    # The generator's pass over the loader without the sampler's epoch advanced: every pass
+    # replays the same order.
+    ("cycled_loader.py", "no new epoch per pass of the generator", lambda t: re.sub(
+        r"\n\s*if isinstance\(dl\.sampler, DistributedSampler\):\n\s*dl\.sampler\.set_epoch\([^\n]*\)", "", t), "shuffle"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

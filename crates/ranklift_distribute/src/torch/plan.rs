@@ -47,8 +47,12 @@ pub struct Loader {
     pub call: CallId,
     /// The training loops (`for` statements) that iterate it.
     pub loops: Vec<StmtId>,
-    /// Statements `it = iter(loader)` whose iterator a training step draws from with `next(it)`.
+    /// Statements `it = iter(loader)` (or `it = cycle(loader)`, or a project generator over the
+    /// loader) whose iterator a training step draws from with `next(it)`.
     pub iters: Vec<StmtId>,
+    /// `for` loops of project generators that make a new pass over the loader each time they
+    /// start (`def cycle(dl): while True: for data in dl: yield data`).
+    pub passes: Vec<StmtId>,
     /// Statements in a training loop (`for` or `while`) that draw a batch through a project
     /// function or method (`batch = batch_loader.next()`, an "infinite" loader class).
     pub draws: Vec<StmtId>,
@@ -795,7 +799,7 @@ pub fn loop_source(e: &Expr) -> &Expr {
         };
         if matches!(
             callee,
-            "enumerate" | "tqdm" | "zip" | "iter" | "next" | "islice" | "trange"
+            "enumerate" | "tqdm" | "zip" | "iter" | "next" | "islice" | "trange" | "cycle"
         ) && let Some(first) = c.arguments.args.first()
         {
             return loop_source(first);
@@ -813,6 +817,7 @@ fn loader_entry(plan: &mut Plan, call: CallId) -> &mut Loader {
                 call,
                 loops: Vec::new(),
                 iters: Vec::new(),
+                passes: Vec::new(),
                 draws: Vec::new(),
                 replacement_sampler: None,
             });
@@ -899,17 +904,20 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             {
                 continue;
             }
-            let Expr::Call(ic) = &*a.value else { continue };
-            if !matches!(&*ic.func, Expr::Name(n) if n.id.as_str() == "iter") {
+            // `iter(loader)`, `cycle(loader)`, a project generator over the loader, ...
+            if !matches!(&*a.value, Expr::Call(_)) {
                 continue;
             }
-            let Some(src) = ic.arguments.args.first() else {
-                continue;
-            };
             let mut found = Vec::new();
-            resolve_loader(idx, plan, c.scope, src, 0, &mut found);
+            resolve_loader(idx, plan, c.scope, &a.value, 0, &mut found);
             for call in found {
-                loader_entry(plan, call).iters.push(st);
+                let l = loader_entry(plan, call);
+                l.iters.push(st);
+                // The `next(it)` itself draws a batch in its loop (the iterator may be made
+                // outside any loop: `it = cycle(loader)` at module level).
+                if !l.draws.contains(&c.stmt) {
+                    l.draws.push(c.stmt);
+                }
             }
         }
     }
@@ -982,6 +990,28 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             }
         }
     }
+    // The loops of project generators that pass over a training loader (a new pass, a new epoch).
+    for f in 0..idx.funcs.len() {
+        if !plan.in_reach(idx.funcs[f].module) {
+            continue;
+        }
+        let scope = Scope {
+            module: idx.funcs[f].module,
+            func: Some(f),
+        };
+        for (st, src) in yielded_sources(idx, f) {
+            let Some(st) = st else { continue };
+            let mut found = Vec::new();
+            resolve_loader(idx, plan, scope, loop_source(src), 0, &mut found);
+            for call in found {
+                if let Some(l) = plan.loaders.iter_mut().find(|l| l.call == call)
+                    && !l.passes.contains(&st)
+                {
+                    l.passes.push(st);
+                }
+            }
+        }
+    }
     // Inner loops only: an epoch loop whose body reaches a data loop is not itself one.
     let inner: FastSet<StmtId> = plan.loaders.iter().flat_map(|l| l.loops.clone()).collect();
     plan.unresolved_loops.retain(|s| {
@@ -1033,12 +1063,17 @@ pub fn resolve_loader(
                 _ => call_id(idx, m, c).and_then(|id| plan.callee[id]),
             };
             if let Some(f) = f {
+                let fs = Scope {
+                    module: idx.funcs[f].module,
+                    func: Some(f),
+                };
                 for r in returns(idx, f) {
-                    let fs = Scope {
-                        module: idx.funcs[f].module,
-                        func: Some(f),
-                    };
                     resolve_loader(idx, plan, fs, r, depth + 1, out);
+                }
+                // A generator yields the batches of what it iterates (`for data in dl: yield
+                // data`, `yield from dl`): drawing from it draws from that loader.
+                for (_, src) in yielded_sources(idx, f) {
+                    resolve_loader(idx, plan, fs, src, depth + 1, out);
                 }
             }
         }
@@ -1217,6 +1252,51 @@ pub fn returns<'a>(idx: &Index<'a>, f: FuncId) -> Vec<&'a Expr> {
             }
         })
         .collect()
+}
+
+/// What generator `f` yields from (not in nested functions): `(Some(loop), iter)` for each `for`
+/// loop whose body yields, `(None, x)` for each `yield from x`. Empty for a plain function.
+pub fn yielded_sources<'a>(idx: &Index<'a>, f: FuncId) -> Vec<(Option<StmtId>, &'a Expr)> {
+    let m = idx.funcs[f].module;
+    let is_yield = |st: StmtId| match idx.stmts[st].stmt {
+        Stmt::Expr(e) => matches!(&*e.value, Expr::Yield(_) | Expr::YieldFrom(_)),
+        Stmt::Assign(a) => matches!(&*a.value, Expr::Yield(_)),
+        _ => false,
+    };
+    let mut out = Vec::new();
+    for st in idx.modules[m].stmts.clone() {
+        if idx.stmts[st].scope.func != Some(f) {
+            continue;
+        }
+        match idx.stmts[st].stmt {
+            Stmt::Expr(e) => {
+                if let Expr::YieldFrom(y) = &*e.value {
+                    out.push((None, &*y.value));
+                }
+            }
+            Stmt::For(fr) => {
+                let yields = idx.modules[m].stmts.clone().any(|inner| {
+                    idx.stmts[inner].scope.func == Some(f) && is_yield(inner) && {
+                        let mut cur = idx.stmts[inner].parent;
+                        let mut inside = false;
+                        while let Some(p) = cur {
+                            if p == st {
+                                inside = true;
+                                break;
+                            }
+                            cur = idx.stmts[p].parent;
+                        }
+                        inside
+                    }
+                });
+                if yields {
+                    out.push((Some(st), &*fr.iter));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Assignments binding `name` in `scope` (or at module level): (scope, value, position in a

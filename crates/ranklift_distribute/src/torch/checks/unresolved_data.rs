@@ -34,7 +34,7 @@ pub fn run(tx: &mut Tx) {
         };
         let m = idx.stmts[s].scope.module;
         tx.ed.diag(m, f.iter.range(), "DST405", Severity::Error,
-            if idx.text(m, &*f.iter).starts_with("range(") {
+            if idx.text(m, crate::torch::plan::loop_source(&f.iter)).starts_with("range(") {
                 format!("this training loop counts steps with `{}` and draws no batch from a DataLoader: every rank would train on the same data (no split, no speed-up)", idx.text(m, &*f.iter))
             } else {
                 format!("this training loop iterates `{}`, which is not a DataLoader ranklift can follow: its data would not be split between ranks", idx.text(m, &*f.iter))

@@ -5,7 +5,8 @@
 //! **Rewrite:** right before the loop, `loader.sampler.set_epoch(epoch)` when the loop sits in a
 //! `for epoch in ...` loop of the same function; else right before the statement of the caller
 //! that runs the loop's function inside an epoch loop (`train_one_epoch(model, loader, ...)`,
-//! the loader named as the caller names it); else (no epoch loop in sight) a guarded increment:
+//! the loader named as the caller names it); else (no epoch loop in sight, or the loop of a
+//! generator that restarts the loader: `while True: for data in dl: yield data`) a guarded increment:
 //! `if isinstance(loader.sampler, DistributedSampler): loader.sampler.set_epoch(loader.sampler.epoch + 1)`.
 //!
 //! **Why:** a `DistributedSampler` shuffles with a seed derived from its epoch; without
@@ -54,12 +55,27 @@ pub fn run(tx: &mut Tx) {
                 continue;
             };
             let Expr::Call(ic) = &*a.value else { continue };
+            // Only `iter(loader)` starts a pass here; `itertools.cycle` replays its first pass,
+            // and a project generator's own loop is a pass (below).
+            if !matches!(&*ic.func, Expr::Name(n) if n.id.as_str() == "iter") {
+                continue;
+            }
             let Some(src) = ic.arguments.args.first() else {
                 continue;
             };
             let m = idx.stmts[st].scope.module;
             let loader = tx.ed.text(m, loop_source(src)).to_owned();
             counter(tx, st, &loader, &mut done);
+        }
+        // A project generator's `for data in dl:` (restarted by `while True`): every pass is an
+        // epoch of the sampler.
+        for &s in &l.passes {
+            let Stmt::For(f) = idx.stmts[s].stmt else {
+                continue;
+            };
+            let m = idx.stmts[s].scope.module;
+            let loader = tx.ed.text(m, loop_source(&f.iter)).to_owned();
+            counter(tx, s, &loader, &mut done);
         }
         for &s in &l.loops {
             let Stmt::For(f) = idx.stmts[s].stmt else {

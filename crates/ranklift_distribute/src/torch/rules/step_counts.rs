@@ -47,6 +47,22 @@ fn derived_from_len(src: &str) -> bool {
     src.contains("len(")
 }
 
+/// `range(n)` or `trange(n)`, seen through a progress bar or `enumerate`:
+/// `tqdm(range(n), ...)`, `enumerate(range(n))`.
+fn counted_range(e: &Expr) -> Option<&ruff_python_ast::ExprCall> {
+    let Expr::Call(c) = e else { return None };
+    let name = match &*c.func {
+        Expr::Name(n) => n.id.as_str(),
+        Expr::Attribute(a) => a.attr.as_str(),
+        _ => return None,
+    };
+    match name {
+        "range" | "trange" if c.arguments.args.len() == 1 => Some(c),
+        "tqdm" | "enumerate" => counted_range(c.arguments.args.first()?),
+        _ => None,
+    }
+}
+
 pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     let plan = tx.plan;
@@ -55,12 +71,9 @@ pub fn run(tx: &mut Tx) {
         let Stmt::For(f) = idx.stmts[s].stmt else {
             continue;
         };
-        let Expr::Call(c) = &*f.iter else { continue };
-        if !matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
-            || c.arguments.args.len() != 1
-        {
+        let Some(c) = counted_range(&f.iter) else {
             continue;
-        }
+        };
         // A loop around data loops (epochs) or around training functions keeps its count.
         let m = idx.stmts[s].scope.module;
         let r = idx.stmts[s].stmt.range();
