@@ -53,11 +53,16 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
 
     _optim.register_optimizer_step_post_hook(_post_step)
 
+    _subset_pass = []
     _orig_backward = torch.Tensor.backward
 
     def _backward(self, *a, **k):
         if self.numel() == 1:
             _rec["losses"].append(float(self.detach().float().cpu()))
+        # The pass of a SubsetRandomSampler that this step trains on (validation passes never
+        # reach a backward, so their orders are not recorded).
+        if _subset_pass:
+            _rec["orders"].append(_subset_pass.pop())
         return _orig_backward(self, *a, **k)
 
     torch.Tensor.backward = _backward
@@ -91,6 +96,18 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
             yield x
 
     _tds.RandomSampler.__iter__ = _rs_iter
+
+    # Every pass of a SubsetRandomSampler (a shuffle of an index list): its order joins "orders"
+    # at the first backward it feeds, so that the ranks' shares are compared like a
+    # DistributedSampler's.
+    _orig_sub_iter = _tds.SubsetRandomSampler.__iter__
+
+    def _sub_iter(self):
+        order = [int(i) for i in _orig_sub_iter(self)]
+        _subset_pass[:] = [order]
+        return iter(order)
+
+    _tds.SubsetRandomSampler.__iter__ = _sub_iter
 
     # Rows drawn from every DataLoader (the first dimension of a batch's first tensor): the
     # work a rank did when a library's own sampler splits batches rather than steps (Opacus'

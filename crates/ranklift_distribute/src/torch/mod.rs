@@ -260,6 +260,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     ddp_wrap::run(&mut tx);
     distributed_sampler::run(&mut tx);
     replacement_sampler::run(&mut tx);
+    subset_sampler::run(&mut tx);
     download_once::run(&mut tx);
     set_epoch::run(&mut tx);
     no_sync::run(&mut tx);

@@ -44,6 +44,22 @@ pub fn is_random_sampler(q: &str) -> bool {
     )
 }
 
+/// `torch.utils.data.WeightedRandomSampler` (draws with replacement unless told not to).
+pub fn is_weighted_sampler(q: &str) -> bool {
+    matches!(
+        q,
+        "torch.utils.data.WeightedRandomSampler" | "torch.utils.data.sampler.WeightedRandomSampler"
+    )
+}
+
+/// `torch.utils.data.SubsetRandomSampler` (a shuffle of the index list it is given).
+pub fn is_subset_sampler(q: &str) -> bool {
+    matches!(
+        q,
+        "torch.utils.data.SubsetRandomSampler" | "torch.utils.data.sampler.SubsetRandomSampler"
+    )
+}
+
 /// Base classes of datasets that cannot take a sampler.
 pub fn is_iterable_dataset_base(q: &str) -> bool {
     matches!(

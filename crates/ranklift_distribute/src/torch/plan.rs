@@ -60,6 +60,10 @@ pub struct Loader {
     /// same scope): the call. Such a loader is not split by a DistributedSampler; each rank
     /// draws its own stream (rule `replacement_sampler`).
     pub replacement_sampler: Option<CallId>,
+    /// Its `sampler=` is a `SubsetRandomSampler(indices)` whose index list can be named twice
+    /// without effects (a name, an attribute, a slice of one): the call. Each rank samples its
+    /// own share of the indices (rule `subset_sampler`), no DistributedSampler.
+    pub subset_sampler: Option<CallId>,
 }
 
 pub struct Plan {
@@ -312,6 +316,7 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     find_loaders(idx, &mut plan);
     for i in 0..plan.loaders.len() {
         plan.loaders[i].replacement_sampler = replacement_sampler(idx, &plan, plan.loaders[i].call);
+        plan.loaders[i].subset_sampler = subset_sampler(idx, &plan, plan.loaders[i].call);
     }
     plan.adopters = crate::torch::adopters::find(idx, &plan);
     let adopted: Vec<(CallId, CallId)> = plan
@@ -820,6 +825,7 @@ fn loader_entry(plan: &mut Plan, call: CallId) -> &mut Loader {
                 passes: Vec::new(),
                 draws: Vec::new(),
                 replacement_sampler: None,
+                subset_sampler: None,
             });
             plan.loaders.last_mut().expect("just pushed")
         }
@@ -1181,9 +1187,8 @@ fn fed(idx: &Index, plan: &Plan, loops: &[StmtId], s: StmtId, depth: usize) -> b
         .any(|&c| fed(idx, plan, loops, idx.calls[c].stmt, depth + 1))
 }
 
-/// The `RandomSampler(..., replacement=True)` call a loader's `sampler=` is, directly or through
-/// a name bound in the loader's scope.
-fn replacement_sampler(idx: &Index, plan: &Plan, loader: CallId) -> Option<CallId> {
+/// The call a loader's `sampler=` is, directly or through a name bound in the loader's scope.
+fn sampler_call<'a>(idx: &Index<'a>, loader: CallId) -> Option<(&'a ast::ExprCall, CallId)> {
     let c = &idx.calls[loader];
     let v = &c.call.arguments.find_keyword("sampler")?.value;
     let (scope, call) = match v {
@@ -1197,12 +1202,52 @@ fn replacement_sampler(idx: &Index, plan: &Plan, loader: CallId) -> Option<CallI
         }
         _ => return None,
     };
-    let id = call_id(idx, scope.module, call)?;
-    let replacement = call
+    Some((call, call_id(idx, scope.module, call)?))
+}
+
+/// The sampler a loader draws with replacement from: `RandomSampler(..., replacement=True)`, or a
+/// `WeightedRandomSampler` not told `replacement=False`.
+fn replacement_sampler(idx: &Index, plan: &Plan, loader: CallId) -> Option<CallId> {
+    let (call, id) = sampler_call(idx, loader)?;
+    let replacement = call.arguments.find_keyword("replacement").map(|k| &k.value);
+    let q = plan.qual(id)?;
+    let draws = match replacement {
+        Some(Expr::BooleanLiteral(b)) => b.value,
+        Some(_) => false,
+        None => names::is_weighted_sampler(q),
+    };
+    (draws && (names::is_random_sampler(q) || names::is_weighted_sampler(q))).then_some(id)
+}
+
+/// The `SubsetRandomSampler(indices)` a loader samples with, when `indices` can be named twice
+/// without effects.
+fn subset_sampler(idx: &Index, plan: &Plan, loader: CallId) -> Option<CallId> {
+    let (call, id) = sampler_call(idx, loader)?;
+    if !plan.qual(id).is_some_and(names::is_subset_sampler) {
+        return None;
+    }
+    let indices = call
         .arguments
-        .find_keyword("replacement")
-        .is_some_and(|k| matches!(&k.value, Expr::BooleanLiteral(b) if b.value));
-    (replacement && plan.qual(id).is_some_and(names::is_random_sampler)).then_some(id)
+        .args
+        .first()
+        .or_else(|| call.arguments.find_keyword("indices").map(|k| &k.value))?;
+    pure(indices).then_some(id)
+}
+
+/// An expression that reads the same value every time it is evaluated, with no effect: a name, an
+/// attribute of one, a subscript or slice of one by such expressions or literals.
+pub fn pure(e: &Expr) -> bool {
+    match e {
+        Expr::Name(_) | Expr::NumberLiteral(_) | Expr::NoneLiteral(_) => true,
+        Expr::Attribute(a) => pure(&a.value),
+        Expr::Subscript(s) => pure(&s.value) && pure(&s.slice),
+        Expr::Slice(sl) => [&sl.lower, &sl.upper, &sl.step]
+            .iter()
+            .all(|b| b.as_deref().is_none_or(pure)),
+        Expr::UnaryOp(u) => pure(&u.operand),
+        Expr::BinOp(b) => pure(&b.left) && pure(&b.right),
+        _ => false,
+    }
 }
 
 /// The nearest `for` or `while` statement around statement `s`, within its function.

@@ -1,7 +1,8 @@
 //! Check `custom_sampler` (DST401): a training loader brings its own sampler.
 //!
-//! **Trigger:** a training loader called with `sampler=` or `batch_sampler=` (but a
-//! `RandomSampler(..., replacement=True)`: rule `replacement_sampler`).
+//! **Trigger:** a training loader called with `sampler=` or `batch_sampler=` (but samplers that
+//! draw with replacement, `RandomSampler(..., replacement=True)` and `WeightedRandomSampler`:
+//! rule `replacement_sampler`; and `SubsetRandomSampler` of an index list: rule `subset_sampler`).
 //!
 //! **Why:** the sampler decides which samples a process reads; a `WeightedRandomSampler` or a
 //! bucketing batch sampler has no distributed counterpart that ranklift could substitute without
@@ -20,6 +21,10 @@ pub fn run(tx: &mut Tx) {
     for l in &tx.plan.loaders {
         // Sampling with replacement: each rank seeds its own stream (rule `replacement_sampler`).
         if l.replacement_sampler.is_some() {
+            continue;
+        }
+        // A shuffle of an index list: each rank samples its share (rule `subset_sampler`).
+        if l.subset_sampler.is_some() {
             continue;
         }
         let c = &idx.calls[l.call];

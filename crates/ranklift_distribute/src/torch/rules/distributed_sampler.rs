@@ -37,6 +37,9 @@ pub fn run(tx: &mut Tx) {
         if l.replacement_sampler.is_some() {
             continue; // each rank draws its own stream: rule `replacement_sampler`
         }
+        if l.subset_sampler.is_some() {
+            continue; // each rank samples its share of the indices: rule `subset_sampler`
+        }
         let c = &idx.calls[l.call];
         let m = c.scope.module;
         let args = &c.call.arguments;

@@ -16,6 +16,7 @@ pub mod scale_lr;
 pub mod set_epoch;
 pub mod shared_dirs;
 pub mod step_counts;
+pub mod subset_sampler;
 
 use ruff_python_ast::Stmt;
 

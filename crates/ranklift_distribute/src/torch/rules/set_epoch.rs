@@ -46,7 +46,7 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     let mut done: Vec<StmtId> = Vec::new();
     for l in tx.plan.loaders.clone() {
-        if l.replacement_sampler.is_some() {
+        if l.replacement_sampler.is_some() || l.subset_sampler.is_some() {
             continue; // no DistributedSampler: nothing to tell the epoch
         }
         // `it = iter(loader)` feeding `next(it)`: every new iterator is a new epoch.
