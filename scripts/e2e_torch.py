@@ -168,6 +168,9 @@ CONTROLS = [
     # replays the same order.
     ("cycled_loader.py", "no new epoch per pass of the generator", lambda t: re.sub(
         r"\n\s*if isinstance\(dl\.sampler, DistributedSampler\):\n\s*dl\.sampler\.set_epoch\([^\n]*\)", "", t), "shuffle"),
+    # The weighted sampler seeded alike on every rank: the ranks draw the same batches.
+    ("weighted_sampler.py", "no per-rank seed for the weighted sampler", lambda t: re.sub(
+        r",\s*generator=torch\.Generator\(\)\.manual_seed\(torch\.initial_seed\(\) \+ RANK\),?", "", t), "shuffle"),
     # The index list left whole: every rank samples all the training indices.
     ("subset_sampler.py", "the whole index list on every rank", lambda t: t.replace(
         "SubsetRandomSampler(train_idx[RANK::WORLD_SIZE][: len(train_idx) // WORLD_SIZE])", "SubsetRandomSampler(train_idx)"), "shuffle"),

@@ -97,6 +97,21 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
 
     _tds.RandomSampler.__iter__ = _rs_iter
 
+    _orig_ws_iter = _tds.WeightedRandomSampler.__iter__
+
+    def _ws_iter(self):
+        if not self.replacement:
+            yield from _orig_ws_iter(self)
+            return
+        drawn = []
+        _rec["draws"].append(drawn)
+        for i, x in enumerate(_orig_ws_iter(self)):
+            if i < 2000:
+                drawn.append(int(x))
+            yield x
+
+    _tds.WeightedRandomSampler.__iter__ = _ws_iter
+
     # Every pass of a SubsetRandomSampler (a shuffle of an index list): its order joins "orders"
     # at the first backward it feeds, so that the ranks' shares are compared like a
     # DistributedSampler's.

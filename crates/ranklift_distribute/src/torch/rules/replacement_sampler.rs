@@ -6,9 +6,13 @@
 //! the same scope (`plan::Loader::replacement_sampler`), such as the "infinite" loaders of
 //! karpathy's makemore and minGPT (`num_samples=int(1e10)`, drawn with `next()` in a step loop).
 //!
+//! Also a `WeightedRandomSampler` (it draws with replacement unless told `replacement=False`).
+//!
 //! **Rewrite:** the sampler gets `generator=torch.Generator().manual_seed(torch.initial_seed() +
 //! RANK)` (when it has no generator); the loader keeps its sampler — no `DistributedSampler`, no
-//! `set_epoch`.
+//! `set_epoch`. When `for` loops iterate the loader (epochs), its `num_samples` (the draws of one
+//! epoch) becomes `num_samples // WORLD_SIZE`; a loader drawn from with `next()` in a step loop
+//! keeps it (the step count is divided instead, rule `step_counts`).
 //!
 //! **Why:** sampling with replacement has no shards to split: each draw is independent, so the
 //! ranks only need *different* draws. Without a generator, `RandomSampler` seeds itself from
@@ -53,6 +57,36 @@ pub fn run(tx: &mut Tx) {
                 "this sampler draws with replacement from its own generator: each rank must seed it differently (left as written)",
             );
             continue;
+        }
+        // An epoch over the loader is `num_samples` draws: each rank's epoch draws its share.
+        if !l.loops.is_empty() {
+            let n = c
+                .call
+                .arguments
+                .find_keyword("num_samples")
+                .map(|k| &k.value)
+                .or_else(|| {
+                    let weighted = tx
+                        .plan
+                        .qual(sc)
+                        .is_some_and(crate::torch::names::is_weighted_sampler);
+                    if weighted {
+                        c.call.arguments.args.get(1)
+                    } else {
+                        None
+                    }
+                });
+            if let Some(n) = n {
+                let ws = tx.world_size(m);
+                let text = tx.ed.text(m, n).to_owned();
+                tx.ed.suffix(m, RULE, n, &format!("// {ws}"));
+                tx.ed.note(
+                    m,
+                    RULE,
+                    n.start(),
+                    format!("`{text}` draws per epoch: each rank draws its share"),
+                );
+            }
         }
         tx.needs[m].rank = true;
         let torch = tx.names[m].torch.clone();
