@@ -195,6 +195,16 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), V
             found.push((m, guard && top, p));
         }
     }
+    // A module another training script imports is that script's library: its own
+    // `if __name__ == "__main__":` block is a self-test or a demo, not the program.
+    let imported: Vec<usize> = found
+        .iter()
+        .filter(|(m, _, _)| found.iter().any(|(o, _, p)| o != m && p.in_reach(*m)))
+        .map(|(m, _, _)| *m)
+        .collect();
+    if imported.len() < found.len() {
+        found.retain(|(m, _, _)| !imported.contains(m));
+    }
     crate::choose_main(
         project,
         found,

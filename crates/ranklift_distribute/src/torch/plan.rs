@@ -106,11 +106,18 @@ pub struct Plan {
     /// nothing the program runs calls or refers to — `def test(): ...` left in a model file —
     /// whose code the rewrite leaves as it is.
     pub never_run: FastSet<FuncId>,
+    /// Per statement: in an imported module's `if __name__ == "__main__":` block (never runs).
+    pub dormant: Vec<bool>,
 }
 
 impl Plan {
     pub fn in_reach(&self, m: usize) -> bool {
         self.reached[m]
+    }
+    /// Does statement `s` run when the main script runs (as far as imports and `__main__`
+    /// blocks tell)?
+    pub fn runs_stmt(&self, idx: &Index, s: StmtId) -> bool {
+        self.reached[idx.stmts[s].scope.module] && !self.dormant[s]
     }
     /// The qualified name of call `c`'s callee, for calls of reached modules.
     pub fn qual(&self, c: CallId) -> Option<&str> {
@@ -178,6 +185,30 @@ pub fn reach_modules(idx: &Index, main: usize) -> Vec<usize> {
     seen
 }
 
+/// For every statement: does it sit in the `if __name__ == "__main__":` block of a module other
+/// than `main` (code that never runs when `main` is the script)?
+fn dormant_stmts(idx: &Index, main: usize) -> Vec<bool> {
+    let mut out = vec![false; idx.stmts.len()];
+    for (s, info) in idx.stmts.iter().enumerate() {
+        let mut cur = Some(s);
+        while let Some(p) = cur {
+            let pi = &idx.stmts[p];
+            if pi.parent.is_none()
+                && pi.scope.func.is_none()
+                && pi.scope.module != main
+                && let Stmt::If(i) = pi.stmt
+                && matches!(&*i.test, Expr::Compare(c) if matches!(&*c.left, Expr::Name(n) if n.id.as_str() == "__name__"))
+            {
+                out[s] = true;
+                break;
+            }
+            cur = pi.parent;
+        }
+        let _ = info;
+    }
+    out
+}
+
 /// Does the module import `torch` (any form)?
 pub fn imports_torch(idx: &Index, m: usize) -> bool {
     idx.modules[m]
@@ -195,7 +226,10 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         }
         t
     };
-    let reached = |c: &&crate::index::CallInfo| reached_tbl[c.scope.module];
+    // An imported module's `if __name__ == "__main__":` block (a self-test, a demo) never runs
+    // when the main script runs: its code is not judged, nor trained.
+    let dormant = dormant_stmts(idx, main);
+    let reached = |c: &&crate::index::CallInfo| reached_tbl[c.scope.module] && !dormant[c.stmt];
     let inst = instances(idx, &reached_tbl);
     use rayon::prelude::*;
     let callee: Vec<Option<FuncId>> = idx
@@ -245,6 +279,7 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         adopters: Vec::new(),
         adopted: Vec::new(),
         never_run: FastSet::default(),
+        dormant: dormant.clone(),
     };
     plan.never_run = never_run(idx, &plan);
     // Optimizers and the names they go by (but one in a branch a constant flag rules out:

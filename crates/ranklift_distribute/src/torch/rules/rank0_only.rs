@@ -150,6 +150,7 @@ pub fn run(tx: &mut Tx) {
                 .scope
                 .func
                 .is_some_and(|f| tx.plan.never_run.contains(&f))
+                || !tx.plan.runs_stmt(idx, s)
             {
                 continue;
             }
