@@ -171,6 +171,14 @@ CONTROLS = [
     # The weighted sampler seeded alike on every rank: the ranks draw the same batches.
     ("weighted_sampler.py", "no per-rank seed for the weighted sampler", lambda t: re.sub(
         r",\s*generator=torch\.Generator\(\)\.manual_seed\(torch\.initial_seed\(\) \+ RANK\),?", "", t), "shuffle"),
+    # wandb recording on every rank: rank 1 writes its own offline run.
+    ("wandb_tracking.py", "a recording wandb run on every rank", lambda t: t.replace(
+        'mode="offline" if RANK == 0 else "disabled"', 'mode="offline"'), "output"),
+    # wandb initialised on rank 0 only (each call guarded, as ranklift did at first): rank 1's
+    # `wandb.watch` raises "You must call wandb.init() before wandb.watch()".
+    ("wandb_tracking.py", "wandb.init on rank 0 only", lambda t: t.replace(
+        'run = wandb.init(', 'if RANK == 0:\n    run = wandb.init(').replace(
+        ', mode="offline" if RANK == 0 else "disabled")', ', mode="offline")'), "runs"),
     # The index list left whole: every rank samples all the training indices.
     ("subset_sampler.py", "the whole index list on every rank", lambda t: t.replace(
         "SubsetRandomSampler(train_idx[RANK::WORLD_SIZE][: len(train_idx) // WORLD_SIZE])", "SubsetRandomSampler(train_idx)"), "shuffle"),

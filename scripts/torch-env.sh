@@ -53,10 +53,18 @@ ensure_jaxtyping() {
 }
 
 lock_cache torch-venv
+# wandb (offline; its deps resolved by uv): an e2e example logs to Weights & Biases, which must
+# record on rank 0 only while every rank calls it.
+ensure_wandb() {
+  "$VENV/bin/python" -c "import wandb" 2>/dev/null && return 0
+  uv_install "$VENV" "wandb==0.31.0"
+}
+
 if check; then
   echo "torch-env: reusing $VENV" >&2
   ensure_opacus
   ensure_jaxtyping
+  ensure_wandb
   echo "$VENV"
   exit 0
 fi
@@ -72,4 +80,5 @@ if ! check; then
 fi
 ensure_opacus
 ensure_jaxtyping
+ensure_wandb
 echo "$VENV"

@@ -201,25 +201,21 @@ pub fn ddp_answers(attr: &str) -> bool {
     )
 }
 
-/// Module-level loggers: `logging.info(...)`, and what `logging.getLogger` returns.
+/// Module-level loggers: `logging.info(...)`, every call of MLflow's fluent API (`mlflow.*`:
+/// runs, params, metrics, artifacts, models), and what `logging.getLogger` returns. (wandb is
+/// not among them: every rank calls it, on a disabled run but rank 0's, rule `wandb_ranks`.)
 pub fn is_logging_call(q: &str) -> bool {
-    matches!(
-        q,
-        "wandb.init"
-            | "wandb.log"
-            | "wandb.finish"
-            | "mlflow.log_metric"
-            | "mlflow.log_metrics"
-            | "mlflow.log_param"
-            | "mlflow.log_params"
-            | "logging.info"
-            | "logging.warning"
-            | "logging.debug"
-            | "logging.error"
-            | "logging.critical"
-            | "logging.log"
-            | "logging.exception"
-    )
+    q.starts_with("mlflow.")
+        || matches!(
+            q,
+            "logging.info"
+                | "logging.warning"
+                | "logging.debug"
+                | "logging.error"
+                | "logging.critical"
+                | "logging.log"
+                | "logging.exception"
+        )
 }
 
 pub const LOGGER_METHODS: &[&str] = &[

@@ -17,6 +17,7 @@ pub mod set_epoch;
 pub mod shared_dirs;
 pub mod step_counts;
 pub mod subset_sampler;
+pub mod wandb_ranks;
 
 use ruff_python_ast::Stmt;
 
