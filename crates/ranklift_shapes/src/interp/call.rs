@@ -381,6 +381,10 @@ impl<'a> Interp<'a> {
                 }
             }
             Value::Instance(addr) => super::expr::forget_attributes(st, *addr),
+            // A parser or namespace handed to a library: its options may be anything now.
+            Value::ArgParser(addr) | Value::Namespace(addr) => {
+                st.insert_obj(*addr, Obj::unknown_dict());
+            }
             Value::Dict(addr) => {
                 let values: Vec<Value> = st
                     .dict(*addr)
@@ -495,6 +499,7 @@ impl<'a> Interp<'a> {
             }
             (_, "<harmless>") => Value::Top,
             (Value::List(addr), _) => self.call_list_method(*addr, name, &args, range, st),
+            (Value::ArgParser(_), _) => self.call_arg_parser_method(recv, name, &args, range, st),
             (Value::Kwargs(items), "get" | "pop") => {
                 let key = match args.pos.first() {
                     Some(Value::Str(Some(k))) => k.clone(),
@@ -1522,6 +1527,7 @@ impl<'a> Interp<'a> {
             Builtin::Math(f) => math_call(f, args),
             // A copy of a value the heap does not hold is the value itself (arrays are values
             // here); a copy of a list or an object is a new object the analysis does not build.
+            Builtin::ArgParser => self.new_arg_parser(range, st),
             Builtin::Copy => match a0 {
                 Some(v) if v.is_plain_data() => v.clone(),
                 _ => Value::Top,

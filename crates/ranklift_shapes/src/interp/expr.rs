@@ -883,6 +883,19 @@ impl<'a> Interp<'a> {
                 "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
                 _ => Value::Top,
             },
+            Value::Module(ModRef::Argparse) => match attr {
+                "ArgumentParser" => Value::Builtin(Builtin::ArgParser),
+                _ => Value::Top,
+            },
+            Value::ArgParser(_) => Value::Method(Box::new(obj.clone()), attr.into()),
+            // An option's value, or unknown (set outside the parser's sight).
+            Value::Namespace(addr) => st
+                .dict(*addr)
+                .and_then(|(items, _)| {
+                    let key = Value::Str(Some(attr.into()));
+                    items.into_iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+                })
+                .unwrap_or(Value::Top),
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type

@@ -15,6 +15,7 @@
 //! fixpoint with widening; recursion is cut; and a global fuel counter stops the analysis of a
 //! file that still takes too long (the findings so far are kept, a note says so).
 
+mod argparse;
 pub mod array_like;
 pub(crate) mod call;
 pub mod coverage;

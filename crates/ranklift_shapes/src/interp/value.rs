@@ -198,6 +198,8 @@ pub enum ModRef {
     Math,
     /// `copy`: `copy` and `deepcopy` keep what is known of values (arrays, numbers, strings).
     Copy,
+    /// `argparse`: the command line's defaults (`interp/argparse.rs`).
+    Argparse,
     /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
     Torch(&'static str),
     /// One of the project's own modules, by index.
@@ -256,6 +258,8 @@ pub enum Builtin {
     Math(MathFn),
     /// `copy.copy` / `copy.deepcopy`.
     Copy,
+    /// `argparse.ArgumentParser`.
+    ArgParser,
     /// Any other builtin: calls give an unknown value.
     Other,
 }
@@ -319,6 +323,11 @@ pub enum Value {
     NpFunc(&'static str),
     /// A bound method: receiver and method name.
     Method(Box<Value>, Arc<str>),
+    /// An `argparse.ArgumentParser`: its options' destinations and defaults live in a heap dict
+    /// (`interp/argparse.rs`).
+    ArgParser(Addr),
+    /// What its `parse_args()` returns: the options' values (a heap dict of their names).
+    Namespace(Addr),
 }
 
 impl Value {
