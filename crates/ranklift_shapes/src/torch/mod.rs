@@ -38,6 +38,9 @@ const MODULES: &[&str] = &[
     "torch.linalg",
     "torch.utils",
     "torch.utils.data",
+    "torch.cuda",
+    "torch.autograd",
+    "torch.autograd.variable",
 ];
 
 /// `torch.*` module names the interpreter models.
@@ -56,6 +59,13 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
         return Value::TorchFunc(name);
     }
     if let Some(name) = ops::function(&full) {
+        return Value::TorchFunc(name);
+    }
+    // `torch.cuda.FloatTensor` is `torch.FloatTensor` (on the GPU: same sizes, same rule).
+    if module == "torch.cuda"
+        && ops::LEGACY_CONSTRUCTORS.contains(&attr)
+        && let Some(name) = ops::function(&format!("torch.{attr}"))
+    {
         return Value::TorchFunc(name);
     }
     Value::Top
