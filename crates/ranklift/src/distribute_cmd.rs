@@ -54,6 +54,11 @@ pub struct Args {
     /// The main script, relative to the project directory (when several scripts train).
     #[arg(long)]
     main: Option<String>,
+    /// Processes per machine in the printed `torchrun` commands (PyTorch): a number, `gpu` (one
+    /// per GPU) or `auto` (one per GPU, else one per CPU core). [default: `gpu` for a program
+    /// that needs CUDA; else `auto` on a machine with an NVIDIA GPU, 2 on one without]
+    #[arg(long, value_name = "N", value_parser = nproc_value)]
+    nproc_per_node: Option<String>,
     /// Output format for the report.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -322,6 +327,21 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
     };
     let mut outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
+    if let Some(l) = outcome.launch.as_mut() {
+        match &args.nproc_per_node {
+            Some(_) if l.nproc_per_node().is_none() => eprintln!(
+                "ranklift: warning: --nproc-per-node is not used: the launch command is not torchrun (say the number of workers to the launcher it prints)"
+            ),
+            Some(n) => l.set_nproc_per_node(n),
+            // One process per CPU core is what `auto` means without a GPU: dozens of ranks on a
+            // workstation. Two show the program distributed; the user says how many with
+            // --nproc-per-node.
+            None if l.nproc_per_node() == Some("auto") && !crate::launch::has_nvidia_gpu() => {
+                l.set_nproc_per_node_single("2")
+            }
+            None => {}
+        }
+    }
     // Findings are located relative to the project; show them relative to where the user stands.
     crate::report::relativize(&mut outcome.diagnostics, Some(&project.root));
     // A script whose imported modules change too is written as a project: the whole directory,
@@ -441,6 +461,17 @@ fn default_dest(path: &Path, is_dir: bool, framework: Framework) -> Dest {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         Dest::File(path.with_file_name(format!("{stem}_{tag}.py")))
+    }
+}
+
+/// `--nproc-per-node`: what torchrun accepts (a positive count, `gpu`, `cpu` or `auto`).
+fn nproc_value(s: &str) -> Result<String, String> {
+    match s {
+        "gpu" | "cpu" | "auto" => Ok(s.to_owned()),
+        _ if s.parse::<u32>().is_ok_and(|n| n > 0) => Ok(s.to_owned()),
+        _ => Err(format!(
+            "`{s}` is not a number of processes: give a positive number, `gpu`, `cpu` or `auto`"
+        )),
     }
 }
 
@@ -604,6 +635,18 @@ fn report_and_write(
         };
     }
     if args.diff {
+        // The diff applies in place: once applied, the input is the script to launch.
+        if !json && let Some(l) = &outcome.launch {
+            let script = if project.entry.is_some() {
+                args.path.clone()
+            } else {
+                args.path.join(&main_rel)
+            };
+            eprint!(
+                "once the diff is applied, {}",
+                launch::render(&launch::commands(l, &script))
+            );
+        }
         return ExitCode::SUCCESS;
     }
     let result = if args.in_place {

@@ -133,6 +133,12 @@ pub fn commands(l: &Launch, script: &Path) -> Commands {
     }
 }
 
+/// Does this machine have an NVIDIA GPU (the driver lists one, or a device node exists)?
+pub fn has_nvidia_gpu() -> bool {
+    std::fs::read_dir("/proc/driver/nvidia/gpus").is_ok_and(|mut d| d.next().is_some())
+        || std::path::Path::new("/dev/nvidia0").exists()
+}
+
 /// The lines printed after a rewrite.
 pub fn render(c: &Commands) -> String {
     let mut s = format!("launch: {}\n", c.single.line);

@@ -352,6 +352,56 @@ fn first_batch_parameter_fits_every_signature() {
     }
 }
 
+/// The single-machine `--nproc-per-node` of a program that falls back to the CPU: torchrun's
+/// `auto` is one process per GPU where the NVIDIA driver lists one, but one per CPU *core* where
+/// none is (dozens on a workstation), so there ranklift says 2.
+fn cpu_fallback_nproc() -> &'static str {
+    let gpu = std::fs::read_dir("/proc/driver/nvidia/gpus").is_ok_and(|mut d| d.next().is_some())
+        || Path::new("/dev/nvidia0").exists();
+    if gpu { "auto" } else { "2" }
+}
+
+/// `--diff` writes nothing, so the launch command names the input (the script once the diff is
+/// applied); `--nproc-per-node N` sets every form; a count torchrun would refuse is an error.
+#[test]
+fn torch_diff_prints_the_launch_line_and_nproc_per_node_is_the_users() {
+    let d = tmpdir("torch-diff-launch");
+    let input = d.join("train.py");
+    std::fs::copy(examples().join("torch/plain_loop.py"), &input).unwrap();
+    let (code, out, err) = run(bin().args(["distribute", "--diff"]).arg(&input));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("+model = DDP("), "{out}");
+    assert!(
+        err.contains(&format!(
+            "once the diff is applied, launch: torchrun --standalone --nproc-per-node {} {}\n",
+            cpu_fallback_nproc(),
+            input.display()
+        )),
+        "{err}"
+    );
+    assert!(!d.join("train_ddp.py").exists(), "--diff wrote a file");
+    let (code, _, err) = run(bin()
+        .args(["distribute", "--nproc-per-node", "4"])
+        .arg(&input));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("torchrun --standalone --nproc-per-node 4 "),
+        "{err}"
+    );
+    assert!(
+        err.contains("torchrun --nnodes 2 --nproc-per-node 4 "),
+        "{err}"
+    );
+    assert!(!err.contains("--nproc-per-node auto"), "{err}");
+    for bad in ["0", "-1", "two", "4.5"] {
+        let (code, _, err) = run(bin()
+            .args(["distribute", "--diff", &format!("--nproc-per-node={bad}")])
+            .arg(&input));
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("is not a number of processes"), "{bad}: {err}");
+    }
+}
+
 /// A PyTorch script: the default output is `<stem>_ddp.py` next to the input, the launch command
 /// names torchrun and the written file, and a second run on the output has nothing to do.
 #[test]
@@ -370,9 +420,15 @@ fn torch_script_gets_a_ddp_output_and_a_torchrun_launch_line() {
     // (`auto`), and plain_loop.py writes only below the temp directory, so it may start anywhere.
     assert!(
         err.contains(&format!(
-            "launch: torchrun --standalone --nproc-per-node auto {}\n",
+            "launch: torchrun --standalone --nproc-per-node {} {}\n",
+            cpu_fallback_nproc(),
             out.display()
         )),
+        "{err}"
+    );
+    // The multi-machine forms keep `auto`: they run on the cluster's machines, not this one.
+    assert!(
+        err.contains("torchrun --nnodes 2 --nproc-per-node auto "),
         "{err}"
     );
     assert!(
@@ -543,7 +599,10 @@ fn a_script_whose_imports_change_is_written_as_a_project() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("the whole project is written"), "{err}");
     assert!(
-        err.contains("launch: torchrun --standalone --nproc-per-node auto ../cifar-ddp/main.py"),
+        err.contains(&format!(
+            "launch: torchrun --standalone --nproc-per-node {} ../cifar-ddp/main.py",
+            cpu_fallback_nproc()
+        )),
         "{err}"
     );
     let out = d.join("cifar-ddp");

@@ -176,11 +176,44 @@ pub struct Launch {
     pub relative_paths: bool,
 }
 
+fn set_after(words: &mut [String], flag: &str, value: &str) {
+    if let Some(i) = words.iter().position(|w| w == flag)
+        && let Some(w) = words.get_mut(i + 1)
+    {
+        *w = value.to_owned();
+    }
+}
+
 fn words(s: &str) -> Vec<String> {
     s.split(' ').map(str::to_owned).collect()
 }
 
 impl Launch {
+    /// The `--nproc-per-node` of the single-machine command, if it has one.
+    pub fn nproc_per_node(&self) -> Option<&str> {
+        let i = self.single.iter().position(|w| w == "--nproc-per-node")?;
+        self.single.get(i + 1).map(String::as_str)
+    }
+
+    /// Every command's `--nproc-per-node` set to `n` (what the user asked for).
+    pub fn set_nproc_per_node(&mut self, n: &str) {
+        for words in [
+            Some(&mut self.single),
+            self.nodes.as_mut(),
+            self.slurm.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            set_after(words, "--nproc-per-node", n);
+        }
+    }
+
+    /// The single-machine command's `--nproc-per-node` set to `n` (this machine's choice; the
+    /// multi-machine forms keep theirs, for the machines they run on).
+    pub fn set_nproc_per_node_single(&mut self, n: &str) {
+        set_after(&mut self.single, "--nproc-per-node", n);
+    }
     /// `torchrun`: `gpu` processes per node (one per GPU), or `auto` (one per GPU, else one per
     /// CPU) when the program falls back to the CPU without CUDA.
     pub fn torchrun(cpu_fallback: bool, relative_paths: bool) -> Launch {
