@@ -174,6 +174,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "ValueError: a loss got a target of the wrong size (PyTorch)",
         "the target must have the input's size (BCE) or its batch size (cross_entropy, nll_loss)",
     ),
+    (
+        "W528",
+        "IndexError: invalid index of a 0-dim tensor (PyTorch)",
+        "a 0-d tensor (a loss, a reduction) has no element to index since torch 0.5: `loss.item()`, not `loss.data[0]`",
+    ),
 ];
 
 pub fn hint(code: &str) -> Option<&'static str> {
@@ -313,5 +318,9 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "W527",
         "import torch\nimport torch.nn.functional as F\nloss = F.cross_entropy(torch.randn(4, 10), torch.zeros(3, dtype=torch.long))\n",
+    ),
+    (
+        "W528",
+        "import torch\nloss = torch.randn(3).sum()\nrunning = loss.data[0]\n",
     ),
 ];

@@ -1092,6 +1092,21 @@ impl<'a> Interp<'a> {
                     .unwrap_or(0);
                 items[i].clone()
             }
+            // torch's named tuples (`torch.return_types`): `x.topk(3).indices`,
+            // `x.max(dim=1).values`, `torch.linalg.qr(a).Q` — a tuple of tensors has fields.
+            Value::Tuple(Seq::Exact(items))
+                if items.iter().any(|v| matches!(v, Value::Tensor(_)))
+                    && items
+                        .iter()
+                        .all(|v| matches!(v, Value::Tensor(_) | Value::Top))
+                    && !TYPE_ATTRS.contains(&("tuple", attr)) =>
+            {
+                match (items.len(), attr) {
+                    (2, "values") => items[0].clone(),
+                    (2, "indices") => items[1].clone(),
+                    _ => Value::Top,
+                }
+            }
             Value::List(_)
             | Value::Tuple(_)
             | Value::Int(_)

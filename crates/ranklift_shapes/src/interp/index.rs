@@ -383,6 +383,16 @@ impl<'a> Interp<'a> {
                 if matches!(idx, Value::Top | Value::Instance(_)) {
                     return Value::Tensor(crate::Shape::AnyRank);
                 }
+                // `loss.data[0]` (code of torch < 0.5, where a loss had one element): a 0-d
+                // tensor has no element to index.
+                if s.rank() == Some(0) && matches!(idx, Value::Int(_)) {
+                    return self.torch_error(
+                        range,
+                        "W528",
+                        Exc::Index,
+                        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number".to_owned(),
+                    );
+                }
                 let o = index_shape(s, &idx);
                 // A certain out-of-range index leaves the value unknown (torch raises, in its own
                 // words); one that may be out of range (`emb[:, t]` in a loop over an unknown
