@@ -78,39 +78,27 @@ if _out and ("RANK" in os.environ or not os.environ.get("RANKLIFT_E2E_TMP")):
 
     _tud.DistributedSampler.__iter__ = _iter
 
-    # The first draws of every pass of a RandomSampler that samples with replacement (its
-    # passes are "infinite": recorded lazily, never materialised): two ranks must draw apart.
+    # The first draws of every pass of a sampler that samples with replacement (RandomSampler
+    # told so, WeightedRandomSampler by default; its passes may be "infinite": recorded lazily,
+    # never materialised): two ranks must draw apart.
     import torch.utils.data.sampler as _tds
 
-    _orig_rs_iter = _tds.RandomSampler.__iter__
+    def _recording_draws(orig_iter):
+        def _iter(self):
+            if not self.replacement:
+                yield from orig_iter(self)
+                return
+            drawn = []
+            _rec["draws"].append(drawn)
+            for i, x in enumerate(orig_iter(self)):
+                if i < 2000:
+                    drawn.append(int(x))
+                yield x
 
-    def _rs_iter(self):
-        if not self.replacement:
-            yield from _orig_rs_iter(self)
-            return
-        drawn = []
-        _rec["draws"].append(drawn)
-        for i, x in enumerate(_orig_rs_iter(self)):
-            if i < 2000:
-                drawn.append(int(x))
-            yield x
+        return _iter
 
-    _tds.RandomSampler.__iter__ = _rs_iter
-
-    _orig_ws_iter = _tds.WeightedRandomSampler.__iter__
-
-    def _ws_iter(self):
-        if not self.replacement:
-            yield from _orig_ws_iter(self)
-            return
-        drawn = []
-        _rec["draws"].append(drawn)
-        for i, x in enumerate(_orig_ws_iter(self)):
-            if i < 2000:
-                drawn.append(int(x))
-            yield x
-
-    _tds.WeightedRandomSampler.__iter__ = _ws_iter
+    for _cls in (_tds.RandomSampler, _tds.WeightedRandomSampler):
+        _cls.__iter__ = _recording_draws(_cls.__iter__)
 
     # Every pass of a SubsetRandomSampler (a shuffle of an index list): its order joins "orders"
     # at the first backward it feeds, so that the ranks' shares are compared like a
