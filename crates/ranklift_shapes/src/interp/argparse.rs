@@ -114,6 +114,14 @@ impl Interp<'_> {
     }
 }
 
+/// `args.device = ...`: the option's value from now on.
+pub(crate) fn set_option(st: &mut State, ns: super::value::Addr, attr: &str, v: Value) {
+    if let Some((mut items, exact)) = st.dict(ns) {
+        set(&mut items, attr.into(), v);
+        st.insert_obj(ns, Obj::Dict { items, exact });
+    }
+}
+
 fn empty_list(v: &Value, st: &State) -> bool {
     match v {
         Value::None => true,

@@ -1214,17 +1214,7 @@ impl<'a> Interp<'a> {
                     return;
                 }
                 match obj {
-                    // `args.device = ...`: an option's value from now on.
-                    Value::Namespace(addr) => {
-                        if let Some((mut items, exact)) = st.dict(addr) {
-                            let key = Value::Str(Some(a.attr.as_str().into()));
-                            match items.iter_mut().find(|(k, _)| *k == key) {
-                                Some(slot) => slot.1 = v,
-                                None => items.push((key, v)),
-                            }
-                            st.insert_obj(addr, Obj::Dict { items, exact });
-                        }
-                    }
+                    Value::Namespace(addr) => super::argparse::set_option(st, addr, &a.attr, v),
                     Value::Instance(addr) if a.attr.as_str() == "__dict__" => {
                         super::expr::forget_attributes(st, addr);
                     }

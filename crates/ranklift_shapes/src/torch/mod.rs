@@ -22,6 +22,7 @@ pub mod cells;
 pub mod data;
 pub mod einsum;
 pub mod layers;
+pub mod legacy;
 pub mod ops;
 pub mod setitem;
 pub mod sort;
@@ -63,7 +64,7 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
     }
     // `torch.cuda.FloatTensor` is `torch.FloatTensor` (on the GPU: same sizes, same rule).
     if module == "torch.cuda"
-        && ops::LEGACY_CONSTRUCTORS.contains(&attr)
+        && legacy::CONSTRUCTORS.contains(&attr)
         && let Some(name) = ops::function(&format!("torch.{attr}"))
     {
         return Value::TorchFunc(name);

@@ -103,27 +103,6 @@ pub enum Rule {
 
 use Rule::*;
 
-/// The legacy typed constructors (`torch.FloatTensor(64, 1)` is sizes, `torch.FloatTensor([1.0,
-/// 2.0])` data); `torch.cuda.FloatTensor` is the same constructor on the GPU
-/// (`crate::torch::module_attr`), so the classic `Tensor = torch.cuda.FloatTensor if cuda else
-/// torch.FloatTensor` is one known constructor on both branches.
-pub const LEGACY_CONSTRUCTORS: &[&str] = &[
-    "Tensor",
-    "FloatTensor",
-    "DoubleTensor",
-    "HalfTensor",
-    "BFloat16Tensor",
-    "LongTensor",
-    "IntTensor",
-    "ShortTensor",
-    "CharTensor",
-    "ByteTensor",
-    "BoolTensor",
-];
-
-/// `torch.autograd.Variable(x, requires_grad=...)`: a tensor since torch 0.4, `x` itself.
-const AUTOGRAD: &[(&[&str], Rule)] = &[(&["Variable"], Same)];
-
 const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["randn", "rand", "zeros", "ones", "empty"], Create),
     (&["full"], Full),
@@ -132,7 +111,7 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["linspace", "logspace"], Linspace),
     (&["eye"], Eye),
     (&["tensor", "as_tensor", "from_numpy"], FromData),
-    (LEGACY_CONSTRUCTORS, FromData),
+    (super::legacy::CONSTRUCTORS, FromData),
     (
         &[
             "zeros_like",
@@ -320,8 +299,8 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
     for (prefix, groups) in [
         ("torch", TORCH_FUNCTIONS),
         ("torch.nn.functional", FUNCTIONAL),
-        ("torch.autograd", AUTOGRAD),
-        ("torch.autograd.variable", AUTOGRAD),
+        ("torch.autograd", super::legacy::AUTOGRAD),
+        ("torch.autograd.variable", super::legacy::AUTOGRAD),
     ] {
         for (names, rule) in groups {
             for n in *names {
@@ -683,7 +662,7 @@ impl<'a> Interp<'a> {
             }
             FromData => {
                 // `torch.Tensor(2, 3)` (the legacy constructor) takes sizes.
-                if LEGACY_CONSTRUCTORS.contains(&short)
+                if super::legacy::CONSTRUCTORS.contains(&short)
                     && args.pos.iter().all(|v| matches!(v, Value::Int(_)))
                     && !args.pos.is_empty()
                 {
