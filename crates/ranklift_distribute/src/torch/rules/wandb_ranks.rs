@@ -35,39 +35,32 @@ pub fn run(tx: &mut Tx) {
         }
         let m = c.scope.module;
         let rank0 = tx.rank0(m);
-        match c.call.arguments.find_keyword("mode") {
+        // The user's mode on rank 0 (parenthesised where a conditional would bind wrongly).
+        let edit = match c.call.arguments.find_keyword("mode") {
             Some(k) => {
-                let theirs = tx.ed.text(m, &k.value).to_owned();
+                let theirs = tx.ed.text(m, &k.value);
                 let theirs = if matches!(k.value, Expr::If(_) | Expr::Lambda(_) | Expr::Named(_)) {
                     format!("({theirs})")
                 } else {
-                    theirs
+                    theirs.to_owned()
                 };
-                tx.ed.edit(
-                    m,
-                    RULE,
-                    c.call.start(),
-                    Edit::replace(
-                        k.value.range(),
-                        format!("{theirs} if {rank0} else \"disabled\""),
-                    ),
-                    "wandb runs on every rank: a disabled run (every call a no-op) but on rank 0",
-                );
+                Edit::replace(
+                    k.value.range(),
+                    format!("{theirs} if {rank0} else \"disabled\""),
+                )
             }
-            None => {
-                let e = add_keyword_edit(
-                    tx.ed.src(m),
-                    c.call,
-                    &format!("mode=None if {rank0} else \"disabled\""),
-                );
-                tx.ed.edit(
-                    m,
-                    RULE,
-                    c.call.start(),
-                    e,
-                    "wandb runs on every rank: a disabled run (every call a no-op) but on rank 0",
-                );
-            }
-        }
+            None => add_keyword_edit(
+                tx.ed.src(m),
+                c.call,
+                &format!("mode=None if {rank0} else \"disabled\""),
+            ),
+        };
+        tx.ed.edit(
+            m,
+            RULE,
+            c.call.start(),
+            edit,
+            "wandb runs on every rank: a disabled run (every call a no-op) but on rank 0",
+        );
     }
 }
