@@ -12,12 +12,16 @@ Run with any Python; the programs run with --python (the torch venv, scripts/tor
    (EXPECT below maps the e2e check to the verify check).
 3. `ranklift distribute EX --verify` (the user's command) exits 0 on one example and writes
    its output; the same with a Python without torch exits 2 saying so.
+4. `--synthetic-data`, with every download made to fail (proxies on a closed port): the MNIST
+   example verifies and the table names the stand-in; without the flag (the control) it cannot
+   run (exit 2) and the hint names the flag.
 
 `--ci` runs a fixed sample (SAMPLE and one control per kind of fault); without it, everything.
 Prints one line per row and `N passed, M failed`; exit 0 only if all passed.
 """
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -52,11 +56,15 @@ CI_CONTROLS = {
 }
 # Programs whose short default budget does not reach what the check needs: run to the end.
 TO_THE_END = {"plain_loop.py", "samples_and_progress.py", "save_and_reload.py"}
+# Programs that download a standard dataset: verified with --synthetic-data.
+SYNTHETIC = {"mnist_download.py"}
 
 
 def verify(bin_path, python, dist, orig, steps, cwd=None):
     cmd = [str(bin_path), "verify", str(dist), "--original", str(orig), "--format", "json",
            "--python", python, "--verify-steps", str(steps), "--timeout", "600"]
+    if Path(orig).name in SYNTHETIC:
+        cmd.append("--synthetic-data")
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=2000)
     try:
         report = json.loads(p.stdout)
@@ -130,6 +138,21 @@ def main():
                            cwd=proj, capture_output=True, text=True, timeout=2000)
         results.append(row(p.returncode == 0 and (proj / "plain_loop_ddp.py").exists() and "Verified:" in p.stdout,
                            "distribute plain_loop.py --verify", f"exit {p.returncode}: {p.stdout.strip().splitlines()[-1:]}"))
+        # --synthetic-data where no download can succeed; the control without it cannot run.
+        offline = dict(os.environ, HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9",
+                       https_proxy="http://127.0.0.1:9", http_proxy="http://127.0.0.1:9")
+        shutil.copy2(EXAMPLES / "mnist_download.py", proj / "mnist_download.py")
+        for flag in (["--synthetic-data"], []):
+            p = subprocess.run([str(bin_path), "distribute", "mnist_download.py", "--verify", "--python", args.python,
+                                "--timeout", "600", *flag], cwd=proj, capture_output=True, text=True, timeout=2000,
+                               env=offline)
+            if flag:
+                ok = p.returncode == 0 and "synthetic data  seeded stand-ins, nothing downloaded: torchvision.datasets.MNIST" in p.stdout
+                why = f"exit {p.returncode}: {p.stdout.strip().splitlines()[-1:]}"
+            else:
+                ok = p.returncode == 2 and "--synthetic-data answers the standard datasets" in p.stderr
+                why = f"exit {p.returncode}: {p.stderr.strip().splitlines()[-1:]}"
+            results.append(row(ok, f"distribute mnist_download.py --verify {' '.join(flag) or '(no flag: cannot run)'}", why))
         # Negative control: a Python without torch cannot verify (exit 2, said).
         bare = args.python_without_torch
         has_torch = subprocess.run([bare, "-c", "import torch"], capture_output=True).returncode == 0

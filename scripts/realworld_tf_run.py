@@ -14,7 +14,7 @@ search tool's `fetch`, under /work/.mirror; never copied into this repository):
 2. `ranklift distribute SCRIPT --format json` writes the rewrite next to it, or refuses, or says
    the program is already distributed (a program left alone or refused is not run);
 3. the original runs on one process with the offline data layer
-   (`scripts/realworld_torch/ranklift_offline.py`: synthetic `tf.keras.datasets`, no downloads)
+   (`python/ranklift/synthetic_data.py`: synthetic `tf.keras.datasets`, no downloads)
    and the probes (`scripts/e2e/tf_probe.py`), from a copy (what it writes stays there);
 4. the rewrite runs on 2 ranks (`horovodrun -np 2 --gloo`, ranks seeded apart) with the same
    arguments, from the directory the printed launch command names;

@@ -8,7 +8,7 @@ at a pinned commit, a script, its arguments), from a snapshot fetched locally (t
 
 1. the script's directory is exported from the snapshot into a scratch directory, unmodified;
 2. the original runs on one process (`python SCRIPT ARGS`) with the offline data layer
-   (`scripts/realworld_torch/ranklift_offline.py`: synthetic MNIST/CIFAR/..., no downloads) and
+   (`python/ranklift/synthetic_data.py`: synthetic MNIST/CIFAR/..., no downloads) and
    the e2e probes (`scripts/e2e_torch/sitecustomize.py`);
 3. `ranklift distribute SCRIPT --format json` writes the rewrite next to it (its default
    output), or refuses, or says the program is already distributed;

@@ -21,7 +21,8 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
   outside the run's own copy of the project is redirected below `$RANKLIFT_VERIFY_REDIRECT`
   (later reads of that path read the redirected file), so the user's files are never touched;
 - `prints`: where the first `print` calls came from;
-- `schedules`: every learning-rate scheduler's plain state (numbers, strings) after each step.
+- `schedules`: every learning-rate scheduler's plain state (numbers, strings) after each step;
+- `synthetic`: with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded stand-ins the process loaded.
 
 The step budget: after RANKLIFT_VERIFY_STEPS optimizer steps (0: no budget), the process ends
 (exit status 0) when a training loader starts its next pass, so the end-of-epoch code of the last
@@ -37,6 +38,14 @@ import json
 import os
 import sys
 import time
+
+# `--synthetic-data`: the seeded stand-ins for downloaded datasets (written beside this file), in
+# every process the runs start — a DataLoader worker that unpickles a dataset needs them too.
+_synthetic = None
+if os.environ.get("RANKLIFT_VERIFY_SYNTHETIC") == "1":
+    import ranklift_synthetic_data as _synthetic
+
+    _synthetic.install()
 
 _out = os.environ.get("RANKLIFT_VERIFY_OUT")
 _role = os.environ.get("RANKLIFT_VERIFY_ROLE", "")
@@ -101,7 +110,11 @@ if _active:
             return "<tmp>/" + os.path.relpath(path, tmp)
         return path
 
-    _system = tuple(os.path.realpath(p) + os.sep for p in ("/dev", "/proc", "/sys", _out))
+    # Not the program's writes: devices, the records, the stand-ins' own files.
+    _system = tuple(
+        os.path.realpath(p) + os.sep
+        for p in ("/dev", "/proc", "/sys", _out, _synthetic.CACHE if _synthetic else _out)
+    )
     # Not redirected: the scratch directory's temporary files and the redirected files themselves.
     _exempt = _system + tuple(
         os.path.realpath(p) + os.sep for p in (os.environ.get("TMPDIR", _root), _redirect or _root)
@@ -424,6 +437,8 @@ if _active:
     def _dump():
         if os.getpid() != _pid:
             return
+        if _synthetic is not None:
+            _rec["synthetic"] = list(_synthetic.used)
         with _orig_open(os.path.join(_out, f"rank{_rank}.json"), "w") as f:
             json.dump(_finite(_rec), f, allow_nan=False)
 

@@ -1,5 +1,7 @@
 """Imported by every Python process of the PyTorch end-to-end check (through PYTHONPATH).
 
+Always: the synthetic datasets stand in for torchvision's downloads (no example needs a network).
+
 Inactive unless RANKLIFT_E2E_OUT is set. Then, for the process of rank R (torchrun's RANK; 0 for
 the original single-process run), nothing in the examples is edited — the record comes from
 hooks on PyTorch itself:
@@ -17,7 +19,16 @@ hooks on PyTorch itself:
   optimizer (in the order they first stepped), sampler orders, saves and writes.
 """
 import atexit
+import importlib.util
 import os
+
+# The synthetic datasets (python/ranklift/synthetic_data.py, what `--synthetic-data` loads), so
+# an example reading torchvision's MNIST runs without the network, in every process.
+_hook = importlib.util.spec_from_file_location(
+    "tf_hook", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "e2e", "tf_hook.py"))
+_hook_mod = importlib.util.module_from_spec(_hook)
+_hook.loader.exec_module(_hook_mod)
+_hook_mod.product_module().install()
 
 _out = os.environ.get("RANKLIFT_E2E_OUT")
 # Under torchrun (RANKLIFT_E2E_TMP set) only the workers record, not the launcher itself.

@@ -22,6 +22,8 @@ use ranklift_distribute::verify::{self, Check, Evidence, Exit, Record, Run, Stat
 
 /// The recorder, written as `sitecustomize.py` into the scratch directory.
 const PROBE: &str = include_str!("../../../python/ranklift/verify_probe.py");
+/// The seeded stand-ins for downloaded datasets (`--synthetic-data`), imported by the recorder.
+const SYNTHETIC: &str = include_str!("../../../python/ranklift/synthetic_data.py");
 
 #[derive(clap::Args, Clone)]
 pub struct VerifyArgs {
@@ -38,6 +40,11 @@ pub struct VerifyArgs {
     /// Where the rewrite runs: `cpu` (gloo, GPUs hidden) or `cuda` (the program's own choice).
     #[arg(long, value_enum, default_value = "cpu")]
     pub device: Device,
+    /// Answer the standard downloading datasets (torchvision's MNIST, FashionMNIST, KMNIST,
+    /// CIFAR10/100, SVHN, ImageFolder; keras.datasets; urllib/requests downloads) with seeded
+    /// stand-ins of the same shapes, without editing the program: verify where the data is not.
+    #[arg(long)]
+    pub synthetic_data: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -336,6 +343,12 @@ impl Plan<'_> {
             .env("RANKLIFT_VERIFY_PASS", cut.to_string())
             .env("TMPDIR", tmp)
             .env_remove("RANKLIFT_VERIFY_RECORDER");
+        if self.args.synthetic_data {
+            cmd.env("RANKLIFT_VERIFY_SYNTHETIC", "1")
+                .env("RANKLIFT_SYNTHETIC_CACHE", self.scratch.join("synthetic"));
+        } else {
+            cmd.env_remove("RANKLIFT_VERIFY_SYNTHETIC");
+        }
         if self.args.device == Device::Cpu {
             cmd.env("CUDA_VISIBLE_DEVICES", "");
         }
@@ -574,6 +587,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     let probe = scratch.join("probe");
     if let Err(e) = std::fs::create_dir_all(&probe)
         .and_then(|()| std::fs::write(probe.join("sitecustomize.py"), PROBE))
+        .and_then(|()| std::fs::write(probe.join("ranklift_synthetic_data.py"), SYNTHETIC))
     {
         return cannot(&format!("cannot write the recorder: {e}"));
     }
@@ -621,7 +635,14 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
         }
         let why = match &original.exit {
             Exit::Failed { code, stderr, .. } => {
-                format!("the original program itself fails (exit {code}):\n{stderr}")
+                let hint = if !args.synthetic_data && download_failed(stderr) {
+                    "\nhint: it could not download its data here; --synthetic-data answers the \
+                     standard datasets (torchvision, keras.datasets, urllib/requests) with seeded \
+                     stand-ins of the same shapes"
+                } else {
+                    ""
+                };
+                format!("the original program itself fails (exit {code}):\n{stderr}{hint}")
             }
             Exit::Timeout { seconds, .. } => format!(
                 "the original program did not finish within {seconds} s (raise --timeout, or lower --verify-steps)"
@@ -636,6 +657,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
         one,
         two,
         lr_scaled: s.lr_scaled,
+        synthetic: args.synthetic_data,
     };
     let checks = verify::judge(&evidence);
     if std::env::var_os("RANKLIFT_VERIFY_KEEP").is_some() {
@@ -663,6 +685,22 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Whether a traceback ends in a failed download (no route to the dataset's host).
+fn download_failed(stderr: &str) -> bool {
+    [
+        "urlopen error",
+        "Name or service not known",
+        "Temporary failure in name resolution",
+        "HTTP Error 4",
+        "HTTP Error 5",
+        "ConnectionError",
+        "Exception: URL fetch failure",
+        "Network is unreachable",
+    ]
+    .iter()
+    .any(|m| stderr.contains(m))
 }
 
 fn render(checks: &[Check], e: &Evidence) -> String {

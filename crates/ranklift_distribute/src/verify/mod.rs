@@ -64,6 +64,8 @@ pub struct Evidence {
     pub two: Run,
     /// What the rewrite multiplies learning rates by on N processes (`--scale-lr linear`: N).
     pub lr_scaled: bool,
+    /// Whether the runs had the synthetic datasets (`--synthetic-data`).
+    pub synthetic: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -117,6 +119,7 @@ pub fn judge(e: &Evidence) -> Vec<Check> {
         ));
     }
     out.push(checks::outside_writes::check(e));
+    out.extend(checks::synthetic::check(e));
     if ran(&e.two) && ran(&e.original) {
         out.push(checks::timing::check(&e.original, &e.two));
     }

@@ -38,6 +38,9 @@ pub struct Record {
     pub stopped: Option<String>,
     /// The name of the parameter at each position of a step's digests.
     pub names: HashMap<String, String>,
+    /// The seeded stand-ins the process loaded instead of a download (`--synthetic-data`),
+    /// e.g. `torchvision.datasets.MNIST`.
+    pub synthetic: Vec<String>,
 }
 
 /// One optimizer step.

@@ -9,6 +9,7 @@ pub mod replicas;
 pub mod reshuffle;
 pub mod runs;
 pub mod split;
+pub mod synthetic;
 pub mod timing;
 
 use super::Record;

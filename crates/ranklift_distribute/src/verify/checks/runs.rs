@@ -81,6 +81,7 @@ mod tests {
             one: ok.clone(),
             two,
             lr_scaled: false,
+            synthetic: false,
         };
         let c = check(&e);
         assert_eq!(c.status, Status::Fail);

@@ -1,8 +1,8 @@
-"""The offline data layer of the real-program sweeps (issues 25 and 31): real training programs
-run unmodified on a machine that reaches no dataset host.
+"""Seeded stand-ins for the datasets a training program downloads, so the program runs unmodified
+on a machine that reaches no dataset host: `ranklift distribute --verify --synthetic-data` loads
+this module into every process it starts, and the real-program sweeps of the repository do too.
 
-Imported by this directory's `sitecustomize.py` into every process of a sweep run. It replaces,
-with seeded synthetic data of the right shapes, types and attributes:
+`install()` arranges, each when (and only if) the program imports the library:
 
 - `torchvision.datasets.MNIST`, `FashionMNIST`, `KMNIST`, `CIFAR10`, `CIFAR100`, `SVHN` (the real
   classes, subclassed: `__getitem__`, `.data`, `.targets`, `.classes`, `train_data`... are
@@ -11,30 +11,48 @@ with seeded synthetic data of the right shapes, types and attributes:
 - torchvision's and `urllib.request`'s downloads (`download_url`, `download_and_extract_archive`,
   `urlretrieve`: a text file gets a synthetic corpus), and `requests.get` (the same corpus as
   `.text`);
-- `tf.keras.datasets.*.load_data` and `tf.keras.utils.get_file` when TensorFlow is imported.
+- `keras.datasets.*.load_data` (and `tf.keras.datasets`) and `get_file` of MNIST's npz.
 
 Images carry their label (class-dependent brightness and stripes plus noise), so a model can
 learn and a loss can fall. Sizes: `RANKLIFT_OFFLINE_N` training examples (default 512), a
-quarter as many for a test split. Everything is deterministic (a fixed seed per dataset and
-split), so every rank and every run sees the same data, as they would see the same files.
-Pretrained-weight downloads are not faked: such a program fails, and the sweep says so.
+quarter as many for a test split (`RANKLIFT_OFFLINE_REAL_SIZES=1`: the real datasets' sizes, for
+programs that hard-code them). Everything is deterministic (a fixed seed per dataset and split),
+so every rank and every run sees the same data, as they would see the same files. Pretrained
+weights are not faked: such a program still needs the network. `used` names every stand-in the
+process handed out.
+
+Importing this module changes nothing; it needs NumPy only once a stand-in is built.
+
+Example: `datasets.MNIST("data", train=True, download=True)` returns 512 labelled 28x28 images
+without a request; `len(...)`, indexing and transforms behave as torchvision's own.
 """
+import importlib.abc
 import io
 import os
 import sys
 
-import numpy as np
-
 N = int(os.environ.get("RANKLIFT_OFFLINE_N", "512"))
-# Files the layer makes (an image tree, downloaded text) live here, apart from the program's own
-# writes (the e2e probes leave ~/.cache out of "files a rank wrote").
-CACHE = os.path.join(os.path.expanduser("~/.cache"), "ranklift", "offline-data")
+# Files the stand-ins need (an image tree, downloaded text) live here, apart from the program's
+# own writes.
+CACHE = os.environ.get("RANKLIFT_SYNTHETIC_CACHE") or os.path.join(
+    os.path.expanduser("~/.cache"), "ranklift", "offline-data")
+# Every stand-in handed out in this process, e.g. "torchvision.datasets.MNIST".
+used = []
+
+
+def _note(name):
+    if name not in used:
+        used.append(name)
+
+
 _WORDS = ("the model learns a small language of words that repeat with a simple grammar and "
           "some noise so that the loss of a language model can fall during training").split()
 
 
 def _images(n, h, w, c, classes, seed):
     """(uint8 images N×H×W[×C], int64 labels) with the label written into the pixels."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, classes, size=n)
     base = (labels[:, None, None] * (200.0 / max(classes - 1, 1)) + 20.0)
@@ -51,6 +69,8 @@ def _images(n, h, w, c, classes, seed):
 
 
 def corpus(n_chars=200_000, seed=0):
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     out, size = [], 0
     while size < n_chars:
@@ -72,9 +92,9 @@ def _split_n(train, real=None):
     return N if train else max(N // 4, 16)
 
 
-def _patch_torchvision():
+def _patch_torchvision(D):
+    """`D` is `torchvision.datasets`, just imported."""
     import torch
-    import torchvision.datasets as D
     from torchvision.datasets.vision import VisionDataset
 
     def mnist_like(base, seed):
@@ -82,6 +102,7 @@ def _patch_torchvision():
             def __init__(self, root, train=True, transform=None, target_transform=None,
                          download=False, **kwargs):
                 VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+                _note(f"torchvision.datasets.{base.__name__}")
                 self.train = train
                 data, labels = _images(_split_n(train), 28, 28, 0, 10, seed + (0 if train else 1))
                 self.data = torch.from_numpy(data)
@@ -96,6 +117,7 @@ def _patch_torchvision():
             def __init__(self, root, train=True, transform=None, target_transform=None,
                          download=False, **kwargs):
                 VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+                _note(f"torchvision.datasets.{base.__name__}")
                 self.train = train
                 data, labels = _images(_split_n(train), 32, 32, 3, classes, seed + (0 if train else 1))
                 self.data = data
@@ -111,6 +133,7 @@ def _patch_torchvision():
         def __init__(self, root, split="train", transform=None, target_transform=None,
                      download=False, **kwargs):
             VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+            _note("torchvision.datasets.SVHN")
             self.split = split
             data, labels = _images(_split_n(split == "train"), 32, 32, 3, 10, 30 + (split != "train"))
             self.data = data.transpose(0, 3, 1, 2)  # SVHN keeps CHW
@@ -121,6 +144,7 @@ def _patch_torchvision():
     class ImageFolder(real_image_folder):
         def __init__(self, root, *args, **kwargs):
             if not os.path.isdir(root) or not os.listdir(root):
+                _note("torchvision.datasets.ImageFolder")
                 root = _make_tree(root)
             super().__init__(root, *args, **kwargs)
 
@@ -167,10 +191,10 @@ def _make_tree(root):
     return base
 
 
-def _patch_urllib():
-    import urllib.request
-
+def _patch_urllib(request):
+    """`request` is `urllib.request`, just imported (`urllib.request` is not yet an attribute)."""
     def urlretrieve(url, filename=None, *a, **k):
+        _note("urllib.request.urlretrieve")
         # Written where the program says, through io.open (not the `open` the probes watch): the
         # layer stands in for the network, its writes are not the program's output.
         if filename is None:
@@ -180,7 +204,7 @@ def _patch_urllib():
             f.write(corpus())
         return filename, None
 
-    urllib.request.urlretrieve = urlretrieve
+    request.urlretrieve = urlretrieve
 
     class _Response(io.BytesIO):
         status = 200
@@ -189,22 +213,20 @@ def _patch_urllib():
             return 200
 
     def urlopen(url, *a, **k):
+        _note("urllib.request.urlopen")
         return _Response(corpus().encode())
 
-    urllib.request.urlopen = urlopen
+    request.urlopen = urlopen
 
 
-def _patch_requests():
-    try:
-        import requests
-    except ImportError:
-        return
+def _patch_requests(requests):
 
     class _Fake:
         status_code = 200
         ok = True
 
         def __init__(self):
+            _note("requests.get")
             self.text = corpus()
             self.content = self.text.encode()
 
@@ -220,6 +242,8 @@ def _patch_requests():
 def _sequences(n, classes, num_words, seed, maxlen=None):
     """IMDB/Reuters-like: lists of word indices (1 = start, 2 = out of vocabulary) whose words
     depend on the label, as object arrays, and int64 labels."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     vocab = min(int(num_words or 5000), 5000)
     labels = rng.integers(0, classes, size=n)
@@ -237,9 +261,11 @@ def _patch_keras_datasets(tf):
     """`tf.keras.datasets.*.load_data` (and `keras.datasets`, the same functions in Keras 2)
     answer with synthetic arrays of the real shapes and dtypes; `get_file` of MNIST's npz too."""
     import keras
+    import numpy as np
 
     def mnist_like(seed):
         def load_data(path="mnist.npz"):
+            _note("keras.datasets.mnist")
             (a, b), (c, d) = (_images(_split_n(True, (60000, 10000)), 28, 28, 0, 10, seed),
                               _images(_split_n(False, (60000, 10000)), 28, 28, 0, 10, seed + 1))
             return (a, b.astype(np.uint8)), (c, d.astype(np.uint8))
@@ -247,6 +273,7 @@ def _patch_keras_datasets(tf):
 
     def cifar_like(classes, seed):
         def load_data(label_mode="fine"):
+            _note("keras.datasets.cifar")
             (a, b), (c, d) = (_images(_split_n(True, (50000, 10000)), 32, 32, 3, classes, seed),
                               _images(_split_n(False, (50000, 10000)), 32, 32, 3, classes, seed + 1))
             return (a, b.astype(np.uint8)[:, None]), (c, d.astype(np.uint8)[:, None])
@@ -255,6 +282,7 @@ def _patch_keras_datasets(tf):
     def text_like(classes, seed):
         def load_data(path=None, num_words=None, skip_top=0, maxlen=None, seed_=113, start_char=1,
                       oov_char=2, index_from=3, test_split=0.2, **kwargs):
+            _note("keras.datasets.imdb" if classes == 2 else "keras.datasets.reuters")
             sizes = (25000, 25000) if classes == 2 else (8982, 2246)
             return (_sequences(_split_n(True, sizes), classes, num_words, seed, maxlen),
                     _sequences(_split_n(False, sizes), classes, num_words, seed + 1, maxlen))
@@ -264,6 +292,7 @@ def _patch_keras_datasets(tf):
         return {w: i + 1 for i, w in enumerate(sorted(set(_WORDS)) + [f"w{k}" for k in range(5000)])}
 
     def boston(path="boston_housing.npz", test_split=0.2, seed=113):
+        _note("keras.datasets.boston_housing")
         rng = np.random.default_rng(seed)
         x = rng.normal(size=(_split_n(True) + _split_n(False), 13))
         y = x @ rng.normal(size=13) * 3 + 22
@@ -289,6 +318,7 @@ def _patch_keras_datasets(tf):
     def get_file(fname=None, origin=None, *a, **k):
         name = os.path.basename(str(origin or fname or ""))
         if name == "mnist.npz":
+            _note("keras.utils.get_file(mnist.npz)")
             os.makedirs(CACHE, exist_ok=True)
             path = os.path.join(CACHE, "mnist.npz")
             (a_, b_), (c_, d_) = loaders["mnist"]()
@@ -300,21 +330,87 @@ def _patch_keras_datasets(tf):
         module.get_file = get_file
 
 
+# Patches run after a module's own code, whichever way the program imports it.
+_after = {}  # module name -> [patch(module)]
+_state = {"tf_done": False, "finder": None}
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Finds nothing itself: for a hooked module it asks the finders after it, then runs the
+    patches once the module's code has run."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname not in _after:
+            return None
+        i = sys.meta_path.index(self)
+        spec = None
+        for finder in sys.meta_path[i + 1:]:
+            spec = finder.find_spec(fullname, path, target) if hasattr(finder, "find_spec") else None
+            if spec is not None:
+                break
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_and_patch(module):
+            exec_module(module)
+            for patch in _after.get(fullname, ()):
+                patch(module)
+
+        spec.loader.exec_module = exec_and_patch
+        return spec
+
+
+def after_import(name, patch):
+    """Run `patch(module)` once `name` is imported (at once if it already is)."""
+    if name in sys.modules and not getattr(getattr(sys.modules[name], "__spec__", None), "_initializing", False):
+        patch(sys.modules[name])
+        return
+    _after.setdefault(name, []).append(patch)
+    if _state["finder"] is None:
+        _state["finder"] = _AfterImport()
+        sys.meta_path.insert(0, _state["finder"])
+
+
+def _ready(name, loading):
+    module = sys.modules.get(name)
+    if module is None:
+        return False
+    return name == loading or not getattr(getattr(module, "__spec__", None), "_initializing", False)
+
+
+_tf_patches = []
+
+
+def _maybe_tensorflow(loading):
+    if _state["tf_done"] or not _ready("tensorflow", loading):
+        return
+    if "keras" in sys.modules and not _ready("keras", loading):
+        return  # Keras is importing TensorFlow: run when Keras is done
+    _state["tf_done"] = True
+    for patch in _tf_patches:
+        patch(sys.modules["tensorflow"])
+
+
+def on_tensorflow(patch):
+    """Run `patch(tensorflow)` once TensorFlow *and* Keras are imported, whichever the program
+    imports first (`import keras` imports TensorFlow from inside Keras's own import: patching
+    Keras then would meet a half-initialised module)."""
+    first = not _tf_patches
+    _tf_patches.append(patch)
+    if first:
+        after_import("tensorflow", lambda _m: _maybe_tensorflow("tensorflow"))
+        after_import("keras", lambda _m: _maybe_tensorflow("keras"))
+    elif _state["tf_done"]:
+        patch(sys.modules["tensorflow"])
+
+
 def install():
-    try:
-        import tf_hook  # scripts/e2e, on the path in the TensorFlow sweep
-    except ImportError:
-        pass
-    else:
-        tf_hook.on_tensorflow(_patch_keras_datasets)
-    _patch_urllib()
-    _patch_requests()
-    try:
-        import torchvision  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        _patch_torchvision()
-
-
-install()
+    """Arrange the stand-ins (see the module's doc); idempotent."""
+    if _state.get("installed"):
+        return
+    _state["installed"] = True
+    on_tensorflow(_patch_keras_datasets)
+    after_import("urllib.request", _patch_urllib)
+    after_import("requests", _patch_requests)
+    after_import("torchvision.datasets", _patch_torchvision)
