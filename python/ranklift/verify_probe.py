@@ -17,12 +17,9 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
   sample indices it drew, and the batches and rows (first dimension) it handed out;
 - `saves`: every `torch.save` — the file, the keys and shapes of its state dicts, and whether a
   DistributedDataParallel wrapper was pickled into it;
-- `writes`: every file opened for writing, with the line of the program that opened it; a write
-  outside the run's own copy of the project is redirected below `$RANKLIFT_VERIFY_REDIRECT`
-  (later reads of that path read the redirected file), so the user's files are never touched;
-- `prints`: where the first `print` calls came from;
 - `schedules`: every learning-rate scheduler's plain state (numbers, strings) after each step;
-- `synthetic`: with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded stand-ins the process loaded.
+- and what every recorder records (`ranklift_verify_record`, written beside this file: which
+  process records, writes, prints, redirected paths, synthetic datasets).
 
 The step budget: after RANKLIFT_VERIFY_STEPS optimizer steps (0: no budget), the process ends
 (exit status 0) when a training loader starts its next pass, so the end-of-epoch code of the last
@@ -31,144 +28,19 @@ budget's step. Every pass over a loader is cut after RANKLIFT_VERIFY_PASS batche
 several epochs fit in a small budget.
 """
 
-import atexit
-import builtins
 import hashlib
-import json
 import os
-import sys
-import time
 
-# `--synthetic-data`: the seeded stand-ins for downloaded datasets (written beside this file), in
-# every process the runs start — a DataLoader worker that unpickles a dataset needs them too.
-_synthetic = None
-if os.environ.get("RANKLIFT_VERIFY_SYNTHETIC") == "1":
-    import ranklift_synthetic_data as _synthetic
+import ranklift_verify_record as _r
 
-    _synthetic.install()
-
-_out = os.environ.get("RANKLIFT_VERIFY_OUT")
-_role = os.environ.get("RANKLIFT_VERIFY_ROLE", "")
-# Under torchrun, the launcher process has no RANK: only the workers record. A process started by
-# a recording process (a DataLoader worker, a subprocess) inherits RANKLIFT_VERIFY_RECORDER and
-# records nothing.
-_active = bool(_out) and not os.environ.get("RANKLIFT_VERIFY_RECORDER") and (
-    _role == "original" or (_role == "worker" and "RANK" in os.environ)
-)
-
-if _active:
-    os.environ["RANKLIFT_VERIFY_RECORDER"] = str(os.getpid())
-    _pid = os.getpid()
-    _rank = os.environ.get("RANK", "0")
-    _root = os.path.realpath(os.environ.get("RANKLIFT_VERIFY_ROOT", os.getcwd()))
-    _redirect = os.environ.get("RANKLIFT_VERIFY_REDIRECT", "")
-    _budget = int(os.environ.get("RANKLIFT_VERIFY_STEPS", "0") or 0)
-    _cut = int(os.environ.get("RANKLIFT_VERIFY_PASS", "0") or 0)
-    _rec = {
-        "rank": int(_rank),
-        "steps": [],
-        "losses": [],
-        "passes": [],
-        "saves": [],
-        "writes": [],
-        "redirected": [],
-        "prints": [],
-        "schedules": [],
-        "stopped": None,
-        "names": {},
-    }
+if _r.active:
+    _rec = _r.rec
+    _budget, _cut = _r.budget, _r.cut
+    _user_line, _show, _place, _stop = _r.user_line, _r.show, _r.place, _r.stop
     _optimizers = []
     _names = {}  # id(parameter) -> name
     _loaders = [0]  # DataLoaders constructed so far
     _open_passes = []  # passes whose iterator has not ended, innermost last
-    _redirects = {}  # real path outside the copy -> redirected path
-    _orig_open = builtins.open
-    _heartbeat = os.path.join(_out, f"rank{_rank}.step")
-
-    def _user_line():
-        """The innermost frame of the program itself (a file inside its copy of the project)."""
-        f = sys._getframe(2)
-        while f is not None:
-            path = os.path.realpath(f.f_code.co_filename)
-            if path.startswith(_root + os.sep) and "site-packages" not in path:
-                return f"{os.path.relpath(path, _root)}:{f.f_lineno}"
-            f = f.f_back
-        return None
-
-    def _inside(path):
-        return path == _root or path.startswith(_root + os.sep)
-
-    def _show(path):
-        """A written path as the runs can compare it: relative to the project copy, `<tmp>/...`
-        in this rank's temporary directory (every run has its own), else as it is."""
-        import tempfile
-
-        tmp = os.path.realpath(tempfile.gettempdir())
-        if _inside(path):
-            return os.path.relpath(path, _root)
-        if path.startswith(tmp + os.sep):
-            return "<tmp>/" + os.path.relpath(path, tmp)
-        return path
-
-    # Not the program's writes: devices, the records, the stand-ins' own files.
-    _system = tuple(
-        os.path.realpath(p) + os.sep
-        for p in ("/dev", "/proc", "/sys", _out, _synthetic.CACHE if _synthetic else _out)
-    )
-    # Not redirected: the scratch directory's temporary files and the redirected files themselves.
-    _exempt = _system + tuple(
-        os.path.realpath(p) + os.sep for p in (os.environ.get("TMPDIR", _root), _redirect or _root)
-    )
-
-    def _place(file, writing):
-        """Where a path is really opened: a write outside the run's copy goes below the redirect
-        directory, and so does every later read of that path."""
-        if not isinstance(file, (str, bytes, os.PathLike)):
-            return file
-        path = os.path.realpath(os.fsdecode(file))
-        if path in _redirects:
-            return _redirects[path]
-        if not writing or _inside(path) or (path + os.sep).startswith(_exempt):
-            return file
-        if not _redirect:
-            return file
-        target = os.path.join(_redirect, path.lstrip(os.sep))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        _redirects[path] = target
-        _rec["redirected"].append(path)
-        return target
-
-    def _open(file, mode="r", *a, **k):
-        writing = isinstance(mode, str) and any(c in mode for c in "wax+")
-        placed = _place(file, writing)
-        if writing and isinstance(file, (str, bytes, os.PathLike)):
-            path = os.path.realpath(os.fsdecode(file))
-            if "__pycache__" not in path and not (path + os.sep).startswith(_system):
-                if len(_rec["writes"]) < 200:
-                    _rec["writes"].append({"path": _show(path), "at": _user_line()})
-        return _orig_open(placed, mode, *a, **k)
-
-    builtins.open = _open
-
-    _orig_makedirs = os.makedirs
-
-    def _makedirs(name, mode=0o777, exist_ok=False):
-        path = os.path.realpath(os.fsdecode(name))
-        if _redirect and not _inside(path) and not (path + os.sep).startswith(_exempt):
-            name = os.path.join(_redirect, path.lstrip(os.sep))
-            exist_ok = exist_ok or os.path.isdir(name)
-        return _orig_makedirs(name, mode, exist_ok)
-
-    os.makedirs = _makedirs
-
-    _orig_print = builtins.print
-
-    def _print(*a, **k):
-        if len(_rec["prints"]) < 5 and k.get("file") in (None, sys.stdout):
-            _rec["prints"].append(_user_line())
-        return _orig_print(*a, **k)
-
-    builtins.print = _print
 
     import torch
     import torch.optim.optimizer as _optim
@@ -200,10 +72,6 @@ if _active:
                     except Exception:
                         pass
 
-    def _stop(why):
-        _rec["stopped"] = why
-        raise SystemExit(0)
-
     def _post_step(opt, args, kwargs):
         if not any(o is opt for o in _optimizers):
             _optimizers.append(opt)
@@ -219,12 +87,11 @@ if _active:
                     if key not in _rec["names"]:
                         _rec["names"][key] = _names.get(id(p), f"parameter {i} {tuple(p.shape)}")
         current = _open_passes[-1]["id"] if _open_passes else None
-        _rec["steps"].append({"t": time.monotonic(), "lr": lrs, "params": digests, "pass": current})
+        _rec["steps"].append({"t": _r.now(), "lr": lrs, "params": digests, "pass": current})
         if _open_passes:
             _open_passes[-1]["trains"] = True
         n = len(_rec["steps"])
-        with _orig_open(_heartbeat, "w") as f:
-            f.write(str(n))
+        _r.heartbeat(n)
         if _budget and n >= _budget and not any(p["trains"] for p in _rec["passes"]):
             _stop(f"the step budget ({_budget} steps)")
         if _budget and n >= 4 * _budget:
@@ -422,24 +289,3 @@ if _active:
         return _orig_load(_place(f, False), *a, **k)
 
     torch.load = _load
-
-    def _finite(x):
-        """The record as strict JSON: a non-finite float (a diverged loss, a plateau scheduler's
-        initial `best`) is written as its text, "nan", "inf" or "-inf"."""
-        if isinstance(x, float) and x != x or x in (float("inf"), float("-inf")):
-            return str(x)
-        if isinstance(x, dict):
-            return {k: _finite(v) for k, v in x.items()}
-        if isinstance(x, list):
-            return [_finite(v) for v in x]
-        return x
-
-    def _dump():
-        if os.getpid() != _pid:
-            return
-        if _synthetic is not None:
-            _rec["synthetic"] = list(_synthetic.used)
-        with _orig_open(os.path.join(_out, f"rank{_rank}.json"), "w") as f:
-            json.dump(_finite(_rec), f, allow_nan=False)
-
-    atexit.register(_dump)

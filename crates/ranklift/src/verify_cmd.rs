@@ -22,6 +22,8 @@ use ranklift_distribute::verify::{self, Check, Evidence, Exit, Record, Run, Stat
 
 /// The recorder, written as `sitecustomize.py` into the scratch directory.
 const PROBE: &str = include_str!("../../../python/ranklift/verify_probe.py");
+/// What every recorder shares (which process records, writes, prints), imported by each.
+const RECORD: &str = include_str!("../../../python/ranklift/verify_record.py");
 /// The seeded stand-ins for downloaded datasets (`--synthetic-data`), imported by the recorder.
 const SYNTHETIC: &str = include_str!("../../../python/ranklift/synthetic_data.py");
 
@@ -587,6 +589,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     let probe = scratch.join("probe");
     if let Err(e) = std::fs::create_dir_all(&probe)
         .and_then(|()| std::fs::write(probe.join("sitecustomize.py"), PROBE))
+        .and_then(|()| std::fs::write(probe.join("ranklift_verify_record.py"), RECORD))
         .and_then(|()| std::fs::write(probe.join("ranklift_synthetic_data.py"), SYNTHETIC))
     {
         return cannot(&format!("cannot write the recorder: {e}"));

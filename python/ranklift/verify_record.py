@@ -1,0 +1,208 @@
+"""What every recorder of `ranklift distribute --verify` shares, whatever the framework: which
+process records, the record itself, and the hooks on the standard library.
+
+`ranklift` writes this file as `ranklift_verify_record.py` beside the framework's recorder
+(`verify_probe.py` for PyTorch, `verify_probe_tf.py` for TensorFlow), which imports it. Nothing
+happens unless RANKLIFT_VERIFY_OUT is set; then `active` says whether this process records: the
+original (RANKLIFT_VERIFY_ROLE=original), or a worker that its launcher numbered (torchrun's RANK,
+`ranklift launch`'s RANKLIFT_RANK, Horovod's HOROVOD_RANK or MPI's OMPI_COMM_WORLD_RANK) — not
+the launcher itself, not a process a recording process started (a DataLoader worker, a
+subprocess: they inherit RANKLIFT_VERIFY_RECORDER).
+
+Recorded here, in `rec` (dumped at exit as `$RANKLIFT_VERIFY_OUT/rank<R>.json`, read by
+`ranklift_distribute::verify`): `writes` (every file opened for writing, with the program's line
+that opened it), `redirected` (a write outside the run's copy of the project goes below
+`$RANKLIFT_VERIFY_REDIRECT`, and later reads of that path read the redirected file, so the user's
+files are never touched), `prints` (where the first `print` calls came from), `stopped` (why the
+recorder ended the process early), `synthetic` (with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded
+stand-ins for downloaded datasets the process loaded). The framework's recorder adds `steps`,
+`losses`, `passes`, `saves`, `schedules`, `names` and `examples`.
+
+Example: rank 1 of a rewrite that still calls `open("log.txt", "w")` records
+`{"path": "log.txt", "at": "train.py:40"}` in `writes`; the check `rank 0 only` names that line.
+"""
+
+import atexit
+import builtins
+import json
+import os
+import sys
+import time
+
+# `--synthetic-data`: the seeded stand-ins for downloaded datasets (written beside this file), in
+# every process the runs start — a DataLoader worker that unpickles a dataset needs them too.
+synthetic = None
+if os.environ.get("RANKLIFT_VERIFY_SYNTHETIC") == "1":
+    import ranklift_synthetic_data as synthetic
+
+    synthetic.install()
+
+_RANK_VARS = ("RANK", "RANKLIFT_RANK", "HOROVOD_RANK", "OMPI_COMM_WORLD_RANK")
+_out = os.environ.get("RANKLIFT_VERIFY_OUT")
+_role = os.environ.get("RANKLIFT_VERIFY_ROLE", "")
+_worker_rank = next((os.environ[v] for v in _RANK_VARS if v in os.environ), None)
+active = bool(_out) and not os.environ.get("RANKLIFT_VERIFY_RECORDER") and (
+    _role == "original" or (_role == "worker" and _worker_rank is not None)
+)
+rank = "0" if _role == "original" or _worker_rank is None else _worker_rank
+root = os.path.realpath(os.environ.get("RANKLIFT_VERIFY_ROOT", os.getcwd()))
+budget = int(os.environ.get("RANKLIFT_VERIFY_STEPS", "0") or 0)
+cut = int(os.environ.get("RANKLIFT_VERIFY_PASS", "0") or 0)
+rec = {
+    "rank": int(rank) if rank.isdigit() else 0,
+    "steps": [],
+    "losses": [],
+    "passes": [],
+    "saves": [],
+    "writes": [],
+    "redirected": [],
+    "prints": [],
+    "schedules": [],
+    "stopped": None,
+    "names": {},
+    "examples": [],
+}
+orig_open = builtins.open
+_redirect = os.environ.get("RANKLIFT_VERIFY_REDIRECT", "")
+_redirects = {}  # real path outside the copy -> redirected path
+_pid = os.getpid()
+
+
+def user_line():
+    """The innermost frame of the program itself (a file inside its copy of the project)."""
+    f = sys._getframe(2)
+    while f is not None:
+        path = os.path.realpath(f.f_code.co_filename)
+        if path.startswith(root + os.sep) and "site-packages" not in path:
+            return f"{os.path.relpath(path, root)}:{f.f_lineno}"
+        f = f.f_back
+    return None
+
+
+def inside(path):
+    return path == root or path.startswith(root + os.sep)
+
+
+def show(path):
+    """A written path as the runs can compare it: relative to the project copy, `<tmp>/...` in
+    this rank's temporary directory (every run has its own), else as it is."""
+    import tempfile
+
+    tmp = os.path.realpath(tempfile.gettempdir())
+    if inside(path):
+        return os.path.relpath(path, root)
+    if path.startswith(tmp + os.sep):
+        return "<tmp>/" + os.path.relpath(path, tmp)
+    return path
+
+
+# Not the program's writes: devices, the records, the stand-ins' own files.
+_system = tuple(
+    os.path.realpath(p) + os.sep
+    for p in ("/dev", "/proc", "/sys", _out or "/proc", synthetic.CACHE if synthetic else "/proc")
+)
+# Not redirected: the run's temporary files and the redirected files themselves.
+_exempt = _system + tuple(
+    os.path.realpath(p) + os.sep for p in (os.environ.get("TMPDIR", root), _redirect or root)
+)
+
+
+def place(file, writing):
+    """Where a path is really opened: a write outside the run's copy goes below the redirect
+    directory, and so does every later read of that path."""
+    if not isinstance(file, (str, bytes, os.PathLike)):
+        return file
+    path = os.path.realpath(os.fsdecode(file))
+    if path in _redirects:
+        return _redirects[path]
+    if not writing or inside(path) or (path + os.sep).startswith(_exempt):
+        return file
+    if not _redirect:
+        return file
+    target = os.path.join(_redirect, path.lstrip(os.sep))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    _redirects[path] = target
+    rec["redirected"].append(path)
+    return target
+
+
+def note_write(file):
+    """Record a write of `file` (a path) by the program, with the line that made it."""
+    if not isinstance(file, (str, bytes, os.PathLike)):
+        return
+    path = os.path.realpath(os.fsdecode(file))
+    if "__pycache__" in path or "__autograph_generated" in path or (path + os.sep).startswith(_system):
+        return
+    if len(rec["writes"]) < 200:
+        rec["writes"].append({"path": show(path), "at": user_line()})
+
+
+def stop(why):
+    """End the process now (exit status 0), saying why."""
+    rec["stopped"] = why
+    raise SystemExit(0)
+
+
+def heartbeat(steps):
+    """How far this process got, for a run stopped at the deadline."""
+    with orig_open(os.path.join(_out, f"rank{rank}.step"), "w") as f:
+        f.write(str(steps))
+
+
+def finite(x):
+    """The record as strict JSON: a non-finite float (a diverged loss, a plateau scheduler's
+    initial `best`) is written as its text, "nan", "inf" or "-inf"."""
+    if isinstance(x, float) and x != x or x in (float("inf"), float("-inf")):
+        return str(x)
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [finite(v) for v in x]
+    return x
+
+
+def _dump():
+    if os.getpid() != _pid:
+        return
+    if synthetic is not None:
+        rec["synthetic"] = list(synthetic.used)
+    with orig_open(os.path.join(_out, f"rank{rank}.json"), "w") as f:
+        json.dump(finite(rec), f, allow_nan=False)
+
+
+def now():
+    return time.monotonic()
+
+
+if active:
+    os.environ["RANKLIFT_VERIFY_RECORDER"] = str(os.getpid())
+
+    def _open(file, mode="r", *a, **k):
+        writing = isinstance(mode, str) and any(c in mode for c in "wax+")
+        placed = place(file, writing)
+        if writing:
+            note_write(file)
+        return orig_open(placed, mode, *a, **k)
+
+    builtins.open = _open
+
+    _orig_makedirs = os.makedirs
+
+    def _makedirs(name, mode=0o777, exist_ok=False):
+        path = os.path.realpath(os.fsdecode(name))
+        if _redirect and not inside(path) and not (path + os.sep).startswith(_exempt):
+            name = os.path.join(_redirect, path.lstrip(os.sep))
+            exist_ok = exist_ok or os.path.isdir(name)
+        return _orig_makedirs(name, mode, exist_ok)
+
+    os.makedirs = _makedirs
+
+    _orig_print = builtins.print
+
+    def _print(*a, **k):
+        if len(rec["prints"]) < 5 and k.get("file") in (None, sys.stdout):
+            rec["prints"].append(user_line())
+        return _orig_print(*a, **k)
+
+    builtins.print = _print
+    atexit.register(_dump)
