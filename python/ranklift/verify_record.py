@@ -85,14 +85,17 @@ def inside(path):
 
 def show(path):
     """A written path as the runs can compare it: relative to the project copy, `<tmp>/...` in
-    this rank's temporary directory (every run has its own), else as it is."""
+    this rank's temporary directory (every run has its own; a `mkdtemp` name, random in each
+    run, shown as `tmp*`), else as it is."""
+    import re
     import tempfile
 
     tmp = os.path.realpath(tempfile.gettempdir())
     if inside(path):
         return os.path.relpath(path, root)
     if path.startswith(tmp + os.sep):
-        return "<tmp>/" + os.path.relpath(path, tmp)
+        rel = os.path.relpath(path, tmp).split(os.sep)
+        return "<tmp>/" + "/".join(re.sub(r"^tmp[a-z0-9_]{8}$", "tmp*", c) for c in rel)
     return path
 
 

@@ -12,6 +12,7 @@ mod report;
 mod rule_cmd;
 mod shapes_cmd;
 mod verify_cmd;
+mod verify_engine;
 mod write;
 
 /// mimalloc: the analysis allocates many small maps and strings; measured faster than the system

@@ -18,10 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::verify_engine::{Engine, demux};
 use ranklift_distribute::verify::{self, Check, Evidence, Exit, Record, Run, Status};
 
-/// The recorder, written as `sitecustomize.py` into the scratch directory.
-const PROBE: &str = include_str!("../../../python/ranklift/verify_probe.py");
 /// What every recorder shares (which process records, writes, prints), imported by each.
 const RECORD: &str = include_str!("../../../python/ranklift/verify_record.py");
 /// The seeded stand-ins for downloaded datasets (`--synthetic-data`), imported by the recorder.
@@ -97,6 +96,7 @@ pub struct Staged {
     rewrite_main: String,
     lr_scaled: bool,
     shown: String,
+    engine: Engine,
 }
 
 /// Files a project may have for its copy to be made (outside what `.gitignore` leaves linked).
@@ -166,12 +166,16 @@ pub fn stage(
     outcome: &ranklift_distribute::Outcome,
     lr_scaled: bool,
 ) -> Result<Staged, String> {
-    if outcome.framework != ranklift_distribute::Framework::Torch {
-        return Err(
-            "--verify runs PyTorch programs; the TensorFlow targets (Horovod, ranklift launch) are not verified yet"
-                .into(),
-        );
-    }
+    let engine = match outcome.framework {
+        ranklift_distribute::Framework::Torch => Engine::Torchrun,
+        ranklift_distribute::Framework::Tensorflow => Engine::of_launcher(
+            outcome
+                .launch
+                .as_ref()
+                .and_then(|l| l.single.first())
+                .map(String::as_str),
+        ),
+    };
     let main = outcome
         .main
         .clone()
@@ -193,7 +197,14 @@ pub fn stage(
         rewrite_main: main.clone(),
         shown: main.clone(),
         main,
-        lr_scaled,
+        // The TensorFlow rewrite scales learning rates by the number of processes (Horovod's
+        // convention) on its own.
+        lr_scaled: lr_scaled
+            || outcome
+                .applied
+                .iter()
+                .any(|a| a.rule == "scale_learning_rate"),
+        engine,
     })
 }
 
@@ -233,6 +244,9 @@ pub fn run(args: Args) -> ExitCode {
         let rewrite = scratch.path().join("rewrite");
         copy(&orig_root, &original, &HashMap::new(), &[])?;
         copy(&dist_root, &rewrite, &HashMap::new(), &[])?;
+        let text =
+            std::fs::read(rewrite.join(&dist_main)).map_err(|e| format!("{dist_main}: {e}"))?;
+        let engine = Engine::of_source(&String::from_utf8_lossy(&text));
         Ok(Staged {
             scratch,
             original,
@@ -241,6 +255,7 @@ pub fn run(args: Args) -> ExitCode {
             main: orig_main,
             rewrite_main: dist_main,
             lr_scaled: args.scaled_lr,
+            engine,
         })
     })();
     match staged {
@@ -257,26 +272,27 @@ pub fn cannot(why: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The Python that runs the programs, and that it has torch with torchrun.
-fn python(args: &VerifyArgs) -> Result<PathBuf, String> {
+/// The Python that runs the programs, and that it has what the engine needs.
+fn python(args: &VerifyArgs, engine: Engine) -> Result<PathBuf, String> {
     let py = args
         .python
         .clone()
         .or_else(|| std::env::var_os("RANKLIFT_PYTHON").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("python3"));
     let mut cmd = Command::new(&py);
-    cmd.args(["-c", "import torch.distributed.run"])
+    let (import, missing) = engine.needs();
+    cmd.args(["-c", import])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     match wait_for(&mut cmd, Duration::from_secs(120)) {
         Ok(Some(0)) => Ok(py),
         Ok(Some(_)) => Err(format!(
-            "torch is not installed for {} (pass --python with the Python that runs your training)",
+            "{missing} for {} (pass --python with the Python that runs your training)",
             py.display()
         )),
         Ok(None) => Err(format!(
-            "{} did not import torch within 120 s",
+            "{} did not run `{import}` within 120 s",
             py.display()
         )),
         Err(e) => Err(format!("{}: {e}", py.display())),
@@ -313,6 +329,7 @@ fn wait_for(cmd: &mut Command, limit: Duration) -> std::io::Result<Option<i32>> 
 
 struct Plan<'a> {
     python: &'a Path,
+    engine: Engine,
     scratch: &'a Path,
     args: &'a VerifyArgs,
 }
@@ -320,8 +337,8 @@ struct Plan<'a> {
 impl Plan<'_> {
     /// The environment every run shares: the recorder first on PYTHONPATH, its settings, and
     /// the GPUs hidden for a CPU run.
-    fn command(&self, label: &str, root: &Path, argv: &[String]) -> Command {
-        let mut cmd = Command::new(self.python);
+    fn command(&self, label: &str, root: &Path, program: &str, argv: &[String]) -> Command {
+        let mut cmd = Command::new(program);
         cmd.args(argv).current_dir(root).stdin(Stdio::null());
         let probe = self.scratch.join("probe");
         let mut path = probe.into_os_string();
@@ -361,7 +378,8 @@ impl Plan<'_> {
     fn original(&self, root: &Path, main: &str) -> Run {
         let rec = self.scratch.join("rec").join("original");
         let _ = std::fs::create_dir_all(&rec);
-        let mut cmd = self.command("original", root, &[main.to_owned()]);
+        let py = self.python.display().to_string();
+        let mut cmd = self.command("original", root, &py, &[main.to_owned()]);
         cmd.env("RANKLIFT_VERIFY_ROLE", "original");
         let out = self.scratch.join("original.stdout");
         let err = self.scratch.join("original.stderr");
@@ -398,45 +416,77 @@ impl Plan<'_> {
         }
     }
 
-    /// The rewrite under torchrun with `n` processes.
-    fn torchrun(&self, root: &Path, main: &str, n: u32) -> Run {
+    /// The rewrite on `n` workers of its engine.
+    fn workers(&self, root: &Path, main: &str, n: u32) -> Run {
         let label = format!("np{n}");
         let rec = self.scratch.join("rec").join(&label);
         let logs = self.scratch.join("logs").join(&label);
         let _ = std::fs::create_dir_all(&rec);
         let _ = std::fs::create_dir_all(&logs);
-        let argv: Vec<String> = [
-            "-m",
-            "torch.distributed.run",
-            "--standalone",
-            "--nproc-per-node",
-            &n.to_string(),
-            "--log-dir",
-            &logs.display().to_string(),
-            "--redirects",
-            "3",
-            main,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let mut cmd = self.command(&label, root, &argv);
+        let (program, argv) = self.engine.argv(self.python, main, n, &logs);
+        let mut cmd = self.command(&label, root, &program, &argv);
         cmd.env("RANKLIFT_VERIFY_ROLE", "worker")
-            .env("OMP_NUM_THREADS", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
+            .env("OMP_NUM_THREADS", "1");
+        // TensorFlow's rewrite broadcasts rank 0's initial weights; rank 1 starting from other
+        // seeds makes a missing broadcast visible (DistributedDataParallel broadcasts on its own).
+        if n > 1 && self.engine != Engine::Torchrun {
+            cmd.env("RANKLIFT_VERIFY_DESYNC", "1");
+        } else {
+            cmd.env_remove("RANKLIFT_VERIFY_DESYNC");
+        }
+        // torchrun writes each worker's output to its own file; the other launchers prefix it.
+        let combined = (logs.join("launcher.out"), logs.join("launcher.err"));
+        if self.engine == Engine::Torchrun {
+            cmd.stdout(Stdio::null()).stderr(Stdio::null());
+        } else {
+            let files = (
+                std::fs::File::create(&combined.0),
+                std::fs::File::create(&combined.1),
+            );
+            let (Ok(o), Ok(e)) = files else {
+                return failed_to_start(n, "cannot create the scratch logs".into());
+            };
+            cmd.stdout(o).stderr(e);
+        }
         let started = Instant::now();
         let status = wait_for(&mut cmd, Duration::from_secs(self.args.timeout));
         let seconds = started.elapsed().as_secs_f64();
         let records: Vec<Option<Record>> = (0..n).map(|r| read_record(&rec, r)).collect();
-        let stdout: Vec<String> = (0..n).map(|r| rank_log(&logs, r, "stdout")).collect();
+        let (stdout, logs_err, launcher) = if self.engine == Engine::Torchrun {
+            (
+                (0..n).map(|r| rank_log(&logs, r, "stdout")).collect(),
+                (0..n).map(|r| rank_log(&logs, r, "stderr")).collect(),
+                String::new(),
+            )
+        } else {
+            let text = [&combined.0, &combined.1]
+                .iter()
+                .map(|p| read_bounded(p))
+                .collect::<Vec<_>>()
+                .join("");
+            demux(&text, n)
+        };
         let exit = match status {
             Err(e) => return failed_to_start(n, e.to_string()),
             Ok(Some(0)) => Exit::Ok,
+            Ok(Some(_))
+                if logs_err.iter().all(|e| !e.contains("Traceback"))
+                    && !launcher.trim().is_empty() =>
+            {
+                // The launcher itself failed (no namespace, no free port): its words.
+                Exit::Failed {
+                    rank: 0,
+                    code: 2,
+                    stderr: format!(
+                        "{} could not start the workers:\n{}",
+                        self.engine.name(),
+                        tail(&launcher, 12)
+                    ),
+                }
+            }
             Ok(Some(code)) => {
                 // The rank that raised first: one whose traceback is its own, not the
                 // collective's report that a peer went away.
-                let logs_err: Vec<String> = (0..n).map(|r| rank_log(&logs, r, "stderr")).collect();
                 let peer_gone = |s: &str| {
                     s.contains("Connection closed by peer")
                         || s.contains("Connection reset by peer")
@@ -503,6 +553,25 @@ fn heartbeat(dir: &Path, rank: u32) -> usize {
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// At most the last 4 MiB of a log file.
+fn read_bounded(path: &Path) -> String {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(4 << 20)));
+    let mut buf = Vec::new();
+    let _ = f.take(4 << 20).read_to_end(&mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The last `n` lines of `s`.
+fn tail(s: &str, n: usize) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// A worker's log as torchrun `--redirects 3` leaves it: `<log-dir>/<run id>/attempt_0/<rank>/`.
@@ -581,14 +650,14 @@ fn user_traceback(stderr: &str, root: &Path) -> String {
 
 /// Run the three programs and print the verdict.
 pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
-    let py = match python(args) {
+    let py = match python(args, s.engine) {
         Ok(p) => p,
         Err(e) => return cannot(&e),
     };
     let scratch = s.scratch.path();
     let probe = scratch.join("probe");
     if let Err(e) = std::fs::create_dir_all(&probe)
-        .and_then(|()| std::fs::write(probe.join("sitecustomize.py"), PROBE))
+        .and_then(|()| std::fs::write(probe.join("sitecustomize.py"), s.engine.probe()))
         .and_then(|()| std::fs::write(probe.join("ranklift_verify_record.py"), RECORD))
         .and_then(|()| std::fs::write(probe.join("ranklift_synthetic_data.py"), SYNTHETIC))
     {
@@ -596,6 +665,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     }
     let plan = Plan {
         python: &py,
+        engine: s.engine,
         scratch,
         args,
     };
@@ -605,10 +675,10 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     };
     if format == Format::Text {
         eprintln!(
-            "ranklift: verifying {} ({budget}; {} on {}): the original on 1 process, the rewrite under torchrun on 1 and 2",
+            "ranklift: verifying {} ({budget}; {} on {}): the original on 1 process, the rewrite under {} on 1 and 2",
             s.shown,
             if args.device == Device::Cpu {
-                "gloo"
+                s.engine.cpu_backend()
             } else {
                 "the program's backend"
             },
@@ -617,12 +687,13 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
             } else {
                 "its devices"
             },
+            s.engine.name(),
         );
     }
     // The original and the 1-process rewrite run side by side (one core each); the two ranks
     // then have both cores.
     let (original, one) = std::thread::scope(|sc| {
-        let one = sc.spawn(|| plan.torchrun(&s.rewrite, &s.rewrite_main, 1));
+        let one = sc.spawn(|| plan.workers(&s.rewrite, &s.rewrite_main, 1));
         let original = plan.original(&s.original, &s.main);
         (original, one.join())
     });
@@ -654,7 +725,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
         };
         return cannot(&why);
     }
-    let two = plan.torchrun(&s.rewrite, &s.rewrite_main, 2);
+    let two = plan.workers(&s.rewrite, &s.rewrite_main, 2);
     let evidence = Evidence {
         original,
         one,

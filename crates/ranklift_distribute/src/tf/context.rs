@@ -483,7 +483,30 @@ impl<'a, 'i> Cx<'a, 'i> {
             .find(|s| binds(s))
             .or_else(|| imports.first().map(|&s| self.idx.stmts[s].stmt))
             .filter(|_| is_main);
+        // Code that runs at import time and reads `hvd` above a late `import tensorflow` (a
+        // rank guard put on a `print` between argument parsing and the import) needs the block
+        // first: after the leading imports, not after TensorFlow's.
+        let tf_import = tf_import.filter(|f| {
+            self.first_import_time_hvd_use(m)
+                .is_none_or(|u| u >= f.start())
+        });
         self.import_block_point(m, tf_import)
+    }
+
+    /// Where the first edit that reads `hvd` in code run at import time (the module's top level,
+    /// not a function or class body) starts.
+    fn first_import_time_hvd_use(&self, m: usize) -> Option<TextSize> {
+        let suite = self.idx.project.modules[m].parsed.suite();
+        self.edits[m]
+            .iter()
+            .filter(|e| contains_word(&e.text, "hvd"))
+            .map(|e| e.range.start())
+            .filter(|&at| {
+                suite.iter().any(|s| {
+                    s.range().contains(at) && !matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_))
+                })
+            })
+            .min()
     }
 }
 

@@ -41,6 +41,8 @@ pub struct Record {
     /// The seeded stand-ins the process loaded instead of a download (`--synthetic-data`),
     /// e.g. `torchvision.datasets.MNIST`.
     pub synthetic: Vec<String>,
+    /// TensorFlow: for each optimizer step, one hash per example of the batch it trained on.
+    pub examples: Vec<Vec<u64>>,
 }
 
 /// One optimizer step.
@@ -100,6 +102,8 @@ pub struct Save {
     /// A DistributedDataParallel wrapper was pickled into the file.
     pub wraps_ddp: bool,
     pub at: Option<String>,
+    /// The call that saved it (`Model.save_weights`); `None`: `torch.save`.
+    pub via: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -16,7 +16,9 @@
 //! rate over the first `--lr-warmup` epochs (default 3; 0 turns it off), as Horovod's Keras
 //! examples do: a rate N times larger from the first step can diverge. With one process the
 //! warmup multiplies the rate by 1, so `-np 1` still trains like the original. Not added to a
-//! model with its own `train_step` (its `compile` optimizer may not be the one that steps).
+//! model with its own `train_step` (its `compile` optimizer may not be the one that steps), nor
+//! to a `fit` called in a loop over one compiled optimizer (each call would start the warm-up
+//! again from the rate the last one left, dividing it by N every time).
 //! `momentum_correction=False`: Horovod 0.28.1 corrects momentum with `set_value` on
 //! `optimizer.momentum`, which Keras 2.11+ optimizers keep as a Python float (an
 //! `AttributeError` on 2 real ranks with RMSprop).
@@ -28,7 +30,7 @@
 //! model.fit(ds, epochs=3, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback(), early_stop] + ([tf.keras.callbacks.ModelCheckpoint("ck")] if hvd.rank() == 0 else []))
 //! ```
 use ranklift_python::Edit;
-use ruff_python_ast::Expr;
+use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::{Ranged, TextSize};
 
 use crate::index::Kind;
@@ -61,7 +63,7 @@ pub fn run(cx: &mut Cx) {
             continue;
         }
         let is_fit = matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "fit");
-        let warmup = warmup_callback(cx, scope, call);
+        let warmup = warmup_callback(cx, scope, call, c.stmt);
         let hvd_cbs = match &warmup {
             Some(w) => format!("{BCAST}, {AVG}, {w}"),
             None => format!("{BCAST}, {AVG}"),
@@ -217,6 +219,7 @@ fn warmup_callback(
     cx: &mut Cx,
     scope: crate::index::Scope,
     fit: &ruff_python_ast::ExprCall,
+    fit_stmt: crate::index::StmtId,
 ) -> Option<String> {
     let epochs = cx.opts.lr_warmup_epochs;
     if epochs == 0 {
@@ -240,6 +243,19 @@ fn warmup_callback(
         .into_iter()
         .find(|(cs, c)| matches!(&*c.func, Expr::Attribute(a) if cx.text(cs.module, &*a.value) == recv_text))?;
     let (cs, ccall) = compile;
+    // A `fit` in a loop over one compiled optimizer (`for e in range(4): model.fit(..., epochs=1)`)
+    // would start the warm-up again at every call from the rate the last one left: the rate
+    // would fall by N each time instead of rising once. No warm-up there.
+    if let Some(l) = enclosing_loop(idx, fit_stmt) {
+        let compiled_inside = idx
+            .calls
+            .iter()
+            .find(|ci| std::ptr::eq(ci.call, ccall))
+            .is_some_and(|ci| crate::editor::within(idx, ci.stmt, l));
+        if !compiled_inside {
+            return None;
+        }
+    }
     let opt = ccall
         .arguments
         .find_keyword("optimizer")
@@ -279,6 +295,22 @@ fn warmup_callback(
     Some(format!(
         "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, momentum_correction=False, verbose=0)"
     ))
+}
+
+/// The innermost `for`/`while` around statement `s` in its own function.
+fn enclosing_loop(
+    idx: &crate::index::Index,
+    s: crate::index::StmtId,
+) -> Option<crate::index::StmtId> {
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        match idx.stmts[p].stmt {
+            Stmt::For(_) | Stmt::While(_) => return Some(p),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
+            _ => cur = idx.stmts[p].parent,
+        }
+    }
+    None
 }
 
 /// The optimizer constructor call an expression denotes (the call, or a name assigned it).

@@ -237,7 +237,29 @@ fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
 /// same string literal, or the same module-level name, as a guarded write.
 fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
     let idx = cx.idx;
-    let (mut lits, names) = rank0_paths(idx, guarded);
+    let (mut lits, mut names) = rank0_paths(idx, guarded);
+    // `ModelCheckpoint(path)` runs on rank 0 only (rule `keras_fit_callbacks`): its path is
+    // written by rank 0 alone too, so `load_model(path)` after `fit` waits for it.
+    for (c, canon) in cx.reached_calls() {
+        if canon.as_deref() != Some("tensorflow.keras.callbacks.ModelCheckpoint") {
+            continue;
+        }
+        let path = c.call.arguments.args.first().or_else(|| {
+            c.call
+                .arguments
+                .keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "filepath"))
+                .map(|k| &k.value)
+        });
+        match path {
+            Some(Expr::Name(n)) if c.scope.func.is_none() => {
+                names.push((c.scope.module, n.id.to_string()));
+            }
+            Some(e) => collect_literals(e, &mut lits),
+            None => {}
+        }
+    }
     for &g in guarded {
         // `manager.save()`: the directory is in the manager's construction
         // (`manager = tf.train.CheckpointManager(ckpt, "./tf-example", ...)`).

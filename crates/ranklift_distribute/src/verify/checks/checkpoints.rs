@@ -1,8 +1,10 @@
 //! **checkpoints** — every checkpoint the original saves, rank 0 saves too, and it loads into
 //! the original, unwrapped model.
 //!
-//! Compares: the files the original passed to `torch.save` with rank 0's: the same files, the
-//! same tensor keys and shapes, and no DistributedDataParallel object pickled into them.
+//! Compares: the files the original passed to `torch.save` (or Keras' `Model.save`,
+//! `save_weights`, ModelCheckpoint's too) with rank 0's: the same files, the same tensor keys and
+//! shapes (a Keras model's weights by path), and no DistributedDataParallel object pickled into
+//! them.
 //! Why: `model.state_dict()` of a DDP wrapper prefixes every key with `module.`, so the file no
 //! longer loads into the plain model; a pickled wrapper needs a process group to load at all.
 //! Evidence on failure: the file, and the keys that differ or the wrapper found.
@@ -30,7 +32,7 @@ pub fn check(original: &Run, two: &Run) -> Check {
         return Check::new(
             "checkpoints",
             Status::NotRun,
-            "the original saved nothing with torch.save within the budget",
+            "the original saved no checkpoint (torch.save, Keras' Model.save or save_weights) within the budget",
         );
     }
     for s in &o.saves {

@@ -65,6 +65,9 @@ pub fn check(original: &Run, two: &Run, scaled: bool) -> Check {
             },
         );
     }
+    if let Some(shown) = warm_up(o, a, factor).filter(|_| scaled) {
+        return Check::new("learning rate", Status::Pass, shown);
+    }
     let compared = a.steps.len().min(o.steps.len().div_ceil(2));
     if compared >= 2 && mismatch(2).is_none() {
         return Check::new(
@@ -104,6 +107,75 @@ pub fn check(original: &Run, two: &Run, scaled: bool) -> Check {
             u * factor,
         ),
     )
+}
+
+/// Rank 0 warms up from the original's rate towards `n` times it — Horovod's convention for
+/// scaled rates (`LearningRateWarmupCallback`): every rate between the original's at the same
+/// step and `n` times it (5% either way), rising from step to step except where a new optimizer
+/// starts over (a second `fit` after `compile`: back at the original's rate, or at `n` times it
+/// where that part scales without a warm-up), and some rate above the original's. What to show,
+/// if so.
+fn warm_up(o: &crate::verify::Record, a: &crate::verify::Record, n: f64) -> Option<String> {
+    let groups = o.steps.first()?.lr.len();
+    if groups == 0 || a.steps.len() < 2 || a.steps.len() > o.steps.len() {
+        return None;
+    }
+    let near = |u: f64, v: f64| (u - v).abs() <= 0.05 * u.abs().max(v.abs()).max(1e-12);
+    let mut restarts = 0;
+    for g in 0..groups {
+        // The original's rate at the same step (a program whose phases train at different
+        // rates — fit, then a tape loop — is compared phase by phase).
+        let base: Vec<f64> = o
+            .steps
+            .iter()
+            .filter_map(|s| s.lr.get(g).copied())
+            .collect();
+        let lrs: Vec<f64> = a
+            .steps
+            .iter()
+            .filter_map(|s| s.lr.get(g).copied())
+            .collect();
+        if lrs.len() != a.steps.len() || base.len() != o.steps.len() {
+            return None;
+        }
+        let within = |i: usize| lrs[i] >= base[i] * 0.95 && lrs[i] <= base[i] * n * 1.05;
+        if !(0..lrs.len()).all(within) || !(0..lrs.len()).any(|i| lrs[i] > base[i] * 1.05) {
+            return None;
+        }
+        for i in 1..lrs.len() {
+            if lrs[i] < lrs[i - 1] {
+                if !(near(lrs[i], base[i]) || near(lrs[i], base[i] * n)) {
+                    return None;
+                }
+                restarts += 1;
+            }
+        }
+    }
+    let lr = |i: usize| a.steps[i].lr[0];
+    Some(format!(
+        "a warm-up from the original's rate towards {n} times it: {} -> {} over {} steps{}",
+        short(lr(0)),
+        short(lr(a.steps.len() - 1)),
+        a.steps.len(),
+        match restarts {
+            0 => String::new(),
+            k => format!(" (started over {k} time(s): a new optimizer, or a part without warm-up)"),
+        }
+    ))
+}
+
+/// A rate with six significant digits (`0.0010000000474974513` is `0.001`).
+fn short(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let digits = (5 - x.abs().log10().floor() as i32).clamp(0, 17) as usize;
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
@@ -147,5 +219,37 @@ mod tests {
             check(&o, &run(vec![other.clone(), other]), false).status,
             Status::Fail
         );
+    }
+
+    #[test]
+    fn a_warm_up_towards_the_scaled_rate_passes_and_a_fall_fails() {
+        let o = rates(&[0.1, 0.1, 0.1, 0.1]);
+        let warm = rates(&[0.1, 0.12, 0.14, 0.16]);
+        let c = check(&run(vec![o.clone()]), &run(vec![warm.clone(), warm]), true);
+        assert_eq!(c.status, Status::Pass, "{}", c.evidence);
+        assert!(c.evidence.contains("warm-up"), "{}", c.evidence);
+        let falling = rates(&[0.1, 0.09, 0.08, 0.07]);
+        let c = check(&run(vec![o]), &run(vec![falling.clone(), falling]), true);
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+    }
+
+    #[test]
+    fn a_warm_up_started_over_by_a_new_optimizer_passes() {
+        let o = rates(&[0.1; 6]);
+        let warm = rates(&[0.1, 0.12, 0.14, 0.1, 0.11, 0.2]);
+        let c = check(&run(vec![o.clone()]), &run(vec![warm.clone(), warm]), true);
+        assert_eq!(c.status, Status::Pass, "{}", c.evidence);
+        assert!(c.evidence.contains("started over 1 time"), "{}", c.evidence);
+        // Beyond twice the rate is no warm-up towards it.
+        let over = rates(&[0.1, 0.2, 0.3, 0.3, 0.3, 0.3]);
+        let c = check(&run(vec![o]), &run(vec![over.clone(), over]), true);
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+    }
+
+    #[test]
+    fn rates_are_shown_short() {
+        assert_eq!(short(0.0010000000474974513), "0.001");
+        assert_eq!(short(0.0011060606921091676), "0.00110606");
+        assert_eq!(short(0.1), "0.1");
     }
 }

@@ -1,6 +1,7 @@
 //! One file per check of `--verify`, each with what it compares, why, and the fault it catches.
 
 pub mod checkpoints;
+pub mod examples_split;
 pub mod learning_rate;
 pub mod one_process;
 pub mod outside_writes;

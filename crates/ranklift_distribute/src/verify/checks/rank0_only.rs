@@ -29,14 +29,16 @@ pub fn check(original: &Run, two: &Run) -> Check {
             .unwrap_or_default();
         faults.push(format!("rank 1 printed {first:?}{at}"));
     }
-    // torch.save writes a path through its C++ writer, not `open`: its calls count as writes.
+    // torch.save and Keras' savers write through their own file layers, not `open`: their calls
+    // count as writes.
     for s in b.saves.iter().take(5) {
         let at =
             s.at.as_deref()
                 .map(|l| format!(" at {l}"))
                 .unwrap_or_default();
         let path = s.path.as_deref().unwrap_or("a file object");
-        faults.push(format!("rank 1 saved {path} with torch.save{at}"));
+        let via = s.via.as_deref().unwrap_or("torch.save");
+        faults.push(format!("rank 1 saved {path} with {via}{at}"));
     }
     for w in b.writes.iter().take(5) {
         let at =

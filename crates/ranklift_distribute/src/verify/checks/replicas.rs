@@ -49,7 +49,7 @@ pub fn check(two: &Run) -> Check {
                 "replicas",
                 Status::Fail,
                 format!(
-                    "after step {} the ranks hold different values of {} (first of {} parameters that differ); DDP keeps replicas bit-identical, so the ranks train apart",
+                    "after step {} the ranks hold different values of {} (first of {} parameters that differ); data-parallel training keeps replicas bit-identical, so the ranks train apart",
                     i + 1,
                     a.param_name(p),
                     x.params

@@ -17,6 +17,9 @@ pub fn check(original: &Run, two: &Run) -> Check {
         return Check::new("data split", Status::NotRun, "a process wrote no record");
     };
     let loaders = training_loaders(o);
+    if loaders.is_empty() && !o.examples.is_empty() {
+        return super::examples_split::check(o, a, b);
+    }
     if loaders.is_empty() {
         return Check::new(
             "data split",

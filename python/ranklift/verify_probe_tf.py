@@ -1,0 +1,427 @@
+"""The recorder `ranklift distribute --verify` puts into the user's TensorFlow processes.
+
+`ranklift` writes this file as `sitecustomize.py` into a directory of its own (with
+`ranklift_verify_record.py`, what every recorder shares, and `ranklift_synthetic_data.py`, whose
+post-import hook runs the patches below once TensorFlow and Keras are imported) and puts that
+directory first on PYTHONPATH, so Python imports it in the original run and in every worker that
+`ranklift launch` or `horovodrun` starts. Nothing in the user's program is edited.
+
+What one process records, besides the shared record (the fields `ranklift_distribute::verify`
+reads, as the PyTorch recorder writes them):
+
+- `steps`: for every optimizer step — Keras 3's `Optimizer.apply`, Keras 2's and tf_keras'
+  `apply_gradients` (Horovod's and `ranklift_tf`'s distributed optimizers step through them) —
+  the time, the learning rate and a digest (blake2b) of every variable the optimizer updated, as
+  they are just before that optimizer's next step (or at exit) — so a broadcast of rank 0's
+  weights after the first batch (Horovod's callback and tape pattern) is part of step 1. Inside
+  a `tf.function` (Keras `fit`, a compiled train step) `py_function`s around the update record
+  when the graph runs;
+- `losses`: every floating scalar a `GradientTape` differentiates (`fit` differentiates through
+  one too);
+- `examples`: for every step, one 63-bit hash per example of its batch (all of the example's
+  tensors: inputs and labels): in Keras `train_step`, or the batch last drawn from an eager
+  `tf.data` iterator before the step. Two ranks that train on disjoint shards have disjoint sets;
+- `saves`: every `Model.save`/`save_weights` (ModelCheckpoint's too) with the path and each
+  weight's name and shape; their paths, `load_model`/`load_weights`, checkpoints, summary
+  writers and `tf.io.gfile` writes go through the shared redirect, and count as writes.
+
+The step budget (RANKLIFT_VERIFY_STEPS, 0: none): in `fit`, an added callback stops training at
+the end of the batch that reaches it (`stop_training`: the epoch's end runs — validation,
+ModelCheckpoint — and the program goes on after `fit`); in a loop over an eager `tf.data`
+iterator, the process ends when the loop starts its next pass over the training data, and each
+pass is cut after RANKLIFT_VERIFY_PASS batches; a loop that draws no such pass (`for step in
+range(n)`) ends at its next call of a tf.function (or its next eager step) past the budget. Not seen: TF1 graphs run by a `Session` (no step
+is recorded, and the checks that need steps say so), a step compiled with XLA
+(`jit_compile=True`: a `py_function` cannot run there).
+
+Example: a Keras 3 `model.fit(x, y, epochs=3)` distributed with `ranklift_tf` records, on each
+rank, 8 steps whose digests must match the other rank's bit for bit.
+"""
+
+import atexit
+import hashlib
+import os
+
+import ranklift_synthetic_data as _hooks
+import ranklift_verify_record as _r
+
+if _r.active:
+    _rec = _r.rec
+    _state = {"over": False, "pending": [], "trained": set(), "last": None, "saving": 0,
+              "last_of": {}, "variables": {}, "fitting": 0}
+    # RANKLIFT_VERIFY_DESYNC=1 (the 2-process run): ranks other than 0 start from other random
+    # seeds — TensorFlow's global seed and Python's `random` (which Keras' unseeded initialisers
+    # draw from), not NumPy's — so weights that are equal only because every rank seeded alike
+    # differ unless the rewrite broadcasts rank 0's: a missing broadcast shows in `replicas`
+    # instead of waiting for the first unseeded run.
+    _offset = 7919 * int(_r.rank) if os.environ.get("RANKLIFT_VERIFY_DESYNC") == "1" and _r.rank.isdigit() else 0
+    if _offset:
+        import random as _random
+
+        _original_seed = _random.seed
+
+        def _seed(a=None, version=2):
+            return _original_seed(a + _offset if isinstance(a, int) else a, version)
+
+        _random.seed = _seed
+
+        class _OffsetRandom(_random.Random):
+            # Keras' `set_random_seed` also builds `random.Random(seed)` for its seed generator.
+            def __init__(self, x=None):
+                super().__init__(x + _offset if isinstance(x, int) else x)
+
+        _random.Random = _OffsetRandom
+
+    def _row_hashes(arrays):
+        """One hash per example over every array whose first dimension is the batch."""
+        import numpy as np
+
+        arrays = [np.asarray(a) for a in arrays]
+        arrays = [a for a in arrays if a.ndim >= 1 and a.dtype != object]
+        if not arrays:
+            return []
+        n = arrays[0].shape[0]
+        arrays = [a for a in arrays if a.shape[0] == n]
+        out = []
+        for i in range(min(n, 4096)):
+            h = hashlib.blake2b(digest_size=8)
+            for a in arrays:
+                h.update(np.ascontiguousarray(a[i]).tobytes())
+            out.append(int.from_bytes(h.digest(), "little") >> 1)
+        return out
+
+    def _digests(values):
+        return [hashlib.blake2b(v.tobytes(), digest_size=8).hexdigest() for v in values]
+
+    def _open_step(key, lr, names, values):
+        """An optimizer step was taken: its time, learning rate, the batch it trained on (the
+        last drawn from an eager iterator, when Keras' train_step did not say) and the digests
+        of the variables it updated — for now: `_settle_step` replaces them when this optimizer
+        steps again, or at exit."""
+        _rec["steps"].append({"t": _r.now(), "lr": [] if lr is None else [float(lr)], "params": _digests(values)})
+        _state["last_of"][key] = len(_rec["steps"]) - 1
+        for i, name in enumerate(names):
+            _rec["names"].setdefault(str(i), name)
+        if len(_rec["examples"]) < min(len(_rec["steps"]), 10000):
+            _rec["examples"].append(list(_state["pending"]))
+        _state["pending"] = []
+        if _state["last"] is not None:
+            _state["trained"].add(_state["last"])
+        n = len(_rec["steps"])
+        _r.heartbeat(n)
+        if _r.budget and n >= _r.budget:
+            _state["over"] = True
+
+    def _settle_step(key, values):
+        """The variables of optimizer `key` as they are now — after its last step and whatever
+        ran since, such as a broadcast of rank 0's weights after the first batch (Horovod's
+        callback and tape pattern) — are that step's digests."""
+        i = _state["last_of"].get(key)
+        if i is not None:
+            _rec["steps"][i]["params"] = _digests(values)
+
+    def _patch(tf):
+        import keras
+
+        if _offset:
+            for module, attr in ((tf.random, "set_seed"), (tf.compat.v1, "set_random_seed")):
+                original_set_seed = getattr(module, attr)
+
+                def set_seed(seed, _original=original_set_seed):
+                    return _original(None if seed is None else seed + _offset)
+
+                setattr(module, attr, set_seed)
+
+        kerases = [keras]
+        try:
+            import tf_keras
+
+            kerases.append(tf_keras)
+        except ImportError:
+            pass
+
+        def name_of(v):
+            return str(getattr(v, "path", None) or getattr(v, "name", "variable"))
+
+        def read(variables):
+            return [tf.convert_to_tensor(v).numpy() for v in variables]
+
+        def around_step(opt, variables, apply):
+            """Run `apply` (the optimizer's update of `variables`): settle this optimizer's
+            previous step with the variables' values before it, record this one after it.
+            Inside a tf.function, `py_function`s do the same when the graph runs, in program
+            order (automatic control dependencies: they read the variables the update writes)."""
+            variables = [v for v in variables if v is not None]
+            names = [f"{name_of(v)} {tuple(v.shape)}" for v in variables]
+            key = id(opt)
+            _state["variables"][key] = variables
+            try:
+                lr = tf.cast(tf.convert_to_tensor(opt.learning_rate), tf.float64)
+            except Exception:  # a schedule object, a legacy optimizer: no rate recorded
+                lr = None
+            if tf.executing_eagerly():
+                if _state["over"] and not _state["fitting"] and not _state["trained"]:
+                    _r.stop(f"the step budget ({_r.budget} steps)")
+                _settle_step(key, read(variables))
+                out = apply()
+                _open_step(key, None if lr is None else lr.numpy(), names, read(variables))
+                return out
+            tensors = lambda: [tf.convert_to_tensor(v) for v in variables]  # noqa: E731
+            try:
+                tf.py_function(lambda *t: _settle_step(key, [x.numpy() for x in t]) or [], tensors(), [])
+            except Exception:  # the recorder never breaks the program
+                pass
+            out = apply()
+            try:
+                if lr is None:
+                    tf.py_function(lambda *t: _open_step(key, None, names, [x.numpy() for x in t]) or [],
+                                   tensors(), [])
+                else:
+                    tf.py_function(lambda r, *t: _open_step(key, r.numpy(), names, [x.numpy() for x in t]) or [],
+                                   [lr] + tensors(), [])
+            except Exception:  # the recorder never breaks the program
+                pass
+            return out
+
+        def settle_at_exit():
+            for key, variables in _state["variables"].items():
+                try:
+                    _settle_step(key, read(variables))
+                except Exception:  # TensorFlow torn down: the step keeps its first digests
+                    pass
+
+        atexit.register(settle_at_exit)
+
+        def wrap_apply_gradients(cls):
+            original = cls.apply_gradients
+
+            def apply_gradients(self, grads_and_vars, *a, **k):
+                pairs = list(grads_and_vars)
+                return around_step(self, [v for _, v in pairs], lambda: original(self, pairs, *a, **k))
+
+            cls.apply_gradients = apply_gradients
+
+        def wrap_apply_keras3(cls):
+            original = cls.apply
+
+            def apply(self, grads, trainable_variables=None, *a, **k):
+                variables = trainable_variables if trainable_variables is not None else self._trainable_variables
+                return around_step(self, list(variables),
+                                   lambda: original(self, grads, trainable_variables, *a, **k))
+
+            cls.apply = apply
+
+        classes = set()
+        for module in kerases:
+            for cls in (getattr(module.optimizers, "Optimizer", None),
+                        getattr(getattr(module.optimizers, "legacy", None), "Optimizer", None)):
+                # Keras 3's `optimizers.legacy.Optimizer` only raises: it has no apply.
+                if isinstance(cls, type) and hasattr(cls, "apply_gradients"):
+                    classes.add(cls)
+        for cls in classes:
+            if cls.__module__.startswith("keras.src") and hasattr(cls, "apply"):
+                wrap_apply_keras3(cls)
+            else:
+                wrap_apply_gradients(cls)
+
+        # ----- losses: what a tape differentiates
+        def record_loss(value):
+            if len(_rec["losses"]) < 100000:
+                _rec["losses"].append(float(value))
+            return []
+
+        original_gradient = tf.GradientTape.gradient
+
+        def gradient(self, target, sources, *a, **k):
+            if isinstance(target, tf.Tensor) and target.dtype.is_floating:
+                try:
+                    mean = tf.reduce_mean(target)
+                    if tf.executing_eagerly():
+                        record_loss(mean.numpy())
+                    else:
+                        tf.py_function(lambda t: record_loss(t.numpy()), [mean], [])
+                except Exception:  # the recorder never breaks the program
+                    pass
+            return original_gradient(self, target, sources, *a, **k)
+
+        tf.GradientTape.gradient = gradient
+
+        # ----- examples: Keras train_step, eager iterators
+        def record_batch(*tensors):
+            _state["pending"] = _row_hashes([t.numpy() for t in tensors])
+            return []
+
+        def wrap_train_step(model_cls):
+            original_train_step = model_cls.train_step
+
+            def train_step(self, data):
+                leaves = [t for t in tf.nest.flatten(data) if isinstance(t, tf.Tensor)]
+                if leaves:
+                    try:
+                        tf.py_function(record_batch, leaves, [])
+                    except Exception:  # the recorder never breaks the program
+                        pass
+                return original_train_step(self, data)
+
+            model_cls.train_step = train_step
+
+        for module in kerases:
+            wrap_train_step(module.Model)
+
+        from tensorflow.python.data.ops import iterator_ops
+
+        original_init = iterator_ops.OwnedIterator.__init__
+
+        def __init__(self, dataset=None, *a, **k):
+            key = id(dataset) if dataset is not None else None
+            if _state["over"] and key is not None and key in _state["trained"] and tf.executing_eagerly():
+                _r.stop(f"the step budget ({_r.budget} steps), at the next pass over the training data")
+            original_init(self, dataset, *a, **k)
+            self._ranklift_dataset = key
+            self._ranklift_batches = 0
+
+        iterator_ops.OwnedIterator.__init__ = __init__
+
+        original_next = iterator_ops.OwnedIterator.__next__
+
+        def __next__(self):
+            key = getattr(self, "_ranklift_dataset", None)
+            if tf.executing_eagerly() and key in _state["trained"]:
+                if _r.cut and self._ranklift_batches >= _r.cut:
+                    raise StopIteration
+                if _r.budget and len(_rec["steps"]) >= 4 * _r.budget:
+                    _r.stop(f"four times the step budget ({_r.budget} steps) within one pass over the data")
+            element = original_next(self)
+            if tf.executing_eagerly():
+                self._ranklift_batches = getattr(self, "_ranklift_batches", 0) + 1
+                _state["last"] = key
+                leaves = [t for t in tf.nest.flatten(element) if isinstance(t, tf.Tensor)]
+                try:
+                    _state["pending"] = _row_hashes([t.numpy() for t in leaves])
+                except Exception:  # the recorder never breaks the program
+                    _state["pending"] = []
+            return element
+
+        iterator_ops.OwnedIterator.__next__ = __next__
+
+        # ----- the step budget of a loop that draws no tf.data pass (`for step in range(n)` over
+        # a compiled train step): the process ends at the next call of a tf.function once the
+        # budget is reached — outside `fit`, which stops at its own batch's end (below).
+        function_classes = []
+        for path in ("tensorflow.python.eager.polymorphic_function.polymorphic_function",
+                     "tensorflow.python.eager.def_function"):
+            try:
+                module = __import__(path, fromlist=["Function"])
+                if isinstance(getattr(module, "Function", None), type):
+                    function_classes.append(module.Function)
+            except ImportError:
+                pass
+        for function_cls in set(function_classes):
+            original_call = function_cls.__call__
+
+            def __call__(self, *a, _original=original_call, **k):
+                if _state["over"] and not _state["fitting"] and not _state["trained"] and tf.executing_eagerly():
+                    _r.stop(f"the step budget ({_r.budget} steps)")
+                return _original(self, *a, **k)
+
+            function_cls.__call__ = __call__
+
+        # ----- the step budget in fit: a callback that stops training
+        for module in kerases:
+            callback_base = module.callbacks.Callback
+
+            class Budget(callback_base):
+                def on_train_batch_end(self, batch, logs=None):
+                    if _state["over"]:
+                        if _rec["stopped"] is None:
+                            _rec["stopped"] = f"the step budget ({_r.budget} steps), at the end of fit's epoch"
+                        self.model.stop_training = True
+
+            def wrap_fit(model_cls, budget_cls):
+                original_fit = model_cls.fit
+
+                def fit(self, *a, **k):
+                    if _r.budget:
+                        a = list(a)
+                        if len(a) >= 6:
+                            a[5] = list(a[5] or []) + [budget_cls()]
+                        else:
+                            k["callbacks"] = list(k.get("callbacks") or []) + [budget_cls()]
+                    _state["fitting"] += 1
+                    try:
+                        return original_fit(self, *a, **k)
+                    finally:
+                        _state["fitting"] -= 1
+
+                model_cls.fit = fit
+
+            wrap_fit(module.Model, Budget)
+
+        # ----- saves, loads and other writes through TensorFlow's own file layer
+        def weights_of(model):
+            out = {}
+            for v in getattr(model, "weights", [])[:10000]:
+                out[name_of(v)] = [int(d) if d is not None else -1 for d in v.shape]
+            return out
+
+        def wrap_save(owner, attr, via):
+            original = getattr(owner, attr, None)
+            if original is None:
+                return
+
+            def save(self, filepath, *a, **k):
+                if _state["saving"]:
+                    return original(self, filepath, *a, **k)
+                _state["saving"] += 1
+                try:
+                    if isinstance(filepath, (str, bytes)) or hasattr(filepath, "__fspath__"):
+                        import os
+
+                        real = os.path.realpath(os.fsdecode(filepath))
+                        if len(_rec["saves"]) < 200:
+                            _rec["saves"].append({"path": _r.show(real), "keys": weights_of(self),
+                                                  "wraps_ddp": False, "at": _r.user_line(), "via": via})
+                        filepath = _r.place(filepath, True)
+                    return original(self, filepath, *a, **k)
+                finally:
+                    _state["saving"] -= 1
+
+            setattr(owner, attr, save)
+
+        def wrap_path(owner, attr, writing, index=0):
+            original = getattr(owner, attr, None)
+            if original is None:
+                return
+
+            def call(*a, **k):
+                a = list(a)
+                if len(a) > index and isinstance(a[index], (str, bytes)):
+                    if writing:
+                        _r.note_write(a[index])
+                    a[index] = _r.place(a[index], writing)
+                return original(*a, **k)
+
+            setattr(owner, attr, call)
+
+        for module in kerases:
+            wrap_save(module.Model, "save", "Model.save")
+            wrap_save(module.Model, "save_weights", "Model.save_weights")
+            wrap_path(module.Model, "load_weights", False, 1)
+            for holder in (module.models, getattr(module, "saving", None)):
+                if holder is not None:
+                    wrap_path(holder, "load_model", False)
+        wrap_path(tf.summary, "create_file_writer", True)
+        wrap_path(tf.train.Checkpoint, "save", True, 1)
+        wrap_path(tf.train.Checkpoint, "write", True, 1)
+
+        original_gfile = tf.io.gfile.GFile.__init__
+
+        def gfile_init(self, name, mode="r"):
+            writing = any(c in str(mode) for c in "wa")
+            if writing:
+                _r.note_write(name)
+            original_gfile(self, _r.place(name, writing), mode)
+
+        tf.io.gfile.GFile.__init__ = gfile_init
+
+    _hooks.on_tensorflow(_patch)

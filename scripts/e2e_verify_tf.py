@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""End-to-end check of `ranklift verify` on TensorFlow: Horovod (TensorFlow 2.13, `horovodrun`)
+or TensorFlow's own collectives (TensorFlow >= 2.16, `ranklift_tf`, `ranklift launch`).
+
+Run with the engine's venv Python (it imports e2e_distribute's tables, which need NumPy); the
+programs run with the same Python (`--python`, default: this one).
+
+1. Every TensorFlow example (e2e_distribute's list for the engine, tf_keras where it says so) is
+   distributed with `ranklift distribute -o`, then `ranklift verify OUT --original EX --format
+   json --scaled-lr` must exit 0 with no failed check.
+2. Every negative control of e2e_distribute.py for the engine (the rewrite broken by hand in one
+   known way) must make `ranklift verify` exit 1 and fail the check that names the fault:
+   sharding taken away (SPLIT_CONTROLS, SAMPLE_CONTROLS) -> `data split`; a failure the rewrite
+   avoids put back (RUN_CONTROLS) -> `runs`; callbacks on every rank (OUTPUT_CONTROLS) ->
+   `rank 0 only`; the initial broadcast removed (CONTROLS) -> `replicas`, where the program
+   starts its ranks from different weights (BROADCAST_VISIBLE: a seeded program starts them
+   equal, and then nothing is wrong).
+3. `ranklift distribute EX --verify` as a user types it, on one example.
+
+`--ci` runs CI_SAMPLE; without it everything. Prints one line per row and `N passed, M failed`;
+exit 0 only if all passed.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import e2e_distribute as E  # noqa: E402
+
+# Examples whose ranks start from different weights unless the broadcast runs (unseeded): there
+# removing the broadcast must fail `replicas`.
+BROADCAST_VISIBLE = {"tape_mlp.py", "keras_fit_basic.py"}
+CI_SAMPLE = {"keras_fit_basic.py", "tape_mlp.py", "keras_fit_repeat_seeded.py", "keras_fit_generator_callbacks.py"}
+# Programs whose short default budget does not reach what a check needs: run to the end.
+TO_THE_END = set()
+
+
+def verify(bin_path, python, dist, orig, env, steps=8):
+    cmd = [str(bin_path), "verify", str(dist), "--original", str(orig), "--format", "json",
+           "--python", python, "--verify-steps", str(steps), "--timeout", "600", "--scaled-lr"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=2400, env=env)
+    try:
+        report = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        report = {"checks": []}
+    return p.returncode, report, p.stderr
+
+
+def failed_checks(report):
+    return [c["name"] for c in report.get("checks", []) if c["status"] == "fail"]
+
+
+def row(result, name, why):
+    print(f"{'PASS' if result else 'FAIL'} {name:<64} {why}", flush=True)
+    return result
+
+
+def controls(name):
+    """(what, edit(text) -> text, the checks one of which must fail) for example `name`."""
+    out = []
+    if name in E.SPLIT_CONTROLS or name in E.SAMPLE_CONTROLS:
+        added, back = E.SPLIT_CONTROLS.get(name) or E.SAMPLE_CONTROLS[name]
+
+        def unshard(t, added=added, back=back):
+            if hasattr(added, "sub"):
+                return added.sub(back, t)
+            for a in (added, added.replace("::", " :: ")):
+                t = t.replace(a, back)
+            return t
+
+        out.append(("sharding removed", unshard, {"data split"}))
+    if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod":
+        what, edit = E.RUN_CONTROLS[name]
+        out.append((what, edit, {"runs"}))
+    if name in E.OUTPUT_CONTROLS:
+        what, edit = E.OUTPUT_CONTROLS[name]
+        out.append((what, edit, {"rank 0 only"}))
+    if name in BROADCAST_VISIBLE:
+        def unbroadcast(t):
+            for a, b in (("hvd.broadcast_variables(", "(lambda *args, **kwargs: None)("),
+                         ("hvd.callbacks.BroadcastGlobalVariablesCallback(0),", "")):
+                t = t.replace(a, b)
+            return t
+
+        out.append(("broadcast removed", unbroadcast, {"replicas"}))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--engine", choices=["horovod", "collectives"], required=True)
+    ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--ci", action="store_true")
+    ap.add_argument("names", nargs="*")
+    args = ap.parse_args()
+    bin_path = Path(args.bin).resolve()
+    E.ENGINE.update(name=args.engine, bin=str(bin_path))
+    work = Path(tempfile.mkdtemp(prefix="rl-e2e-verify-tf-"))
+    # ranklift reads the installed TensorFlow's version from RANKLIFT_PYTHON.
+    base = dict(os.environ, RANKLIFT_PYTHON=args.python, TF_CPP_MIN_LOG_LEVEL="3")
+    results = []
+    try:
+        for ex in E.runnable_examples():
+            if args.ci and ex.name not in CI_SAMPLE or args.names and ex.name not in args.names:
+                continue
+            env = dict(base)
+            if args.engine == "collectives" and ex.name in E.LEGACY_KERAS:
+                env["TF_USE_LEGACY_KERAS"] = "1"
+            out = work / "out" / ex.name
+            p = subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out), "--format", "json"],
+                               capture_output=True, text=True, env=env)
+            if p.returncode != 0:
+                results.append(row(False, ex.name, f"distribute exited {p.returncode}"))
+                continue
+            main_rel = json.loads(p.stdout)["main"]
+            dist, orig = (out, ex) if ex.is_file() else (out / main_rel, ex / main_rel)
+            steps = 0 if ex.name in TO_THE_END else 8
+            rc, report, err = verify(bin_path, args.python, dist, orig, env, steps)
+            bad = failed_checks(report)
+            undecided = [c["name"] for c in report.get("checks", []) if c["status"] == "not-run"]
+            results.append(row(rc == 0 and not bad, f"verify {ex.name}",
+                               f"exit {rc}; failed {bad}; not decided {undecided} {err.strip()[-300:] if rc == 2 else ''}"
+                               if rc or bad else f"exit 0; not decided {undecided}"))
+            for what, edit, want in controls(ex.name):
+                text = dist.read_text()
+                broken = edit(text)
+                if broken == text:
+                    results.append(row(False, f"control {ex.name} ({what})", "the control edit changed nothing"))
+                    continue
+                dist.write_text(broken)
+                try:
+                    rc, report, err = verify(bin_path, args.python, dist, orig, env, steps)
+                finally:
+                    dist.write_text(text)
+                bad = failed_checks(report)
+                results.append(row(rc == 1 and bool(want & set(bad)), f"control {ex.name} ({what})",
+                                   f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
+        if not args.names:
+            # The user's command: distribute --verify writes the rewrite, then proves it.
+            proj = work / "user"
+            proj.mkdir()
+            shutil.copy2(E.EXAMPLES / "keras_fit_basic.py", proj / "keras_fit_basic.py")
+            p = subprocess.run([str(bin_path), "distribute", "keras_fit_basic.py", "--verify", "--python", args.python],
+                               cwd=proj, capture_output=True, text=True, timeout=2400, env=base)
+            results.append(row(p.returncode == 0 and (proj / "keras_fit_basic_hvd.py").exists()
+                               and "Verified:" in p.stdout, "distribute keras_fit_basic.py --verify",
+                               f"exit {p.returncode}: {p.stdout.strip().splitlines()[-1:]}"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    sys.exit(0 if passed == len(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
