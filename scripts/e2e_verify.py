@@ -12,7 +12,9 @@ Run with any Python; the programs run with --python (the torch venv, scripts/tor
    (EXPECT below maps the e2e check to the verify check).
 3. `ranklift distribute EX --verify` (the user's command) exits 0 on one example and writes
    its output; the same with a Python without torch exits 2 saying so.
-4. `--synthetic-data`, with every download made to fail (proxies on a closed port): the MNIST
+4. Faults only verify looks for (VERIFY_CONTROLS: the process group left up at exit) fail their
+   check.
+5. `--synthetic-data`, with every download made to fail (proxies on a closed port): the MNIST
    example verifies and the table names the stand-in; without the flag (the control) it cannot
    run (exit 2) and the hint names the flag.
 
@@ -54,6 +56,12 @@ CI_CONTROLS = {
     ("plain_loop.py", "saving on every rank"),
     ("plateau_schedule.py", "rank-local plateau metric"),
 }
+# Faults only verify looks for (e2e_torch has no check of them): (example, what, edit, checks one
+# of which must fail). Run to the end.
+VERIFY_CONTROLS = [
+    ("plain_loop.py", "no teardown", lambda t: t.replace("    dist.destroy_process_group()", "    pass"),
+     {"teardown"}),
+]
 # Programs whose short default budget does not reach what the check needs: run to the end.
 TO_THE_END = {"plain_loop.py", "samples_and_progress.py", "save_and_reload.py"}
 # Programs that download a standard dataset: verified with --synthetic-data.
@@ -129,6 +137,20 @@ def main():
             want = EXPECT_CONTROL.get((name, what), EXPECT[check])
             ok = rc == 1 and bool(want & set(bad))
             results.append(row(ok, f"control {name} ({what})",
+                               f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
+        for name, what, edit, want in VERIFY_CONTROLS:
+            ex = EXAMPLES / name
+            out = work / "vctl" / what.replace(" ", "_") / name
+            subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out)], capture_output=True, check=True)
+            text = out.read_text()
+            broken = edit(text)
+            if broken == text:
+                results.append(row(False, f"control {name} ({what})", "the control edit changed nothing"))
+                continue
+            out.write_text(broken)
+            rc, report, err = verify(bin_path, args.python, out, ex, 0)
+            bad = failed_checks(report)
+            results.append(row(rc == 1 and bool(want & set(bad)), f"control {name} ({what})",
                                f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
         # The user's command: distribute --verify writes the rewrite, then proves it.
         proj = work / "user"

@@ -24,7 +24,9 @@ already distributed), SKIP (the original itself does not run here: a dataset or 
 layer does not provide, a missing package).
 
 Usage: realworld_torch_run.py --bin target/debug/ranklift [--mirror /work/.mirror] [--only NAME...]
-       [--json results.json]
+       [--json results.json] [--verify]
+With --verify, every rewrite is also judged by `ranklift verify --synthetic-data` (8 steps) and
+each row says whether the two verdicts agree (PASS and exit 0, or a failure and a failed check).
 Run with the torch venv's python (scripts/torch-env.sh). Prints a table and `N passed, M failed`
 (failed = FAIL rows; REFUSED/ALREADY/SKIP are reported, not counted).
 """
@@ -71,7 +73,22 @@ def probe_env(rec, tmp, shared, n):
     return env
 
 
-def run_program(p, bin_path, mirror, work):
+def verify_row(row, bin_path, prog, original, args, timeout):
+    """`ranklift verify` on the same rewrite (`--verify`): its verdict beside the sweep's."""
+    cmd = [str(bin_path), "verify", str(prog), "--original", str(original), "--format", "json",
+           "--python", sys.executable, "--synthetic-data", "--timeout", str(timeout), "--"] + args
+    rc, so, se, t = e2e.run(cmd, timeout=4 * timeout + 120)
+    try:
+        checks = json.loads(so).get("checks", [])
+    except json.JSONDecodeError:
+        checks = []
+    failed = [c["name"] for c in checks if c["status"] == "fail"]
+    row["verify"] = {"exit": rc, "failed": failed, "secs": round(t, 1),
+                     "why": "" if rc != 2 else (se.strip().splitlines() or ["?"])[-1][:160]}
+    row["agree"] = (row["result"] == "PASS") == (rc == 0)
+
+
+def run_program(p, bin_path, mirror, work, verify=False):
     row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
     subdir, script = os.path.split(p["path"])
     src = work / "src"
@@ -151,6 +168,8 @@ def run_program(p, bin_path, mirror, work):
         row.update(result="PASS", why=steps)
     except e2e.Failure as e:
         row["why"] = str(e)
+    if verify:
+        verify_row(row, bin_path, prog, src / script, args, timeout)
     return row
 
 
@@ -164,6 +183,9 @@ def main():
                     help="only the fixed sample CI runs (the manifest's rows marked \"ci\": programs "
                          "from pinned PyPI source distributions, which a fresh machine can download)")
     ap.add_argument("--json")
+    ap.add_argument("--verify", action="store_true",
+                    help="also run `ranklift verify` on every rewrite and report whether its verdict "
+                         "agrees with the sweep's (PASS <=> exit 0)")
     a = ap.parse_args()
     programs = json.loads(Path(a.manifest).read_text())["programs"]
     ensure_extras(a.ci)
@@ -174,7 +196,7 @@ def main():
             continue
         t0 = time.monotonic()
         try:
-            r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
+            r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}", a.verify)
         except FileNotFoundError as e:
             r = {"name": p["name"], "repo": p["repo"], "result": "SKIP", "why": str(e), "codes": []}
         except Exception as e:  # noqa: BLE001 - a harness fault is this row's, not the sweep's
@@ -182,6 +204,10 @@ def main():
                  "why": f"harness error: {type(e).__name__}: {e}"}
         r["secs"] = round(time.monotonic() - t0, 1)
         print(f"{r['result']:8} {r['name']:<46} {r['secs']:6.1f}s  {r['why']}", flush=True)
+        if "verify" in r:
+            v = r["verify"]
+            print(f"  verify: exit {v['exit']} failed {v['failed']} {v['why']} -> "
+                  f"{'agrees' if r['agree'] else 'DISAGREES'}", flush=True)
         rows.append(r)
     shutil.rmtree(base, ignore_errors=True)
     sys.exit(summarize(rows, a.json))

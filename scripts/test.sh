@@ -75,6 +75,10 @@ step "ranklift verify on real torch.distributed: examples pass, negative control
 # table is in the closing note that introduced --verify.
 "$(scripts/torch-env.sh | tail -n 1)/bin/python" scripts/e2e_verify.py --ci --bin "$PWD/target/debug/ranklift" \
   --python "$(scripts/torch-env.sh | tail -n 1)/bin/python"
+step "ranklift verify on TensorFlow (Horovod; TF 2.21's collectives): examples pass, negative controls fail on the right check (the CI sample)"
+# The whole lists run locally without --ci; their tables are in the closing notes.
+"$(scripts/horovod-env.sh | tail -n 1)/bin/python" scripts/e2e_verify_tf.py --ci --engine horovod --bin "$PWD/target/debug/ranklift"
+"$(scripts/tf-env.sh | tail -n 1)/bin/python" scripts/e2e_verify_tf.py --ci --engine collectives --bin "$PWD/target/debug/ranklift"
 step "real programs from PyPI (Keras 2.2.4's examples) on 2 Horovod ranks: the sweep's CI sample"
 "$(scripts/horovod-env.sh | tail -n 1)/bin/python" scripts/realworld_tf_run.py --ci --bin "$PWD/target/debug/ranklift"
 step "real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the sweep's CI sample"

@@ -18,6 +18,7 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
 - `saves`: every `torch.save` — the file, the keys and shapes of its state dicts, and whether a
   DistributedDataParallel wrapper was pickled into it;
 - `schedules`: every learning-rate scheduler's plain state (numbers, strings) after each step;
+- `process_group_left`: whether torch.distributed's process group was still up at exit;
 - and what every recorder records (`ranklift_verify_record`, written beside this file: which
   process records, writes, prints, redirected paths, synthetic datasets).
 
@@ -28,6 +29,7 @@ budget's step. Every pass over a loader is cut after RANKLIFT_VERIFY_PASS batche
 several epochs fit in a small budget.
 """
 
+import atexit
 import hashlib
 import os
 
@@ -289,3 +291,15 @@ if _r.active:
         return _orig_load(_place(f, False), *a, **k)
 
     torch.load = _load
+
+    def _teardown():
+        """Whether the program left its process group up at exit (it ended without
+        `destroy_process_group()`)."""
+        try:
+            import torch.distributed as _dist
+
+            _rec["process_group_left"] = bool(_dist.is_available() and _dist.is_initialized())
+        except Exception:  # the recorder never breaks the program
+            pass
+
+    atexit.register(_teardown)

@@ -46,6 +46,9 @@ pub struct VerifyArgs {
     /// stand-ins of the same shapes, without editing the program: verify where the data is not.
     #[arg(long)]
     pub synthetic_data: bool,
+    /// Arguments for the program, after `--` (each run gets the same).
+    #[arg(last = true, value_name = "PROGRAM_ARGS")]
+    pub program_args: Vec<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -59,9 +62,11 @@ pub enum Device {
 #[command(after_help = "Examples:
   ranklift verify train_ddp.py --original train.py
   ranklift verify project-ddp/ --original project/ --main train.py --verify-steps 0
+  ranklift verify train_ddp.py --original train.py -- --epochs 1 --data ./data
 
-This RUNS both programs (the original on 1 process, the distributed one under torchrun on 1 and
-2 processes), in a scratch copy of each project. Exit codes: 0 every check passed; 1 a check
+This RUNS both programs (the original on 1 process, the distributed one on 1 and 2 processes
+under the launcher of the engine it imports: torchrun, Horovod's, or `ranklift launch`), in a
+scratch copy of each project. Exit codes: 0 every check passed; 1 a check
 failed; 2 could not verify.")]
 pub struct Args {
     /// The distributed program: a script, or a project directory (with --main).
@@ -379,7 +384,9 @@ impl Plan<'_> {
         let rec = self.scratch.join("rec").join("original");
         let _ = std::fs::create_dir_all(&rec);
         let py = self.python.display().to_string();
-        let mut cmd = self.command("original", root, &py, &[main.to_owned()]);
+        let mut argv = vec![main.to_owned()];
+        argv.extend(self.args.program_args.iter().cloned());
+        let mut cmd = self.command("original", root, &py, &argv);
         cmd.env("RANKLIFT_VERIFY_ROLE", "original");
         let out = self.scratch.join("original.stdout");
         let err = self.scratch.join("original.stderr");
@@ -423,7 +430,8 @@ impl Plan<'_> {
         let logs = self.scratch.join("logs").join(&label);
         let _ = std::fs::create_dir_all(&rec);
         let _ = std::fs::create_dir_all(&logs);
-        let (program, argv) = self.engine.argv(self.python, main, n, &logs);
+        let (program, mut argv) = self.engine.argv(self.python, main, n, &logs);
+        argv.extend(self.args.program_args.iter().cloned());
         let mut cmd = self.command(&label, root, &program, &argv);
         cmd.env("RANKLIFT_VERIFY_ROLE", "worker")
             .env("OMP_NUM_THREADS", "1");

@@ -107,11 +107,13 @@ pub fn judge(e: &Evidence) -> Vec<Check> {
         out.push(checks::reshuffle::check(&e.original, &e.two));
         out.push(checks::rank0_only::check(&e.original, &e.two));
         out.push(checks::checkpoints::check(&e.original, &e.two));
+        out.extend(checks::teardown::check(&e.two));
     }
     if ran(&e.one) && ran(&e.original) {
         out.push(checks::one_process::check(&e.original, &e.one));
     }
     if ran(&e.two) && ran(&e.original) {
+        out.push(checks::loss_on_two::check(&e.original, &e.two));
         out.push(checks::learning_rate::check(
             &e.original,
             &e.two,

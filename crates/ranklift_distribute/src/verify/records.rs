@@ -43,6 +43,8 @@ pub struct Record {
     pub synthetic: Vec<String>,
     /// TensorFlow: for each optimizer step, one hash per example of the batch it trained on.
     pub examples: Vec<Vec<u64>>,
+    /// PyTorch: whether the process group was still initialized when the process exited.
+    pub process_group_left: Option<bool>,
 }
 
 /// One optimizer step.

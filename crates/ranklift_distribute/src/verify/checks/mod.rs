@@ -3,6 +3,7 @@
 pub mod checkpoints;
 pub mod examples_split;
 pub mod learning_rate;
+pub mod loss_on_two;
 pub mod one_process;
 pub mod outside_writes;
 pub mod rank0_only;
@@ -11,6 +12,7 @@ pub mod reshuffle;
 pub mod runs;
 pub mod split;
 pub mod synthetic;
+pub mod teardown;
 pub mod timing;
 
 use super::Record;

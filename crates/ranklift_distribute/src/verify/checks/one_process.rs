@@ -82,7 +82,7 @@ pub fn check(original: &Run, one: &Run) -> Check {
 }
 
 /// The standard error of the mean of `xs`.
-fn std_err(xs: &[f64]) -> f64 {
+pub(crate) fn std_err(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
