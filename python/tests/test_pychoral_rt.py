@@ -1,5 +1,5 @@
 """Unit tests of the PyChoral runtime (stdlib unittest; run by `cargo test` through
-crates/ranklift/tests/choreo.rs, or directly: `python3 -m unittest discover -s python/tests`)."""
+crates/ranklift/tests/it/choreo.rs, or directly: `python3 -m unittest discover -s python/tests`)."""
 
 import dataclasses
 import enum

@@ -201,7 +201,7 @@ pub fn severity(code: &str, certain: bool) -> ranklift_python::Severity {
 }
 
 /// `(code, a program that gets it)`: the example of each code's page (`ranklift rule CODE`).
-/// `tests/rule_examples.rs` checks that the analysis reports the code on it and, with real
+/// `tests/it/rule_examples.rs` checks that the analysis reports the code on it and, with real
 /// NumPy, that the program raises the exception the code names.
 pub const EXAMPLES: &[(&str, &str)] = &[
     ("E001", "n = 0\nrate = 10 / n\n"),

@@ -18,7 +18,7 @@ fn dir() -> PathBuf {
 }
 
 fn expected() -> Value {
-    serde_json::from_str(include_str!("torch_programs/expected.json")).unwrap()
+    serde_json::from_str(include_str!("../torch_programs/expected.json")).unwrap()
 }
 
 fn findings(rel: &str) -> Vec<(usize, usize, String, String)> {

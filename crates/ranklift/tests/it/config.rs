@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 const PROGRAM: &str =
     "import numpy as np\nx = np.product([1, 2])\ny = np.zeros((2, 3)) @ np.ones((4, 2))\n";

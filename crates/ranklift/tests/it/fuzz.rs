@@ -7,7 +7,7 @@
 //! Deterministic (a fixed-seed generator) and bounded: `RANKLIFT_FUZZ_CASES` mutants per example
 //! and command (default 12), and a total budget of `RANKLIFT_FUZZ_SECS` seconds (default 90).
 
-mod common;
+use crate::common;
 
 use common::copy_dir;
 use std::path::{Path, PathBuf};

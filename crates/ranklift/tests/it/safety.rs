@@ -4,7 +4,7 @@
 //! Faults are injected through `RANKLIFT_TEST_FAULT=fail:N|kill:N` (`crates/ranklift/src/write.rs`):
 //! the N-th file-system step of the write fails, or the process aborts there as if killed.
 
-mod common;
+use crate::common;
 
 use common::copy_dir;
 use std::collections::BTreeMap;

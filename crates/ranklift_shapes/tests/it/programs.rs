@@ -15,7 +15,7 @@ use ranklift_shapes::check::{Options, check_file};
 use ranklift_shapes::numpy::NumpyVersion;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
@@ -27,12 +27,12 @@ fn versions() -> [(NumpyVersion, u8, Value); 2] {
         (
             NumpyVersion::V1,
             1,
-            serde_json::from_str(include_str!("programs/expected.json")).unwrap(),
+            serde_json::from_str(include_str!("../programs/expected.json")).unwrap(),
         ),
         (
             NumpyVersion::V2,
             2,
-            serde_json::from_str(include_str!("programs/expected-numpy2.json")).unwrap(),
+            serde_json::from_str(include_str!("../programs/expected-numpy2.json")).unwrap(),
         ),
     ]
 }

@@ -1,7 +1,7 @@
 //! The `ranklift distribute` command line: output modes, exit codes, and "nothing is written when
 //! anything is wrong".
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -668,15 +668,20 @@ fn verify_without_torch_cannot_run_and_says_why() {
 #[test]
 fn verify_refuses_what_it_cannot_run() {
     let d = tmpdir("verify-refusals");
-    // A TensorFlow target: written, then said to be out of --verify's reach (exit 2).
+    // A Horovod target with a Python that has no Horovod (this machine's python3 has no
+    // TensorFlow: the rewrite targets Horovod): written, then said to be unverifiable here.
     let (code, _, err) = run(bin()
         .args(["distribute"])
         .arg(examples().join("tape_mlp.py"))
         .arg("-o")
         .arg(d.join("tape_hvd.py"))
-        .arg("--verify"));
+        .args(["--verify", "--python", "python3"])
+        .env_remove("RANKLIFT_PYTHON"));
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("TensorFlow targets"), "{err}");
+    assert!(
+        err.contains("cannot verify: Horovod (with TensorFlow) is not installed for python3"),
+        "{err}"
+    );
     assert!(d.join("tape_hvd.py").exists());
     // JSON output: the verdict has its own command.
     let (code, _, err) = run(bin()

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::plain_summary;
 
 fn bin() -> Command {

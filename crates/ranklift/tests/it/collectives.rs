@@ -5,7 +5,7 @@
 //! on). Whether the written programs train correctly on TensorFlow's collectives is
 //! `scripts/e2e-tf.sh`'s job (real TensorFlow 2.21).
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -22,7 +22,7 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
     common::scratch("coll", name)
 }
 
-const RUNTIME: &str = include_str!("../../../python/ranklift_tf.py");
+const RUNTIME: &str = include_str!("../../../../python/ranklift_tf.py");
 
 #[test]
 fn target_2_16_writes_the_program_and_its_module_and_prints_the_launcher() {

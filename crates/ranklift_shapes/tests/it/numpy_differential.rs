@@ -10,7 +10,7 @@ use ranklift_shapes::models::{
 use ranklift_shapes::{Certainty, Dim, Outcome, Shape};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 fn shape(v: &Value) -> Shape {
     Shape::of(
@@ -93,7 +93,7 @@ fn compare(case: &Value) -> Option<String> {
 
 #[test]
 fn models_agree_with_numpy_on_every_recorded_case() {
-    let doc: Value = serde_json::from_str(include_str!("numpy_cases.json")).unwrap();
+    let doc: Value = serde_json::from_str(include_str!("../numpy_cases.json")).unwrap();
     let cases = doc["cases"].as_array().unwrap();
     assert!(cases.len() >= 70);
     let bad: Vec<String> = cases.iter().filter_map(compare).collect();
@@ -132,7 +132,7 @@ fn cases_match(py: &str) {
         .unwrap();
     assert!(st.success());
     let fresh: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let recorded: Value = serde_json::from_str(include_str!("numpy_cases.json")).unwrap();
+    let recorded: Value = serde_json::from_str(include_str!("../numpy_cases.json")).unwrap();
     let _ = std::fs::remove_file(&out);
     if fresh["numpy_version"] != recorded["numpy_version"] {
         eprintln!(
