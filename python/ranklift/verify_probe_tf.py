@@ -20,7 +20,9 @@ reads, as the PyTorch recorder writes them):
   one too);
 - `examples`: for every step, one 63-bit hash per example of its batch (all of the example's
   tensors: inputs and labels): in Keras `train_step`, or the batch last drawn from an eager
-  `tf.data` iterator before the step. Two ranks that train on disjoint shards have disjoint sets;
+  `tf.data` iterator before the step; `example_passes`: the pass over the data each step's
+  batch came from (a `fit` epoch, or an iterator). Two ranks that train on disjoint shards
+  have disjoint sets in each pass;
 - `saves`: every `Model.save`/`save_weights` (ModelCheckpoint's too) with the path and each
   weight's name and shape; their paths, `load_model`/`load_weights`, checkpoints, summary
   writers and `tf.io.gfile` writes go through the shared redirect, and count as writes.
@@ -48,12 +50,15 @@ import ranklift_verify_record as _r
 if _r.active:
     _rec = _r.rec
     _state = {"over": False, "pending": [], "trained": set(), "last": None, "saving": 0,
-              "last_of": {}, "variables": {}, "fitting": 0}
-    # RANKLIFT_VERIFY_DESYNC=1 (the 2-process run): ranks other than 0 start from other random
-    # seeds — TensorFlow's global seed and Python's `random` (which Keras' unseeded initialisers
-    # draw from), not NumPy's — so weights that are equal only because every rank seeded alike
-    # differ unless the rewrite broadcasts rank 0's: a missing broadcast shows in `replicas`
-    # instead of waiting for the first unseeded run.
+              "last_of": {}, "variables": {}, "fitting": 0, "sources": [],
+              "passes": 0, "pass": 0}
+    # RANKLIFT_VERIFY_DESYNC=1 (the 2-process run): ranks other than 0 draw Python's `random`
+    # from other seeds — what Keras' unseeded initialisers draw from (Keras 2 from `random`
+    # itself, Keras 3 from the `random.Random(seed)` of `set_random_seed`) — so weights that
+    # are equal only because every rank seeded alike differ unless the rewrite broadcasts rank
+    # 0's: a missing broadcast shows in `replicas` instead of waiting for the first unseeded
+    # run. TensorFlow's and NumPy's seeds stay: every rank must shuffle a seeded pipeline alike
+    # to take its own shard of one order.
     _offset = 7919 * int(_r.rank) if os.environ.get("RANKLIFT_VERIFY_DESYNC") == "1" and _r.rank.isdigit() else 0
     if _offset:
         import random as _random
@@ -104,6 +109,7 @@ if _r.active:
             _rec["names"].setdefault(str(i), name)
         if len(_rec["examples"]) < min(len(_rec["steps"]), 10000):
             _rec["examples"].append(list(_state["pending"]))
+            _rec["example_passes"].append(_state["pass"])
         _state["pending"] = []
         if _state["last"] is not None:
             _state["trained"].add(_state["last"])
@@ -123,14 +129,6 @@ if _r.active:
     def _patch(tf):
         import keras
 
-        if _offset:
-            for module, attr in ((tf.random, "set_seed"), (tf.compat.v1, "set_random_seed")):
-                original_set_seed = getattr(module, attr)
-
-                def set_seed(seed, _original=original_set_seed):
-                    return _original(None if seed is None else seed + _offset)
-
-                setattr(module, attr, set_seed)
 
         kerases = [keras]
         try:
@@ -272,13 +270,30 @@ if _r.active:
 
         original_init = iterator_ops.OwnedIterator.__init__
 
+        def source_of(dataset, depth=0):
+            """The dataset a pipeline starts from (`from_tensor_slices(...)`): the same object every
+            epoch even where the loop shards, batches or maps it anew (`for b in ds.shard(...)`)."""
+            while depth < 100:
+                inner = getattr(dataset, "_input_dataset", None)
+                if inner is None:
+                    inner = (getattr(dataset, "_datasets", None) or [None])[0]
+                if inner is None:
+                    return dataset
+                dataset, depth = inner, depth + 1
+            return dataset
+
         def __init__(self, dataset=None, *a, **k):
-            key = id(dataset) if dataset is not None else None
+            source = source_of(dataset) if dataset is not None else None
+            key = id(source) if source is not None else None
+            if source is not None and len(_state["sources"]) < 1000:
+                _state["sources"].append(source)  # alive, so that its id stays its own
             if _state["over"] and key is not None and key in _state["trained"] and tf.executing_eagerly():
                 _r.stop(f"the step budget ({_r.budget} steps), at the next pass over the training data")
             original_init(self, dataset, *a, **k)
             self._ranklift_dataset = key
             self._ranklift_batches = 0
+            _state["passes"] += 1
+            self._ranklift_pass = _state["passes"]
 
         iterator_ops.OwnedIterator.__init__ = __init__
 
@@ -295,6 +310,7 @@ if _r.active:
             if tf.executing_eagerly():
                 self._ranklift_batches = getattr(self, "_ranklift_batches", 0) + 1
                 _state["last"] = key
+                _state["pass"] = getattr(self, "_ranklift_pass", 0)
                 leaves = [t for t in tf.nest.flatten(element) if isinstance(t, tf.Tensor)]
                 try:
                     _state["pending"] = _row_hashes([t.numpy() for t in leaves])
@@ -331,6 +347,10 @@ if _r.active:
             callback_base = module.callbacks.Callback
 
             class Budget(callback_base):
+                def on_epoch_begin(self, epoch, logs=None):
+                    _state["passes"] += 1
+                    _state["pass"] = _state["passes"]
+
                 def on_train_batch_end(self, batch, logs=None):
                     if _state["over"]:
                         if _rec["stopped"] is None:

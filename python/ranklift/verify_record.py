@@ -61,6 +61,7 @@ rec = {
     "stopped": None,
     "names": {},
     "examples": [],
+    "example_passes": [],
 }
 orig_open = builtins.open
 _redirect = os.environ.get("RANKLIFT_VERIFY_REDIRECT", "")

@@ -43,6 +43,9 @@ pub struct Record {
     pub synthetic: Vec<String>,
     /// TensorFlow: for each optimizer step, one hash per example of the batch it trained on.
     pub examples: Vec<Vec<u64>>,
+    /// The pass over the data (a `fit` epoch, an iterator) each entry of `examples` came from,
+    /// numbered in the process's own order.
+    pub example_passes: Vec<u32>,
     /// PyTorch: whether the process group was still initialized when the process exited.
     pub process_group_left: Option<bool>,
 }

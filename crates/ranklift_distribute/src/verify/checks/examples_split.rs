@@ -10,9 +10,13 @@
 //! as long as it looks, and the loss curve hides it. A dataset sharded per rank
 //! (`dataset.shard(hvd.size(), hvd.rank())`, `x[hvd.rank()::hvd.size()]`) gives disjoint sets.
 //!
+//! Compared pass by pass (a `fit` epoch, an iterator over the data): a pipeline sharded after
+//! its shuffle gives each rank its own part of each epoch's order, and the next epoch's order
+//! differs, so across epochs the ranks' examples meet — within one, never.
+//!
 //! Example: `model.fit(x, y, epochs=epochs // hvd.size())` with `x` whole on both ranks → FAIL
-//! "rank 0 and rank 1 trained on 512 of the same 512 examples"; with `x[shard]` → PASS
-//! "rank 0 trained on 256 examples, rank 1 on 256, none shared".
+//! "rank 0 and rank 1 trained on 512 of the same 512 examples in their pass 1"; with `x[shard]` →
+//! PASS "rank 0 trained on 256 examples, rank 1 on 256, none shared within a pass".
 //! Evidence on failure: how many examples the ranks shared, and how many each trained on.
 
 use std::collections::HashSet;
@@ -29,33 +33,53 @@ pub fn check(o: &Record, a: &Record, b: &Record) -> Check {
             "no batch was seen on a rank (its steps took no batch the recorder could hash)",
         );
     }
-    let common = sa.intersection(&sb).count();
-    let smaller = sa.len().min(sb.len());
-    // A few shared examples are padding (an uneven last shard repeated); half is no split.
-    if common > 2 + smaller / 16 {
-        return Check::new(
-            "data split",
-            Status::Fail,
-            format!(
-                "rank 0 and rank 1 trained on {common} of the same {smaller} examples: the data is not split between the ranks (each needs its own shard: `dataset.shard(hvd.size(), hvd.rank())`, or `x[hvd.rank()::hvd.size()]`)"
-            ),
-        );
+    // Pass by pass (an epoch reshuffles: rank 0's second epoch may hold rank 1's first).
+    let (pa, pb) = (by_pass(a), by_pass(b));
+    for (k, (xa, xb)) in pa.iter().zip(&pb).enumerate() {
+        let common = xa.intersection(xb).count();
+        let smaller = xa.len().min(xb.len());
+        // A few shared examples are padding (an uneven last shard repeated); more is no split.
+        if common > 2 + smaller / 16 {
+            return Check::new(
+                "data split",
+                Status::Fail,
+                format!(
+                    "rank 0 and rank 1 trained on {common} of the same {smaller} examples in their pass {} over the data: the data is not split between the ranks (each needs its own shard: `dataset.shard(hvd.size(), hvd.rank())`, or `x[hvd.rank()::hvd.size()]`)",
+                    k + 1
+                ),
+            );
+        }
     }
-    let shared = if common == 0 {
-        "none shared".to_owned()
-    } else {
-        format!("{common} shared")
-    };
     Check::new(
         "data split",
         Status::Pass,
         format!(
-            "rank 0 trained on {} examples, rank 1 on {}, {shared} (the original on {} in as many steps)",
+            "rank 0 trained on {} examples, rank 1 on {}, none shared within a pass ({} passes compared; the original on {} in as many steps)",
             sa.len(),
             sb.len(),
+            pa.len().min(pb.len()),
             so.len()
         ),
     )
+}
+
+/// The examples of each pass over the data, in the order the passes first trained.
+fn by_pass(r: &Record) -> Vec<HashSet<u64>> {
+    let mut order: Vec<u32> = Vec::new();
+    let mut sets: Vec<HashSet<u64>> = Vec::new();
+    for (i, batch) in r.examples.iter().enumerate() {
+        let pass = r.example_passes.get(i).copied().unwrap_or(0);
+        let k = match order.iter().position(|&p| p == pass) {
+            Some(k) => k,
+            None => {
+                order.push(pass);
+                sets.push(HashSet::new());
+                sets.len() - 1
+            }
+        };
+        sets[k].extend(batch.iter().copied());
+    }
+    sets
 }
 
 #[cfg(test)]
@@ -75,7 +99,12 @@ mod tests {
         let o = rec(&[&all[..32], &all[32..]]);
         let c = check(&o, &rec(&[&all[..32]]), &rec(&[&all[..32]]));
         assert_eq!(c.status, Status::Fail);
-        assert!(c.evidence.contains("32 of the same 32"), "{}", c.evidence);
+        assert!(
+            c.evidence
+                .contains("32 of the same 32 examples in their pass 1"),
+            "{}",
+            c.evidence
+        );
     }
 
     #[test]
@@ -85,6 +114,22 @@ mod tests {
         let c = check(&o, &rec(&[&all[..32]]), &rec(&[&all[32..]]));
         assert_eq!(c.status, Status::Pass, "{}", c.evidence);
         assert!(c.evidence.contains("none shared"));
+    }
+
+    #[test]
+    fn examples_met_again_in_another_epoch_pass() {
+        // Rank 0's second epoch holds rank 1's first (a reshuffle between epochs).
+        let (x, y): (Vec<u64>, Vec<u64>) = ((0..8).collect(), (8..16).collect());
+        let all: Vec<u64> = (0..16).collect();
+        let mut a = rec(&[&x, &y]);
+        a.example_passes = vec![1, 2];
+        let mut b = rec(&[&y, &x]);
+        b.example_passes = vec![7, 9];
+        let c = check(&rec(&[&all]), &a, &b);
+        assert_eq!(c.status, Status::Pass, "{}", c.evidence);
+        // The same batches in the same pass fail.
+        let c = check(&rec(&[&all]), &a, &a);
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
     }
 
     #[test]
