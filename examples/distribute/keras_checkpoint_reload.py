@@ -16,9 +16,9 @@ model = keras.Sequential([
     keras.layers.Dense(1, activation="sigmoid"),
 ])
 model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
-checkpoint = keras.callbacks.ModelCheckpoint("best_model.keras", monitor="val_loss", save_best_only=True)
+checkpoint = keras.callbacks.ModelCheckpoint("best_model.h5", monitor="val_loss", save_best_only=True)
 history = model.fit(x, y, epochs=3, batch_size=64, validation_split=0.2, callbacks=[checkpoint])
-best = keras.models.load_model("best_model.keras")
+best = keras.models.load_model("best_model.h5")
 loss, acc = best.evaluate(x, y, verbose=0)
 print(f"best model: accuracy {acc:.3f}")
 
