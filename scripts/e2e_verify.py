@@ -31,7 +31,9 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import verify_common as V  # noqa: E402
 from e2e_torch import CONTROLS, EXAMPLES, examples  # noqa: E402
+from verify_common import failed_checks, row  # noqa: E402
 
 # e2e_torch's check -> the verify checks that must fail for it.
 EXPECT = {
@@ -68,26 +70,17 @@ TO_THE_END = {"plain_loop.py", "samples_and_progress.py", "save_and_reload.py"}
 SYNTHETIC = {"mnist_download.py"}
 
 
-def verify(bin_path, python, dist, orig, steps, cwd=None):
-    cmd = [str(bin_path), "verify", str(dist), "--original", str(orig), "--format", "json",
-           "--python", python, "--verify-steps", str(steps), "--timeout", "600"]
-    if Path(orig).name in SYNTHETIC:
-        cmd.append("--synthetic-data")
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=2000)
-    try:
-        report = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        report = {"checks": []}
-    return p.returncode, report, p.stderr
+def verify(bin_path, python, dist, orig, steps):
+    extra = ["--synthetic-data"] if Path(orig).name in SYNTHETIC else []
+    return V.verify(bin_path, python, dist, orig, steps, extra)
 
 
-def failed_checks(report):
-    return [c["name"] for c in report.get("checks", []) if c["status"] == "fail"]
-
-
-def row(result, name, why):
-    print(f"{'PASS' if result else 'FAIL'} {name:<60} {why}", flush=True)
-    return result
+def run_control(bin_path, python, base, name, what, edit, want, steps):
+    ex = EXAMPLES / name
+    out = base / what.replace(" ", "_") / name
+    subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out)], capture_output=True, check=True)
+    return V.control(f"control {name} ({what})", out, edit, want,
+                     lambda: verify(bin_path, python, out, ex, steps))
 
 
 def main():
@@ -122,36 +115,11 @@ def main():
         for name, what, edit, check in CONTROLS:
             if args.ci and (name, what) not in CI_CONTROLS:
                 continue
-            ex = EXAMPLES / name
-            out = work / "ctl" / what.replace(" ", "_") / name
-            subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out)], capture_output=True, check=True)
-            text = out.read_text()
-            broken = edit(text)
-            if broken == text:
-                results.append(row(False, f"control {name} ({what})", "the control edit changed nothing"))
-                continue
-            out.write_text(broken)
-            steps = 0 if name in TO_THE_END else 8
-            rc, report, err = verify(bin_path, args.python, out, ex, steps)
-            bad = failed_checks(report)
             want = EXPECT_CONTROL.get((name, what), EXPECT[check])
-            ok = rc == 1 and bool(want & set(bad))
-            results.append(row(ok, f"control {name} ({what})",
-                               f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
+            results.append(run_control(bin_path, args.python, work / "ctl", name, what, edit, want,
+                                       0 if name in TO_THE_END else 8))
         for name, what, edit, want in VERIFY_CONTROLS:
-            ex = EXAMPLES / name
-            out = work / "vctl" / what.replace(" ", "_") / name
-            subprocess.run([str(bin_path), "distribute", str(ex), "-o", str(out)], capture_output=True, check=True)
-            text = out.read_text()
-            broken = edit(text)
-            if broken == text:
-                results.append(row(False, f"control {name} ({what})", "the control edit changed nothing"))
-                continue
-            out.write_text(broken)
-            rc, report, err = verify(bin_path, args.python, out, ex, 0)
-            bad = failed_checks(report)
-            results.append(row(rc == 1 and bool(want & set(bad)), f"control {name} ({what})",
-                               f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
+            results.append(run_control(bin_path, args.python, work / "vctl", name, what, edit, want, 0))
         # The user's command: distribute --verify writes the rewrite, then proves it.
         proj = work / "user"
         proj.mkdir()

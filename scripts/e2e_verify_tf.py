@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import e2e_distribute as E  # noqa: E402
+import verify_common as V  # noqa: E402
+from verify_common import failed_checks, row  # noqa: E402
 
 # Examples whose ranks start from different weights unless the broadcast runs (unseeded): there
 # removing the broadcast must fail `replicas`.
@@ -47,23 +49,7 @@ TO_THE_END = set()
 
 
 def verify(bin_path, python, dist, orig, env, steps=8):
-    cmd = [str(bin_path), "verify", str(dist), "--original", str(orig), "--format", "json",
-           "--python", python, "--verify-steps", str(steps), "--timeout", "600", "--scaled-lr"]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=2400, env=env)
-    try:
-        report = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        report = {"checks": []}
-    return p.returncode, report, p.stderr
-
-
-def failed_checks(report):
-    return [c["name"] for c in report.get("checks", []) if c["status"] == "fail"]
-
-
-def row(result, name, why):
-    print(f"{'PASS' if result else 'FAIL'} {name:<64} {why}", flush=True)
-    return result
+    return V.verify(bin_path, python, dist, orig, steps, ["--scaled-lr"], env)
 
 
 def controls(name):
@@ -134,19 +120,8 @@ def main():
                                f"exit {rc}; failed {bad}; not decided {undecided} {err.strip()[-300:] if rc == 2 else ''}"
                                if rc or bad else f"exit 0; not decided {undecided}"))
             for what, edit, want in controls(ex.name):
-                text = dist.read_text()
-                broken = edit(text)
-                if broken == text:
-                    results.append(row(False, f"control {ex.name} ({what})", "the control edit changed nothing"))
-                    continue
-                dist.write_text(broken)
-                try:
-                    rc, report, err = verify(bin_path, args.python, dist, orig, env, steps)
-                finally:
-                    dist.write_text(text)
-                bad = failed_checks(report)
-                results.append(row(rc == 1 and bool(want & set(bad)), f"control {ex.name} ({what})",
-                                   f"exit {rc}; failed {bad}; expected one of {sorted(want)}"))
+                results.append(V.control(f"control {ex.name} ({what})", dist, edit, want,
+                                         lambda: verify(bin_path, args.python, dist, orig, env, steps)))
         if not args.names:
             # The user's command: distribute --verify writes the rewrite, then proves it.
             proj = work / "user"

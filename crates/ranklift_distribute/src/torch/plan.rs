@@ -975,7 +975,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
         if a.value.range() != c.call.range() {
             continue;
         }
-        let Some(lp) = nearest_loop(idx, st) else {
+        let Some(lp) = idx.nearest_loop(st) else {
             continue;
         };
         if !plan.training_stmts.contains(&lp) {
@@ -1015,7 +1015,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                 .iter()
                 .copied()
                 .chain(l.iters.iter().filter_map(|&it| nearest_for(idx, it)))
-                .chain(l.draws.iter().filter_map(|&d| nearest_loop(idx, d)))
+                .chain(l.draws.iter().filter_map(|&d| idx.nearest_loop(d)))
         })
         .collect();
     for &c in &plan.steps.clone() {
@@ -1283,19 +1283,6 @@ pub fn pure(e: &Expr) -> bool {
         Expr::BinOp(b) => pure(&b.left) && pure(&b.right),
         _ => false,
     }
-}
-
-/// The nearest `for` or `while` statement around statement `s`, within its function.
-fn nearest_loop(idx: &Index, s: StmtId) -> Option<StmtId> {
-    let mut cur = idx.stmts[s].parent;
-    while let Some(p) = cur {
-        match idx.stmts[p].stmt {
-            Stmt::For(_) | Stmt::While(_) => return Some(p),
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
-            _ => cur = idx.stmts[p].parent,
-        }
-    }
-    None
 }
 
 /// The nearest `for` statement around statement `s` (itself included), within its function.

@@ -30,7 +30,7 @@
 //! model.fit(ds, epochs=3, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback(), early_stop] + ([tf.keras.callbacks.ModelCheckpoint("ck")] if hvd.rank() == 0 else []))
 //! ```
 use ranklift_python::Edit;
-use ruff_python_ast::{Expr, Stmt};
+use ruff_python_ast::Expr;
 use ruff_text_size::{Ranged, TextSize};
 
 use crate::index::Kind;
@@ -246,7 +246,7 @@ fn warmup_callback(
     // A `fit` in a loop over one compiled optimizer (`for e in range(4): model.fit(..., epochs=1)`)
     // would start the warm-up again at every call from the rate the last one left: the rate
     // would fall by N each time instead of rising once. No warm-up there.
-    if let Some(l) = enclosing_loop(idx, fit_stmt) {
+    if let Some(l) = idx.nearest_loop(fit_stmt) {
         let compiled_inside = idx
             .calls
             .iter()
@@ -295,22 +295,6 @@ fn warmup_callback(
     Some(format!(
         "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, momentum_correction=False, verbose=0)"
     ))
-}
-
-/// The innermost `for`/`while` around statement `s` in its own function.
-fn enclosing_loop(
-    idx: &crate::index::Index,
-    s: crate::index::StmtId,
-) -> Option<crate::index::StmtId> {
-    let mut cur = idx.stmts[s].parent;
-    while let Some(p) = cur {
-        match idx.stmts[p].stmt {
-            Stmt::For(_) | Stmt::While(_) => return Some(p),
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
-            _ => cur = idx.stmts[p].parent,
-        }
-    }
-    None
 }
 
 /// The optimizer constructor call an expression denotes (the call, or a name assigned it).
