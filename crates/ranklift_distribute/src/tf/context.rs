@@ -394,6 +394,23 @@ impl<'a, 'i> Cx<'a, 'i> {
             lines.push(format!("{f} = False"));
         }
         let (at, need_nl) = self.block_insertion_point(m, is_main);
+        // Above a late `import tensorflow as tf` (a rank guard read `hvd` first), the block's own
+        // uses of `tf` (the GPU pinning) need the import there too: the same binding, earlier.
+        if let Some(name) = self.tf_name(m)
+            && lines.iter().any(|l| contains_word(l, &name))
+            && !lines.iter().any(|l| l.starts_with("import tensorflow"))
+            && self.idx.modules[m]
+                .tf_imports
+                .iter()
+                .all(|&s| self.idx.stmts[s].stmt.start() >= at)
+        {
+            let import = if name == "tensorflow" {
+                "import tensorflow".to_owned()
+            } else {
+                format!("import tensorflow as {name}")
+            };
+            lines.insert(0, import);
+        }
         let mut text = String::new();
         if need_nl {
             text.push_str(nl);
