@@ -15,8 +15,10 @@ this module into every process it starts, and the real-program sweeps of the rep
 
 Images carry their label (class-dependent brightness and stripes plus noise), so a model can
 learn and a loss can fall. Sizes: `RANKLIFT_OFFLINE_N` training examples (default 512), a
-quarter as many for a test split (`RANKLIFT_OFFLINE_REAL_SIZES=1`: the real datasets' sizes, for
-programs that hard-code them). Everything is deterministic (a fixed seed per dataset and split),
+quarter as many for a test split; `RANKLIFT_OFFLINE_REAL_SIZES=1` (what `--verify` sets): the
+real datasets' sizes (60,000 MNIST images...), so batches split as they will on the real data —
+a program that reshapes every batch to its full size (`x.reshape(batch_size, -1)`) meets no
+partial batch the real data would not give it. Everything is deterministic (a fixed seed per dataset and split),
 so every rank and every run sees the same data, as they would see the same files. Pretrained
 weights are not faked: such a program still needs the network. `used` names every stand-in the
 process handed out.
@@ -50,21 +52,31 @@ _WORDS = ("the model learns a small language of words that repeat with a simple 
 
 
 def _images(n, h, w, c, classes, seed):
-    """(uint8 images N×H×W[×C], int64 labels) with the label written into the pixels."""
+    """(uint8 images N×H×W[×C], int64 labels) with the label written into the pixels: a
+    brightness and stripes per class, plus noise drawn from a bank of 256 noise images (so that
+    a real-sized set — 60,000 MNIST images — costs its own bytes and little more)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, classes, size=n)
-    base = (labels[:, None, None] * (200.0 / max(classes - 1, 1)) + 20.0)
-    stripes = np.zeros((n, h, w))
+    bank = np.clip(rng.normal(0, 20, size=(256, h, w)), -127, 127).astype(np.int16)
+    level = (np.arange(classes) * (200.0 / max(classes - 1, 1)) + 20.0).astype(np.int16)
+    pattern = np.zeros((classes, h, w), dtype=np.int16)
     for k in range(classes):
-        rows = labels == k
-        stripes[rows, (k * 3) % h::max(classes // 2, 2), :] = 30.0
-    img = base + stripes + rng.normal(0, 20, size=(n, h, w))
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    if c:
-        img = np.repeat(img[..., None], c, axis=3)
-        img[..., 0] = np.clip(img[..., 0].astype(int) + (labels[:, None, None] % 3) * 20, 0, 255)
+        pattern[k, (k * 3) % h::max(classes // 2, 2), :] = 30
+    pattern += level[:, None, None]
+    noise_of = rng.integers(0, 256, size=n)
+    img = np.empty((n, h, w, c) if c else (n, h, w), dtype=np.uint8)
+    for start in range(0, n, 4096):
+        sl = slice(start, min(n, start + 4096))
+        gray = pattern[labels[sl]] + bank[noise_of[sl]]
+        if c:
+            img[sl] = np.clip(gray, 0, 255).astype(np.uint8)[..., None]
+            # The red channel also says the class (mod 3), so colour matters.
+            red = gray + (labels[sl, None, None] % 3).astype(np.int16) * 20
+            img[sl, ..., 0] = np.clip(red, 0, 255).astype(np.uint8)
+        else:
+            img[sl] = np.clip(gray, 0, 255).astype(np.uint8)
     return img, labels.astype(np.int64)
 
 
@@ -104,7 +116,7 @@ def _patch_torchvision(D):
                 VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
                 _note(f"torchvision.datasets.{base.__name__}")
                 self.train = train
-                data, labels = _images(_split_n(train), 28, 28, 0, 10, seed + (0 if train else 1))
+                data, labels = _images(_split_n(train, (60000, 10000)), 28, 28, 0, 10, seed + (0 if train else 1))
                 self.data = torch.from_numpy(data)
                 self.targets = torch.from_numpy(labels)
 
@@ -119,7 +131,7 @@ def _patch_torchvision(D):
                 VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
                 _note(f"torchvision.datasets.{base.__name__}")
                 self.train = train
-                data, labels = _images(_split_n(train), 32, 32, 3, classes, seed + (0 if train else 1))
+                data, labels = _images(_split_n(train, (50000, 10000)), 32, 32, 3, classes, seed + (0 if train else 1))
                 self.data = data
                 self.targets = [int(x) for x in labels]
                 self.classes = [f"class{i}" for i in range(classes)]
@@ -135,7 +147,7 @@ def _patch_torchvision(D):
             VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
             _note("torchvision.datasets.SVHN")
             self.split = split
-            data, labels = _images(_split_n(split == "train"), 32, 32, 3, 10, 30 + (split != "train"))
+            data, labels = _images(_split_n(split == "train", (73257, 26032)), 32, 32, 3, 10, 30 + (split != "train"))
             self.data = data.transpose(0, 3, 1, 2)  # SVHN keeps CHW
             self.labels = labels
 

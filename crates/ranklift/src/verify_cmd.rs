@@ -368,8 +368,10 @@ impl Plan<'_> {
             .env("TMPDIR", tmp)
             .env_remove("RANKLIFT_VERIFY_RECORDER");
         if self.args.synthetic_data {
+            // The real datasets' sizes: batches split as they will on the real data.
             cmd.env("RANKLIFT_VERIFY_SYNTHETIC", "1")
-                .env("RANKLIFT_SYNTHETIC_CACHE", self.scratch.join("synthetic"));
+                .env("RANKLIFT_SYNTHETIC_CACHE", self.scratch.join("synthetic"))
+                .env("RANKLIFT_OFFLINE_REAL_SIZES", "1");
         } else {
             cmd.env_remove("RANKLIFT_VERIFY_SYNTHETIC");
         }
