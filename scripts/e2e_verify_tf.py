@@ -68,7 +68,9 @@ def controls(name):
         out.append(("sharding removed", unshard, {"data split"}))
     if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod":
         what, edit = E.RUN_CONTROLS[name]
-        out.append((what, edit, {"runs"}))
+        # A run the fault stops (an error, a stall); or, under the step budget, the ranks stepping
+        # apart before the stall is reached (unequal shares: one rank's extra batch).
+        out.append((what, edit, {"runs", "replicas"}))
     if name in E.OUTPUT_CONTROLS:
         what, edit = E.OUTPUT_CONTROLS[name]
         out.append((what, edit, {"rank 0 only"}))

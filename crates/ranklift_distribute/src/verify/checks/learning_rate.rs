@@ -111,16 +111,14 @@ pub fn check(original: &Run, two: &Run, scaled: bool) -> Check {
 
 /// Rank 0 warms up from the original's rate towards `n` times it — Horovod's convention for
 /// scaled rates (`LearningRateWarmupCallback`): every rate between the original's at the same
-/// step and `n` times it (5% either way), rising from step to step except where a new optimizer
-/// starts over (a second `fit` after `compile`: back at the original's rate, or at `n` times it
-/// where that part scales without a warm-up), and some rate above the original's. What to show,
-/// if so.
+/// step and `n` times it (5% either way) — a rate that falls below the original's is a schedule
+/// gone wrong — rising from step to step except where a new optimizer starts over (a second
+/// `fit` after `compile`), and some rate above the original's. What to show, if so.
 fn warm_up(o: &crate::verify::Record, a: &crate::verify::Record, n: f64) -> Option<String> {
     let groups = o.steps.first()?.lr.len();
     if groups == 0 || a.steps.len() < 2 || a.steps.len() > o.steps.len() {
         return None;
     }
-    let near = |u: f64, v: f64| (u - v).abs() <= 0.05 * u.abs().max(v.abs()).max(1e-12);
     let mut restarts = 0;
     for g in 0..groups {
         // The original's rate at the same step (a program whose phases train at different
@@ -142,14 +140,9 @@ fn warm_up(o: &crate::verify::Record, a: &crate::verify::Record, n: f64) -> Opti
         if !(0..lrs.len()).all(within) || !(0..lrs.len()).any(|i| lrs[i] > base[i] * 1.05) {
             return None;
         }
-        for i in 1..lrs.len() {
-            if lrs[i] < lrs[i - 1] {
-                if !(near(lrs[i], base[i]) || near(lrs[i], base[i] * n)) {
-                    return None;
-                }
-                restarts += 1;
-            }
-        }
+        // A fall (within the band checked above) is a new optimizer starting over: Horovod's
+        // callback starts a warm-up a step or two in, not exactly at the original's rate.
+        restarts += (1..lrs.len()).filter(|&i| lrs[i] < lrs[i - 1]).count();
     }
     let lr = |i: usize| a.steps[i].lr[0];
     Some(format!(
