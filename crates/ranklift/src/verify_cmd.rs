@@ -203,12 +203,13 @@ pub fn stage(
         shown: main.clone(),
         main,
         // The TensorFlow rewrite scales learning rates by the number of processes (Horovod's
-        // convention) on its own.
+        // convention) on its own: a written-out or named optimizer's rate (`scale_learning_rate`),
+        // or the one an optimizer given by name gets (`keras_distributed_optimizer`).
         lr_scaled: lr_scaled
-            || outcome
-                .applied
-                .iter()
-                .any(|a| a.rule == "scale_learning_rate"),
+            || outcome.applied.iter().any(|a| {
+                a.rule == "scale_learning_rate"
+                    || (a.rule == "keras_distributed_optimizer" && a.message.contains("scaled"))
+            }),
         engine,
     })
 }
