@@ -620,6 +620,19 @@ pub fn has_identifier(idx: &Index, m: usize, word: &str) -> bool {
 }
 
 /// The call a statement makes: an expression statement's, or an assignment's value.
+/// The nearest `for` or `while` statement around statement `s`, within its function.
+pub fn nearest_loop(idx: &Index, s: StmtId) -> Option<StmtId> {
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        match idx.stmts[p].stmt {
+            Stmt::For(_) | Stmt::While(_) => return Some(p),
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
+            _ => cur = idx.stmts[p].parent,
+        }
+    }
+    None
+}
+
 /// Is statement `s` statement `ancestor` or nested inside it?
 pub fn within(idx: &Index, mut s: StmtId, ancestor: StmtId) -> bool {
     loop {

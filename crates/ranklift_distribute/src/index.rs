@@ -346,19 +346,6 @@ pub struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    /// The nearest `for` or `while` statement around statement `s`, within its function.
-    pub fn nearest_loop(&self, s: StmtId) -> Option<StmtId> {
-        let mut cur = self.stmts[s].parent;
-        while let Some(p) = cur {
-            match self.stmts[p].stmt {
-                Stmt::For(_) | Stmt::While(_) => return Some(p),
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return None,
-                _ => cur = self.stmts[p].parent,
-            }
-        }
-        None
-    }
-
     pub fn build(project: &'a Project) -> Index<'a> {
         Self::build_within(project, None)
     }

@@ -975,7 +975,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
         if a.value.range() != c.call.range() {
             continue;
         }
-        let Some(lp) = idx.nearest_loop(st) else {
+        let Some(lp) = crate::editor::nearest_loop(idx, st) else {
             continue;
         };
         if !plan.training_stmts.contains(&lp) {
@@ -1015,7 +1015,11 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                 .iter()
                 .copied()
                 .chain(l.iters.iter().filter_map(|&it| nearest_for(idx, it)))
-                .chain(l.draws.iter().filter_map(|&d| idx.nearest_loop(d)))
+                .chain(
+                    l.draws
+                        .iter()
+                        .filter_map(|&d| crate::editor::nearest_loop(idx, d)),
+                )
         })
         .collect();
     for &c in &plan.steps.clone() {

@@ -246,7 +246,7 @@ fn warmup_callback(
     // A `fit` in a loop over one compiled optimizer (`for e in range(4): model.fit(..., epochs=1)`)
     // would start the warm-up again at every call from the rate the last one left: the rate
     // would fall by N each time instead of rising once. No warm-up there.
-    if let Some(l) = idx.nearest_loop(fit_stmt) {
+    if let Some(l) = crate::editor::nearest_loop(idx, fit_stmt) {
         let compiled_inside = idx
             .calls
             .iter()
