@@ -268,18 +268,20 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     let mut total = ranklift_shapes::interp::coverage::CoverageSummary::default();
     let mut per_file: Vec<(String, ranklift_shapes::interp::coverage::CoverageSummary)> =
         Vec::new();
-    let mut causes: std::collections::BTreeMap<String, (String, usize, usize, u32)> =
-        std::collections::BTreeMap::new();
+    let mut causes: Causes = Causes::new();
     for r in results {
         total.add(&r.coverage);
         if r.coverage.expressions > 0 {
             per_file.push((r.path.clone(), r.coverage.clone()));
         }
-        for (name, line, col, n) in &r.causes {
+        for c in &r.causes {
             causes
-                .entry(name.clone())
-                .and_modify(|c| c.3 += n)
-                .or_insert_with(|| (r.path.clone(), *line, *col, *n));
+                .entry(c.name.clone())
+                .and_modify(|p| {
+                    p.3 += c.uses;
+                    p.4 += c.darkened;
+                })
+                .or_insert_with(|| (c.path.clone(), c.line, c.column, c.uses, c.darkened));
         }
         if args.stats {
             eprintln!(
@@ -362,7 +364,7 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     // The summary says how much was understood: "nothing found" and "understood nothing" must
     // not read alike.
     let summary = report::summary(&all);
-    let summary = format!("{} ({}).", summary.trim_end_matches('.'), total.describe());
+    let summary = format!("{} ({}).", summary.trim_end_matches('.'), total.headline());
     if args.format != Format::Text {
         anstream::eprintln!("{summary}");
     } else {
@@ -377,15 +379,16 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     }
 }
 
-/// Where a cause was first met (path, line, column) and how often.
-type Place = (String, usize, usize, u32);
+/// Where a cause was first met (path, line, column), how often, and how many expressions it
+/// left unknown.
+type Place = (String, usize, usize, u32, u32);
 type Causes = std::collections::BTreeMap<String, Place>;
 type PerFile = [(String, ranklift_shapes::interp::coverage::CoverageSummary)];
 
-/// Causes, most met first.
+/// Causes, most darkening first (then most met).
 fn ranked(causes: &Causes) -> Vec<(&String, &Place)> {
     let mut v: Vec<_> = causes.iter().collect();
-    v.sort_by(|a, b| b.1.3.cmp(&a.1.3).then(a.0.cmp(b.0)));
+    v.sort_by(|a, b| (b.1.4, b.1.3).cmp(&(a.1.4, a.1.3)).then(a.0.cmp(b.0)));
     v
 }
 
@@ -404,13 +407,26 @@ fn statistics_text(
     }
     s.push_str(&format!("total: {}\n", total.describe()));
     if !causes.is_empty() {
-        s.push_str("library attributes not modelled (values lost there), most met first:\n");
-        for (name, (path, line, col, n)) in ranked(causes).into_iter().take(15) {
+        s.push_str("where values were lost, most expressions left unknown first:\n");
+        for (name, (path, line, col, uses, dark)) in ranked(causes).into_iter().take(15) {
+            let what = if name == ranklift_shapes::interp::coverage::NO_CALLER {
+                name.clone()
+            } else {
+                format!("{name}: not modelled")
+            };
             s.push_str(&format!(
-                "  {}:{line}:{col}: {} ({n} use{})\n",
+                "  {}:{line}:{col}: {} — {dark} expression{} unknown after it ({uses} use{})\n",
                 report::escape_controls(&report::display_path(path)),
-                report::escape_controls(name),
-                if *n == 1 { "" } else { "s" }
+                report::escape_controls(&what),
+                if *dark == 1 { "" } else { "s" },
+                if *uses == 1 { "" } else { "s" }
+            ));
+        }
+        if total.unattributed > 0 {
+            s.push_str(&format!(
+                "  ({} unknown expression{} traced to no cause)\n",
+                total.unattributed,
+                if total.unattributed == 1 { "" } else { "s" }
             ));
         }
     }
@@ -429,6 +445,8 @@ fn statistics_json(
             "arrays": c.arrays,
             "arrays_rank_known": c.arrays_rank_known,
             "arrays_fully_known": c.arrays_fully_known,
+            "tensor_expressions": c.tensor_expressions(),
+            "unattributed": c.unattributed,
         })
     };
     serde_json::json!({
@@ -438,8 +456,9 @@ fn statistics_json(
             v["path"] = report::display_path(p).into();
             v
         }).collect::<Vec<_>>(),
-        "not_modelled": ranked(causes).into_iter().map(|(name, (path, line, col, n))| serde_json::json!({
-            "name": name, "path": report::display_path(path), "line": line, "column": col, "uses": n,
+        "not_modelled": ranked(causes).into_iter().map(|(name, (path, line, col, uses, dark))| serde_json::json!({
+            "name": name, "path": report::display_path(path), "line": line, "column": col,
+            "uses": uses, "darkened": dark,
         })).collect::<Vec<_>>(),
     })
 }

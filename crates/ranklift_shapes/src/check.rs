@@ -74,8 +74,8 @@ pub struct FileResult {
     pub types: Vec<(ruff_text_size::TextRange, String)>,
     /// What the analysis understood of the file (empty when it was not analysed).
     pub coverage: crate::interp::coverage::CoverageSummary,
-    /// The unmodelled library attributes of `coverage.causes`, as (name, line, column, uses).
-    pub causes: Vec<(String, usize, usize, u32)>,
+    /// Where the analysis lost values (`coverage.causes`, located).
+    pub causes: Vec<Cause>,
 }
 
 /// The default wall-time budget of one file: generous (the slowest file of 2.3M lines of
@@ -574,6 +574,7 @@ fn analyse_entry(
         out_of_fuel,
         origins,
         types,
+        unknown,
         coverage,
     } = Interp::new(modules, &config).run(0);
     let mut types: Vec<(ruff_text_size::TextRange, String)> = types
@@ -583,6 +584,14 @@ fn analyse_entry(
             (r, format!("{kind} {}", crate::explain::shape_text(&s)))
         })
         .collect();
+    types.extend(unknown.into_iter().map(|(r, cause)| {
+        let why = if cause == crate::interp::coverage::NO_CALLER {
+            "it comes from the arguments of a function never called here".to_owned()
+        } else {
+            format!("it comes from `{cause}`, which the analysis does not model")
+        };
+        (r, format!("unknown shape ({why})"))
+    }));
     types.sort_by_key(|(r, _)| r.start());
     let parsed_of = |m: u32| &project.modules[order[m as usize]].parsed;
     let line_of = |m: u32, r: ruff_text_size::TextRange| {
@@ -711,9 +720,17 @@ fn analyse_entry(
         .causes
         .iter()
         .take(50)
-        .map(|(name, r, n)| {
-            let lc = m.index.line_column(r.start(), &m.text);
-            (name.clone(), lc.line.get(), lc.column.get(), *n)
+        .map(|c| {
+            let p = parsed_of(c.module);
+            let lc = p.index.line_column(c.range.start(), &p.text);
+            Cause {
+                name: c.name.clone(),
+                path: display_of(order[c.module as usize]),
+                line: lc.line.get(),
+                column: lc.column.get(),
+                uses: c.uses,
+                darkened: c.darkened,
+            }
         })
         .collect();
     (
@@ -730,6 +747,19 @@ fn analyse_entry(
         },
         imported,
     )
+}
+
+/// A cause of unknown values, located: a library attribute the analysis does not model (or
+/// the arguments of functions never called), how often it was met, and how many of the
+/// file's expressions were left unknown by it.
+#[derive(Debug, Clone)]
+pub struct Cause {
+    pub name: String,
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub uses: u32,
+    pub darkened: u32,
 }
 
 /// `# ranklift: ignore` or `# ranklift: ignore[W502, E001]` on the line (also `pytropos:`).

@@ -259,6 +259,19 @@ fn editor_session() {
         h["contents"]["value"], "```python\ny: Tensor (2, 4)\n```\n(shape inferred by ranklift)",
         "{h:?}"
     );
+    // An unknown value says where it was lost.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": main_uri, "version": 105 }, "contentChanges": [{ "text": "import mystery\n\nz = mystery.load()\n" }] }),
+    );
+    assert_eq!(codes(&c.diagnostics(&main_uri)), []);
+    let h = hover(&mut c, 2, 0, &mut seen);
+    assert!(
+        h["contents"]["value"].as_str().unwrap().contains(
+            "z: unknown shape (it comes from `mystery.load`, which the analysis does not model)"
+        ),
+        "{h:?}"
+    );
     c.notify(
         "textDocument/didChange",
         json!({ "textDocument": { "uri": main_uri, "version": 106 }, "contentChanges": [{ "text": MAIN }] }),

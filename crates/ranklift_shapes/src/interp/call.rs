@@ -1131,7 +1131,19 @@ impl<'a> Interp<'a> {
             unknown: true,
             ..Args::default()
         };
-        let range = self.funcs[id as usize].def.range();
+        let def = self.funcs[id as usize].def;
+        let range = def.range();
+        // Coverage: what flows from the unknown arguments is unknown for want of a caller.
+        let cause = self.coverage.cause(
+            super::coverage::NO_CALLER,
+            self.funcs[id as usize].module,
+            def.name.range(),
+        );
+        for p in def.parameters.iter() {
+            self.coverage.origin = Some(cause);
+            self.coverage.bind(p.name().to_string(), true);
+        }
+        self.coverage.origin = None;
         self.call_function(id, this, args, range, &mut st);
         self.funcs[id as usize].analysed = true;
     }

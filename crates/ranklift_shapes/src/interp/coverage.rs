@@ -19,6 +19,11 @@ use crate::interp::state::FxMap;
 use crate::interp::value::Value;
 use crate::shape::Shape;
 
+/// The cause given to what a function the program never calls receives: it is analysed with
+/// unknown arguments (and, for a method, an unknown `self`), so what flows from them is unknown
+/// for want of a caller, not of a model.
+pub const NO_CALLER: &str = "arguments of functions never called (analysed with unknown inputs)";
+
 /// How well one expression's value is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
@@ -30,11 +35,44 @@ enum Class {
     ArrayFull,
 }
 
+/// Where the analysis lost track of values: a library attribute it does not model (or
+/// [`NO_CALLER`]), first met in `module` at `range`.
+#[derive(Debug, Clone)]
+struct Cause {
+    name: String,
+    module: u32,
+    range: TextRange,
+    uses: u32,
+}
+
+/// What was understood, and why not.
+///
+/// Every unknown value carries (approximately) the cause it came from: the cause met while an
+/// expression was evaluated becomes the expression's *origin* when its value is unknown; a
+/// name or attribute bound to an unknown value keeps its origin for the places that read it
+/// (by its text, scopes aside: the origin only ranks causes, it never decides a finding).
 #[derive(Debug, Default)]
 pub struct Coverage {
-    seen: FxMap<(u32, u32), Class>,
-    /// Library attributes not modelled: name → (first place, times met).
-    causes: FxMap<String, (TextRange, u32)>,
+    seen: FxMap<(u32, u32), (Class, Option<u32>)>,
+    causes: Vec<Cause>,
+    by_name: FxMap<String, u32>,
+    /// The origin of the unknown value being computed (see [`Coverage`]).
+    pub(crate) origin: Option<u32>,
+    /// Names and attributes (`x`, `self.x`) bound to an unknown value: its origin.
+    bound: FxMap<String, u32>,
+}
+
+/// One cause, for a report.
+#[derive(Debug, Clone)]
+pub struct CauseSummary {
+    pub name: String,
+    /// The module (of the run: 0 the entry) and range where it was first met.
+    pub module: u32,
+    pub range: TextRange,
+    /// How often it was met.
+    pub uses: u32,
+    /// The entry's expressions left unknown that trace back to it.
+    pub darkened: u32,
 }
 
 /// The counts, for a report.
@@ -49,13 +87,17 @@ pub struct CoverageSummary {
     /// Of those, with their rank known, and with every size known.
     pub arrays_rank_known: usize,
     pub arrays_fully_known: usize,
-    /// Library attributes the analysis does not model: (name, range of its first use, uses),
-    /// most used first.
-    pub causes: Vec<(String, TextRange, u32)>,
+    /// Unknown expressions no cause was traced to.
+    pub unattributed: usize,
+    /// The causes that darkened an expression of the entry, or that the entry met itself,
+    /// most darkening first.
+    pub causes: Vec<CauseSummary>,
 }
 
 impl Coverage {
-    pub(crate) fn record(&mut self, range: TextRange, v: &Value) {
+    /// Count `v` as the value of the expression at `range`; `origin` is the cause of an
+    /// unknown one.
+    pub(crate) fn record(&mut self, range: TextRange, v: &Value, origin: Option<u32>) {
         let shape_class = |s: &Shape| match s.dims() {
             None => Class::ArrayNoRank,
             Some(d) if d.iter().all(|d| matches!(d, crate::dim::Dim::Known(_))) => Class::ArrayFull,
@@ -66,25 +108,93 @@ impl Coverage {
             Value::Array(s) | Value::Tensor(s) => shape_class(s),
             _ => Class::Known,
         };
-        self.seen
-            .insert((u32::from(range.start()), u32::from(range.end())), class);
+        let origin = if class == Class::Unknown {
+            origin
+        } else {
+            None
+        };
+        self.seen.insert(
+            (u32::from(range.start()), u32::from(range.end())),
+            (class, origin),
+        );
     }
 
-    pub(crate) fn cause(&mut self, what: String, range: TextRange) {
-        self.causes
-            .entry(what)
-            .and_modify(|(_, n)| *n += 1)
-            .or_insert((range, 1));
+    /// Met cause `what` in `module` at `range`: its id, which becomes the current origin.
+    pub(crate) fn cause(&mut self, what: &str, module: u32, range: TextRange) -> u32 {
+        let id = match self.by_name.get(what) {
+            Some(&id) => {
+                self.causes[id as usize].uses += 1;
+                id
+            }
+            None => {
+                let id = self.causes.len() as u32;
+                self.causes.push(Cause {
+                    name: what.to_owned(),
+                    module,
+                    range,
+                    uses: 1,
+                });
+                self.by_name.insert(what.to_owned(), id);
+                id
+            }
+        };
+        self.origin = Some(id);
+        id
+    }
+
+    /// The name of cause `id`.
+    pub(crate) fn cause_name(&self, id: u32) -> &str {
+        &self.causes[id as usize].name
+    }
+
+    /// `target` (its text) is bound to a value; `unknown` when that value is unknown, with the
+    /// current origin.
+    pub(crate) fn bind(&mut self, target: String, unknown: bool) {
+        match self.origin.filter(|_| unknown) {
+            Some(o) => {
+                self.bound.insert(target, o);
+            }
+            None => {
+                self.bound.remove(&target);
+            }
+        }
+    }
+
+    /// The origin of the unknown value read from `target` (its text).
+    pub(crate) fn bound(&self, target: &str) -> Option<u32> {
+        self.bound.get(target).copied()
     }
 
     pub fn summary(&self) -> CoverageSummary {
-        let count = |f: &dyn Fn(Class) -> bool| self.seen.values().filter(|c| f(**c)).count();
-        let mut causes: Vec<(String, TextRange, u32)> = self
+        let count = |f: &dyn Fn(Class) -> bool| self.seen.values().filter(|c| f(c.0)).count();
+        let mut darkened = vec![0u32; self.causes.len()];
+        let mut unattributed = 0;
+        for (class, origin) in self.seen.values() {
+            match (class, origin) {
+                (Class::Unknown, Some(o)) => darkened[*o as usize] += 1,
+                (Class::Unknown, None) => unattributed += 1,
+                _ => {}
+            }
+        }
+        let mut causes: Vec<CauseSummary> = self
             .causes
             .iter()
-            .map(|(k, (r, n))| (k.clone(), *r, *n))
+            .zip(darkened)
+            .filter(|(c, d)| *d > 0 || c.module == 0)
+            .map(|(c, d)| CauseSummary {
+                name: c.name.clone(),
+                module: c.module,
+                range: c.range,
+                uses: c.uses,
+                darkened: d,
+            })
             .collect();
-        causes.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.start().cmp(&b.1.start())));
+        causes.sort_by(|a, b| {
+            (b.darkened, b.uses)
+                .cmp(&(a.darkened, a.uses))
+                .then(a.module.cmp(&b.module))
+                .then(a.range.start().cmp(&b.range.start()))
+        });
         CoverageSummary {
             expressions: self.seen.len(),
             understood: count(&|c| c != Class::Unknown),
@@ -93,6 +203,7 @@ impl Coverage {
             }),
             arrays_rank_known: count(&|c| matches!(c, Class::ArrayRank | Class::ArrayFull)),
             arrays_fully_known: count(&|c| c == Class::ArrayFull),
+            unattributed,
             causes,
         }
     }
@@ -115,6 +226,26 @@ impl CoverageSummary {
         self.arrays += o.arrays;
         self.arrays_rank_known += o.arrays_rank_known;
         self.arrays_fully_known += o.arrays_fully_known;
+        self.unattributed += o.unattributed;
+    }
+
+    /// Expressions that were, or may have been, arrays or tensors: those whose value was one,
+    /// and those whose value the analysis lost (it may have been one).
+    pub fn tensor_expressions(&self) -> usize {
+        self.arrays + (self.expressions - self.understood)
+    }
+
+    /// The summary line's words: `61% of tensor expressions understood` — of the
+    /// [`tensor_expressions`](Self::tensor_expressions), those whose shape's rank is known.
+    pub fn headline(&self) -> String {
+        match self.tensor_expressions() {
+            0 if self.expressions == 0 => "no expression analysed".into(),
+            0 => "no tensor expression seen".into(),
+            n => format!(
+                "{}% of tensor expressions understood",
+                self.arrays_rank_known * 100 / n
+            ),
+        }
     }
 
     /// `understood 83% of 412 expressions; 61% of 96 array and tensor shapes fully known`.

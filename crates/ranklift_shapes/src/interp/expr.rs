@@ -100,9 +100,23 @@ fn math_attr(attr: &str) -> Value {
 }
 
 impl<'a> Interp<'a> {
-    /// The value of `e`; in the entry module, counted for coverage (literals aside).
+    /// The value of `e`; in the entry module, counted for coverage (literals aside), an
+    /// unknown value with the cause it traces back to (`coverage::Coverage`).
     pub(crate) fn eval(&mut self, e: &'a Expr, st: &mut State) -> Value {
+        let outer = self.coverage.origin.take();
         let v = self.eval_uncounted(e, st);
+        let origin = if matches!(v, Value::Top) {
+            let bound = match e {
+                Expr::Name(_) | Expr::Attribute(_) => {
+                    super::coverage::dotted(e).and_then(|t| self.coverage.bound(&t))
+                }
+                _ => None,
+            };
+            bound.or(self.coverage.origin)
+        } else {
+            None
+        };
+        self.coverage.origin = outer.or(origin);
         if self.cur_module == 0
             && !matches!(
                 e,
@@ -116,7 +130,7 @@ impl<'a> Interp<'a> {
                     | Expr::TString(_)
             )
         {
-            self.coverage.record(e.range(), &v);
+            self.coverage.record(e.range(), &v, origin);
         }
         v
     }
@@ -126,12 +140,11 @@ impl<'a> Interp<'a> {
     /// loses what flows from it. (A modelled function whose result is unknown is not one: its
     /// arguments were.)
     pub(crate) fn note_module_attr(&mut self, recv: &Value, out: &Value, attr: &Expr) {
-        if self.cur_module == 0
-            && matches!(recv, Value::Module(_))
+        if matches!(recv, Value::Module(_))
             && matches!(out, Value::Top)
             && let Some(name) = super::coverage::dotted(attr)
         {
-            self.coverage.cause(name, attr.range());
+            self.coverage.cause(&name, self.cur_module, attr.range());
         }
     }
 
@@ -140,6 +153,9 @@ impl<'a> Interp<'a> {
             Expr::Name(n) => {
                 let v = self.lookup(n.id.as_str(), n.range, st);
                 self.record_type(n.range, &v);
+                if matches!(v, Value::Top) {
+                    self.record_unknown(n.range, self.coverage.bound(n.id.as_str()));
+                }
                 v
             }
             Expr::NumberLiteral(n) => match &n.value {

@@ -539,7 +539,13 @@ impl Interp<'_> {
         let text = match &v {
             Value::Array(s) => format!("ndarray {}", crate::explain::shape_text(s)),
             Value::Tensor(s) => format!("Tensor {}", crate::explain::shape_text(s)),
-            Value::Top => "unknown (the analysis lost track of this value)".to_owned(),
+            Value::Top => match self.coverage.origin.map(|o| self.coverage.cause_name(o)) {
+                Some(c) if c == super::coverage::NO_CALLER => {
+                    "unknown (it comes from the arguments of a function never called here, analysed with unknown inputs)".to_owned()
+                }
+                Some(c) => format!("unknown (it comes from `{c}`, which the analysis does not model)"),
+                None => "unknown (the analysis lost track of this value)".to_owned(),
+            },
             _ => "not an array or tensor".to_owned(),
         };
         self.report(

@@ -77,6 +77,9 @@ pub struct RunOutput {
     pub out_of_fuel: bool,
     pub origins: Vec<Origin>,
     pub types: FxMap<TextRange, (bool, crate::Shape)>,
+    /// Names of the entry whose value was unknown (with [`Config::collect_types`]): the cause
+    /// it traces back to, when one was found.
+    pub unknown: FxMap<TextRange, String>,
     /// What was understood of the entry module (`coverage`).
     pub coverage: coverage::CoverageSummary,
 }
@@ -328,6 +331,7 @@ pub struct Interp<'a> {
     /// Shapes of the entry module's array-valued names (see [`RunOutput`]).
     /// Shapes of names for the hover: (a torch tensor, not a NumPy array; the shape).
     pub(crate) types: FxMap<TextRange, (bool, crate::Shape)>,
+    pub(crate) unknown: FxMap<TextRange, String>,
     /// What the entry module's expressions evaluated to, for `--statistics`.
     pub(crate) coverage: coverage::Coverage,
 }
@@ -395,6 +399,7 @@ impl<'a> Interp<'a> {
             chain: Vec::new(),
             origins: Vec::new(),
             types: FxMap::default(),
+            unknown: FxMap::default(),
             coverage: coverage::Coverage::default(),
             unrolled: 1,
         }
@@ -433,6 +438,7 @@ impl<'a> Interp<'a> {
             out_of_fuel: self.out_of_fuel,
             origins: self.origins,
             types: self.types,
+            unknown: self.unknown,
             coverage: self.coverage.summary(),
         }
     }
@@ -635,10 +641,22 @@ impl<'a> Interp<'a> {
             Value::Tensor(s) => (true, s),
             _ => return,
         };
+        self.unknown.remove(&range);
         self.types
             .entry(range)
             .and_modify(|old| old.1 = old.1.join(s))
             .or_insert_with(|| (tensor, s.clone()));
+    }
+
+    /// For the hover: the name at `range` is unknown, traced to cause `origin`.
+    pub(crate) fn record_unknown(&mut self, range: TextRange, origin: Option<u32>) {
+        if !self.config.collect_types || self.cur_module != 0 || self.types.contains_key(&range) {
+            return;
+        }
+        if let Some(o) = origin {
+            let name = self.coverage.cause_name(o).to_owned();
+            self.unknown.insert(range, name);
+        }
     }
 
     /// Report a model's error (if any) and return its result shape as a value.

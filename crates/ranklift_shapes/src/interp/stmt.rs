@@ -95,6 +95,8 @@ impl<'a> Interp<'a> {
                 Out::normal(st)
             }
             Stmt::Assign(a) => {
+                // The value's own origin (coverage), not an earlier statement's.
+                let outer = self.coverage.origin.take();
                 let v = self.eval(&a.value, &mut st);
                 for t in &a.targets {
                     if let (Value::Array(shape), Expr::Name(_) | Expr::Attribute(_)) = (&v, t) {
@@ -102,6 +104,7 @@ impl<'a> Interp<'a> {
                     }
                     self.assign(t, v.clone(), &mut st);
                 }
+                self.coverage.origin = outer;
                 Out::normal(st)
             }
             Stmt::AugAssign(a) => {
@@ -1179,9 +1182,15 @@ impl<'a> Interp<'a> {
 
     /// Assign to a target expression (name, tuple, attribute, subscript).
     pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
+        if let Some(text) = super::coverage::dotted(target) {
+            self.coverage.bind(text, matches!(v, Value::Top));
+        }
         match target {
             Expr::Name(n) => {
                 self.record_type(n.range, &v);
+                if matches!(v, Value::Top) {
+                    self.record_unknown(n.range, self.coverage.origin);
+                }
                 self.bind(n.id.as_str(), v, st)
             }
             Expr::Tuple(t) => self.unpack(&t.elts, v, st),
