@@ -1,4 +1,5 @@
-//! Jupyter notebooks (`.ipynb`, nbformat 4): the code cells, in order, as one Python program.
+//! Jupyter notebooks (`.ipynb`, nbformat 4, and 3 — whose cells sit in `worksheets` and keep
+//! their code in `input`): the code cells, in order, as one Python program.
 //!
 //! Each code cell contributes its lines, so a line of the program maps back to one cell and a
 //! line in it ([`Notebook::relocate`]). IPython syntax that is not Python is replaced line for
@@ -32,10 +33,20 @@ pub struct Notebook {
 
 #[derive(Deserialize)]
 struct RawNotebook {
+    #[serde(default)]
     cells: Vec<RawCell>,
+    /// nbformat 3: the cells are in worksheets (in practice one).
+    #[serde(default)]
+    worksheets: Vec<RawWorksheet>,
     #[serde(default)]
     metadata: serde_json::Value,
     nbformat: Option<u32>,
+}
+
+#[derive(Deserialize)]
+struct RawWorksheet {
+    #[serde(default)]
+    cells: Vec<RawCell>,
 }
 
 #[derive(Deserialize)]
@@ -43,6 +54,12 @@ struct RawCell {
     cell_type: String,
     #[serde(default)]
     source: Source,
+    /// nbformat 3: a code cell's code.
+    #[serde(default)]
+    input: Option<Source>,
+    /// nbformat 3: a code cell's language.
+    #[serde(default)]
+    language: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -71,17 +88,26 @@ impl Notebook {
     pub fn parse(json: &str, display: &str) -> Result<Notebook, String> {
         let raw: RawNotebook = serde_json::from_str(json)
             .map_err(|e| format!("not a Jupyter notebook (invalid nbformat JSON: {e})"))?;
-        if raw.nbformat.is_some_and(|v| v < 4) {
+        if raw.nbformat.is_some_and(|v| v < 3) {
             return Err(format!(
-                "nbformat {} is not supported (4 is); upgrade it with `jupyter nbconvert --to notebook --inplace`",
+                "nbformat {} is not supported (3 and 4 are); upgrade it with `jupyter nbconvert --to notebook --inplace`",
                 raw.nbformat.unwrap_or_default()
             ));
+        }
+        let mut raw = raw;
+        if raw.cells.is_empty() {
+            raw.cells = std::mem::take(&mut raw.worksheets)
+                .into_iter()
+                .flat_map(|w| w.cells)
+                .collect();
         }
         let language = raw
             .metadata
             .pointer("/language_info/name")
             .or_else(|| raw.metadata.pointer("/kernelspec/language"))
-            .and_then(|v| v.as_str());
+            .or_else(|| raw.metadata.pointer("/language"))
+            .and_then(|v| v.as_str())
+            .or_else(|| raw.cells.iter().find_map(|c| c.language.as_deref()));
         if let Some(lang) = language
             && !lang.eq_ignore_ascii_case("python")
         {
@@ -95,7 +121,7 @@ impl Notebook {
             if cell.cell_type != "code" {
                 continue;
             }
-            let text = match &cell.source {
+            let text = match cell.input.as_ref().unwrap_or(&cell.source) {
                 Source::One(s) => s.clone(),
                 Source::Lines(v) => v.concat(),
             };
@@ -264,6 +290,42 @@ mod tests {
             })
             .collect();
         serde_json::json!({"cells": cells, "metadata": {"language_info": {"name": "python"}}, "nbformat": 4, "nbformat_minor": 5}).to_string()
+    }
+
+    #[test]
+    fn nbformat_3_reads_the_worksheets_cells_input() {
+        // The layout nbformat 3 writes (IPython 1.x/2.x): cells in worksheets, code in `input`,
+        // headings as cells of their own.
+        let json = r#"{"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0,
+            "worksheets": [{"cells": [
+                {"cell_type": "heading", "level": 1, "metadata": {}, "source": ["Title"]},
+                {"cell_type": "code", "collapsed": false, "input": ["import numpy as np\n", "x = np.zeros((2, 3))"], "language": "python", "metadata": {}, "outputs": []},
+                {"cell_type": "code", "collapsed": false, "input": "y = x.T", "language": "python", "metadata": {}, "outputs": []}
+            ], "metadata": {}}]}"#;
+        let n = Notebook::parse(json, "old.ipynb").unwrap();
+        assert!(
+            n.python
+                .ends_with("import numpy as np\nx = np.zeros((2, 3))\ny = x.T\n"),
+            "{}",
+            n.python
+        );
+        // Line 3 of the program is the second line of the second cell (the heading is cell 1).
+        assert_eq!(n.locate(3), (2, 2));
+        assert_eq!(n.locate(4), (3, 1));
+        // A cell of another language says so.
+        let r = json.replace("\"language\": \"python\"", "\"language\": \"julia\"");
+        assert!(
+            Notebook::parse(&r, "old.ipynb")
+                .unwrap_err()
+                .contains("julia")
+        );
+        // nbformat 2 and older are still refused, with the way to upgrade.
+        let old = r#"{"metadata": {}, "nbformat": 2, "worksheets": []}"#;
+        assert!(
+            Notebook::parse(old, "older.ipynb")
+                .unwrap_err()
+                .contains("nbconvert")
+        );
     }
 
     #[test]

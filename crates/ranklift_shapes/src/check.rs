@@ -322,7 +322,7 @@ fn check_notebook(path: &Path, display: String, opts: &Options) -> (FileResult, 
                 Severity::Error,
                 format!("cannot read the notebook: {e}"),
             )
-            .with_hint("ranklift reads Jupyter notebooks in nbformat 4 with a Python kernel");
+            .with_hint("ranklift reads Jupyter notebooks in nbformat 3 or 4 with a Python kernel");
             return (
                 FileResult {
                     path: display,

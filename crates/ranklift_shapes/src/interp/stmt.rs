@@ -68,7 +68,14 @@ impl<'a> Interp<'a> {
                 break;
             }
             let saved = std::mem::take(&mut self.raised);
+            // Coverage: a statement's causes are its own, but a `return`'s reach the call.
+            let outer = self.coverage.origin.take();
             let mut r = self.exec_stmt(s, state);
+            let inner = self.coverage.origin.take();
+            self.coverage.origin = match s {
+                Stmt::Return(_) => outer.or(inner),
+                _ => outer,
+            };
             // A certain error raised by this statement (its own expressions, not a nested
             // block's statements): the rest of the block does not run on this path.
             if std::mem::replace(&mut self.raised, saved) {
@@ -920,11 +927,14 @@ impl<'a> Interp<'a> {
                 }
                 // Wrappers that call the function with the caller's arguments.
                 // Runtime type checkers (jaxtyping's `@jaxtyped(typechecker=beartype)`,
-                // beartype, typeguard) and torch's gradient modes (`@torch.no_grad()`) too.
+                // beartype, typeguard), torch's gradient and precision modes
+                // (`@torch.no_grad()`, `@torch.autocast(...)`) and TorchScript's markers
+                // (`@torch.jit.ignore`: eager mode calls the function as written) too.
                 "abstractmethod" | "lru_cache" | "cache" | "wraps" | "jit" | "njit"
                 | "function" | "overload" | "override" | "final" | "no_type_check" | "setter"
                 | "getter" | "deleter" | "jaxtyped" | "beartype" | "typechecked" | "no_grad"
-                | "inference_mode" | "enable_grad" => {}
+                | "inference_mode" | "enable_grad" | "autocast" | "custom_fwd" | "custom_bwd"
+                | "ignore" | "unused" | "export" | "script" | "script_method" | "compile" => {}
                 // A decorator of the program itself (`def autoshape(func): ... return
                 // wrapper`) is run on the function when it is a plain function of a module
                 // (not a method), alone in the list: the name is bound to what it returns.

@@ -24,6 +24,7 @@ pub mod einsum;
 pub mod layers;
 pub mod legacy;
 pub mod ops;
+pub mod runtime;
 pub mod setitem;
 pub mod sort;
 pub mod split;
@@ -42,6 +43,9 @@ const MODULES: &[&str] = &[
     "torch.cuda",
     "torch.autograd",
     "torch.autograd.variable",
+    "torch.nn.init",
+    "torch.jit",
+    "torch.accelerator",
 ];
 
 /// `torch.*` module names the interpreter models.
@@ -61,6 +65,9 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
     }
     if let Some(name) = ops::function(&full) {
         return Value::TorchFunc(name);
+    }
+    if module == "torch" && runtime::DTYPES.contains(&attr) {
+        return Value::TorchFunc("torch.dtype");
     }
     // `torch.cuda.FloatTensor` is `torch.FloatTensor` (on the GPU: same sizes, same rule).
     if module == "torch.cuda"

@@ -99,6 +99,15 @@ pub enum Rule {
     Unflatten,
     /// `sort` / `argsort` / `msort` / `topk` (`torch/sort.rs`).
     Sorting(super::sort::Sort),
+    /// The first argument, whatever it is (`nn.init.zeros_(b)`, `torch.jit.script(f)`;
+    /// `torch/runtime.rs`).
+    PassThrough,
+    /// `False`: the program runs eagerly (`torch.jit.is_scripting()`).
+    Eager,
+    /// A bool of unknown value (`torch.cuda.is_available()`).
+    AnyBool,
+    /// A known object of no shape (`torch.device("cuda")`).
+    Opaque,
 }
 
 use Rule::*;
@@ -301,6 +310,13 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch.nn.functional", FUNCTIONAL),
         ("torch.autograd", super::legacy::AUTOGRAD),
         ("torch.autograd.variable", super::legacy::AUTOGRAD),
+        ("torch.nn.init", super::runtime::INIT),
+        ("torch.jit", super::runtime::JIT),
+        ("torch.cuda", super::runtime::AVAILABILITY),
+        ("torch.cuda", super::runtime::DEVICE_QUERIES),
+        ("torch.accelerator", super::runtime::AVAILABILITY),
+        ("torch.accelerator", super::runtime::DEVICE_QUERIES),
+        ("torch", super::runtime::TORCH),
     ] {
         for (names, rule) in groups {
             for n in *names {
@@ -570,6 +586,10 @@ impl<'a> Interp<'a> {
             _ => None,
         };
         match r {
+            PassThrough => return x.cloned().unwrap_or(Value::Top),
+            Eager => return Value::Bool(Some(false)),
+            AnyBool => return Value::Bool(None),
+            Opaque => return Value::TorchFunc("torch.device"),
             Pieces(kind) => self.torch_split(kind, args, range),
             Sorting(kind) => self.torch_sort(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
