@@ -313,6 +313,10 @@ impl<'a> Interp<'a> {
             }
             Value::Builtin(b) => self.call_builtin(*b, &args, range, st),
             Value::Method(recv, name) => self.call_method(recv, name, args, range, st),
+            Value::Partial(p) => {
+                let p = p.clone();
+                self.call_partial(&p, args, range, st)
+            }
             Value::Int(_)
             | Value::Float(_)
             | Value::Bool(_)
@@ -1239,6 +1243,7 @@ impl<'a> Interp<'a> {
         }
         match b {
             Builtin::RevealShape => self.reveal_shape(a0, range),
+            Builtin::Partial => self.make_partial(args),
             // `setattr(self, "a", node)`: the attribute is set (to what is known of `node` when
             // the name is a constant of a `setattr`); any other name, or `delattr`, may be any
             // attribute: the object's attributes become unknown.

@@ -899,6 +899,10 @@ impl<'a> Interp<'a> {
                 "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
                 _ => Value::Top,
             },
+            Value::Module(ModRef::Functools) => match attr {
+                "partial" => Value::Builtin(Builtin::Partial),
+                _ => Value::Top,
+            },
             Value::Module(ModRef::Argparse) => match attr {
                 "ArgumentParser" => Value::Builtin(Builtin::ArgParser),
                 _ => Value::Top,

@@ -23,6 +23,7 @@ mod expr;
 pub mod hints;
 mod index;
 mod ops;
+pub mod partial;
 mod scope;
 pub mod state;
 pub(crate) mod stmt;

@@ -765,6 +765,7 @@ impl<'a> Interp<'a> {
             "platform" => return Value::Module(ModRef::Platform),
             "math" => return Value::Module(ModRef::Math),
             "copy" => return Value::Module(ModRef::Copy),
+            "functools" => return Value::Module(ModRef::Functools),
             "argparse" => return Value::Module(ModRef::Argparse),
             _ => {}
         }

@@ -200,6 +200,8 @@ pub enum ModRef {
     Copy,
     /// `argparse`: the command line's defaults (`interp/argparse.rs`).
     Argparse,
+    /// `functools`: `partial` (`interp/partial.rs`).
+    Functools,
     /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
     Torch(&'static str),
     /// One of the project's own modules, by index.
@@ -247,6 +249,8 @@ pub enum Builtin {
     /// `reveal_shape(x)` from the hints module: report what the analysis knows of `x` (W304),
     /// as type checkers' `reveal_type`.
     RevealShape,
+    /// `functools.partial` (`interp/partial.rs`).
+    Partial,
     /// `typing.Annotated`.
     Annotated,
     /// A jaxtyping dtype (`Float`, `Int`, `Shaped`, ...): `Float[Tensor, "b c h w"]`.
@@ -328,6 +332,8 @@ pub enum Value {
     ArgParser(Addr),
     /// What its `parse_args()` returns: the options' values (a heap dict of their names).
     Namespace(Addr),
+    /// What `functools.partial(f, ...)` made (`interp/partial.rs`).
+    Partial(Arc<super::partial::Partial>),
 }
 
 impl Value {
@@ -380,7 +386,8 @@ impl Value {
                 | ModRef::Sys
                 | ModRef::Platform
                 | ModRef::Math
-                | ModRef::Copy,
+                | ModRef::Copy
+                | ModRef::Functools,
             ) => "module",
             _ => return None,
         })

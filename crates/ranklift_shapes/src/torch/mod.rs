@@ -24,6 +24,7 @@ pub mod einsum;
 pub mod layers;
 pub mod legacy;
 pub mod ops;
+pub mod resize;
 pub mod runtime;
 pub mod setitem;
 pub mod sort;

@@ -108,6 +108,10 @@ pub enum Rule {
     AnyBool,
     /// A known object of no shape (`torch.device("cuda")`).
     Opaque,
+    /// `F.pad`, `index_select`, `F.one_hot` (`torch/resize.rs`).
+    Pad,
+    IndexSelect,
+    OneHot,
 }
 
 use Rule::*;
@@ -317,6 +321,8 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch.accelerator", super::runtime::AVAILABILITY),
         ("torch.accelerator", super::runtime::DEVICE_QUERIES),
         ("torch", super::runtime::TORCH),
+        ("torch", super::resize::TORCH),
+        ("torch.nn.functional", super::resize::FUNCTIONAL),
     ] {
         for (names, rule) in groups {
             for n in *names {
@@ -332,7 +338,7 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
 /// Tensor methods: the torch functions of the same name (`x.view` is [`Reshape`]).
 static METHODS: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
     let mut t = FxMap::default();
-    for (names, rule) in TORCH_FUNCTIONS {
+    for (names, rule) in TORCH_FUNCTIONS.iter().chain(super::resize::TORCH) {
         for n in *names {
             t.insert(*n, *rule);
         }
@@ -586,10 +592,13 @@ impl<'a> Interp<'a> {
             _ => None,
         };
         match r {
-            PassThrough => return x.cloned().unwrap_or(Value::Top),
-            Eager => return Value::Bool(Some(false)),
-            AnyBool => return Value::Bool(None),
-            Opaque => return Value::TorchFunc("torch.device"),
+            PassThrough => x.cloned().unwrap_or(Value::Top),
+            Eager => Value::Bool(Some(false)),
+            AnyBool => Value::Bool(None),
+            Opaque => Value::TorchFunc("torch.device"),
+            Pad => super::resize::pad(args),
+            IndexSelect => super::resize::index_select(args),
+            OneHot => super::resize::one_hot(args),
             Pieces(kind) => self.torch_split(kind, args, range),
             Sorting(kind) => self.torch_sort(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
