@@ -187,10 +187,17 @@ CONTROLS = [
 ]
 
 
-# What CI runs (`--ci`): every control above, the examples they edit, and one project; the other
-# examples run locally only (their rewrites stay pinned by the golden tests in CI). The whole list
-# took ~650 s here, and ~900 s with this session's examples and controls.
-CI_EXAMPLES = {name for name, *_ in CONTROLS} | {"project_star_import"}
+# Controls (and their examples) CI leaves to the local run because another CI run fails on the
+# same fault: find_unused_parameters (unused_submodule.py stays), a per-rank sampler seed
+# (infinite_loader.py stays), rank 1 writing (plain_loop.py's control stays), a rank-local
+# plateau metric (`ranklift verify`'s own CI control, scripts/e2e_verify.py).
+LOCAL_ONLY = {"finetune_head.py", "gan_aux_head.py", "weighted_sampler.py", "samples_and_progress.py",
+              "plateau_schedule.py"}
+# What CI runs (`--ci`): the controls above but LOCAL_ONLY's, the examples they edit, and one
+# project; the other examples run locally only (their rewrites stay pinned by the golden tests in
+# CI). The whole list took ~650 s here, ~900 s with a later session's examples and controls, and
+# CI's sample 720 s (contended) before LOCAL_ONLY was set aside.
+CI_EXAMPLES = ({name for name, *_ in CONTROLS} | {"project_star_import"}) - LOCAL_ONLY
 
 
 class Failure(Exception):
@@ -559,6 +566,8 @@ def main():
         print(f"{r['result']:4} {r['example']:<28} {r['steps']:<14} np1 {r['np1']:<12} {r['t1']:5.1f}s {r['t2']:5.1f}s {r['why']}", flush=True)
         rows.append(r)
     for name, what, edit, check in CONTROLS:
+        if args.ci and name in LOCAL_ONLY:
+            continue
         if not args.names or name in args.names:
             r = check_control(name, what, edit, check, Path(args.bin).resolve(), base / "control")
             print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)

@@ -387,6 +387,91 @@ from torchvision.models.squeezenet import SqueezeNet
 print(SqueezeNet("1_0", num_classes=10)(torch.randn(2, 3, 96, 96)).shape)
 print(SqueezeNet("1_1", num_classes=10)(torch.randn(2, 3, 96, 96)).shape)
 """, keep_dirs=True)
+
+# Batch 4 (shapes coverage, 2026-11-29): models of code the analysis was never tuned on, measured
+# with the binary of the session start (first contact) and after the coverage-guided fixes.
+CLIP = ("openai/CLIP", "d05afc436d78f1c48dc0dbf8e5980a9d471f35f6")
+model("clip-resnet", *CLIP, ["clip/model.py"], "clip/model.py", """
+import torch
+from model import CLIP
+
+m = CLIP(embed_dim=16, image_resolution=64, vision_layers=(1, 1, 1, 1), vision_width=16,
+         vision_patch_size=None, context_length=8, vocab_size=50, transformer_width=32,
+         transformer_heads=2, transformer_layers=1)
+logits, _ = m(torch.randn(2, 3, 64, 64), torch.randint(0, 50, (2, 8)))
+print(logits.shape)
+""")
+model("clip-vit", *CLIP, ["clip/model.py"], "clip/model.py", """
+import torch
+from model import CLIP
+
+m = CLIP(embed_dim=16, image_resolution=32, vision_layers=1, vision_width=64, vision_patch_size=8,
+         context_length=8, vocab_size=50, transformer_width=32, transformer_heads=2,
+         transformer_layers=1)
+logits, _ = m(torch.randn(2, 3, 32, 32), torch.randint(0, 50, (2, 8)))
+print(logits.shape)
+""")
+model("torchvision-vit", *TV, [], "torchvision/models/vision_transformer.py", """
+import torch
+from torchvision.models.vision_transformer import VisionTransformer
+
+m = VisionTransformer(image_size=32, patch_size=8, num_layers=1, num_heads=2, hidden_dim=32,
+                      mlp_dim=64, num_classes=10)
+print(m(torch.randn(2, 3, 32, 32)).shape)
+""", keep_dirs=True)
+model("torchvision-convnext", *TV, [], "torchvision/models/convnext.py", """
+import torch
+from torchvision.models.convnext import ConvNeXt, CNBlockConfig
+
+m = ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)], num_classes=10)
+print(m(torch.randn(2, 3, 32, 32)).shape)
+""", keep_dirs=True)
+model("torchvision-densenet", *TV, [], "torchvision/models/densenet.py", """
+import torch
+from torchvision.models.densenet import DenseNet
+
+m = DenseNet(growth_rate=8, block_config=(2, 2), num_init_features=16, num_classes=10)
+print(m(torch.randn(2, 3, 32, 32)).shape)
+""", keep_dirs=True)
+model("torchvision-swin", *TV, [], "torchvision/models/swin_transformer.py", """
+import torch
+from torchvision.models.swin_transformer import SwinTransformer
+
+m = SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[1, 1], num_heads=[1, 2],
+                    window_size=[2, 2], num_classes=10)
+print(m(torch.randn(2, 3, 32, 32)).shape)
+""", keep_dirs=True)
+BATCH_4 = {"clip-resnet", "clip-vit", "torchvision-vit", "torchvision-convnext",
+           "torchvision-densenet", "torchvision-swin"}
+# Batch 5, held back: measured once, with the binary after the last fix of this wave.
+model("torchvision-mobilenetv3", *TV, [], "torchvision/models/mobilenetv3.py", """
+import torch
+from torchvision.models.mobilenetv3 import MobileNetV3, _mobilenet_v3_conf
+
+ir, last = _mobilenet_v3_conf("mobilenet_v3_small")
+print(MobileNetV3(ir, last, num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-shufflenetv2", *TV, [], "torchvision/models/shufflenetv2.py", """
+import torch
+from torchvision.models.shufflenetv2 import ShuffleNetV2
+
+print(ShuffleNetV2([2, 2, 2], [8, 16, 32, 64, 128], num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-regnet", *TV, [], "torchvision/models/regnet.py", """
+import torch
+from torchvision.models.regnet import RegNet, BlockParams
+
+params = BlockParams.from_init_params(depth=4, w_0=16, w_a=8.0, w_m=2.0, group_width=8)
+print(RegNet(params, num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-mnasnet", *TV, [], "torchvision/models/mnasnet.py", """
+import torch
+from torchvision.models.mnasnet import MNASNet
+
+print(MNASNet(0.5, num_classes=10)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+BATCH_5 = {"torchvision-mobilenetv3", "torchvision-shufflenetv2", "torchvision-regnet",
+           "torchvision-mnasnet"}
 model("torchvision-googlenet", *TV, [], "torchvision/models/googlenet.py", """
 import torch
 from torchvision.models.googlenet import GoogLeNet

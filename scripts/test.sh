@@ -34,7 +34,7 @@ fi
 cargo test --all-targets
 step "shapes on real packages from PyPI (ledger: scripts/realworld-shapes-ledger.json)"
 cargo build --quiet --bin ranklift
-# CI skips the two slowest packages (LOCAL_ONLY in scripts/realworld_shapes.py); locally all run.
+# CI skips the three slowest packages (LOCAL_ONLY in scripts/realworld_shapes.py); locally all run.
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/realworld-shapes.sh --ci
 step "shapes recall on bugs injected into real functions (confirmed with real NumPy)"
 # Measured 109/146 = 74.7% when this floor was set (20/57 at the start of issue 13); a drop below it fails.

@@ -187,9 +187,19 @@ impl<'a> Interp<'a> {
             }
             _ => None,
         };
+        // A grown `nn.Sequential` (`self.features.add_module(...)`): its holder is rebound.
+        let grown = match (&f, &*c.func) {
+            (Value::Method(recv, m), Expr::Attribute(a)) => {
+                crate::torch::containers::grown(recv, m, &args).map(|v| (&*a.value, v))
+            }
+            _ => None,
+        };
         let result = self.call_value(&f, args, c.range(), st);
         if let Some((name, v)) = changed {
             self.bind(name, v, st);
+        }
+        if let Some((holder, v)) = grown {
+            self.assign(holder, v, st);
         }
         result
     }
@@ -260,13 +270,17 @@ impl<'a> Interp<'a> {
                     Some(Value::Func(id)) => {
                         self.call_function(id, Some(f.clone()), args, range, st)
                     }
-                    // `model(x)` of an `nn.Module` runs its `forward`.
+                    // `model(x)` of an `nn.Module` runs its `forward` (a torch layer's, for a
+                    // subclass of one that defines none).
                     None if class.is_some_and(|c| self.is_torch_module(c, 0)) => {
                         match class.and_then(|c| self.class_attr(c, "forward", 0)) {
                             Some(Value::Func(id)) => {
                                 self.call_function(id, Some(f.clone()), args, range, st)
                             }
-                            _ => Value::Top,
+                            _ => match self.stored_layer(f, st) {
+                                Some(l) => self.call_layer(&l, args, range, st),
+                                None => Value::Top,
+                            },
                         }
                     }
                     _ => Value::Top,
@@ -302,6 +316,20 @@ impl<'a> Interp<'a> {
             }
             Value::TorchFunc(name) if name.starts_with("torch.utils.data.") => {
                 self.call_torch_data(name, &args, range, st)
+            }
+            // `nn.Sequential(OrderedDict([("fc", ...), ...]))`: the dict's values, in order.
+            Value::TorchFunc(name @ "torch.nn.Sequential")
+                if matches!(args.pos.as_slice(), [Value::Dict(_)]) =>
+            {
+                let mut args = args;
+                if let [Value::Dict(a)] = args.pos.as_slice()
+                    && let Some((items, true)) = st.dict(*a)
+                {
+                    args.pos = items.into_iter().map(|(_, v)| v).collect();
+                } else {
+                    return Value::Top;
+                }
+                self.call_torch(name, &args, range, st)
             }
             Value::TorchFunc(name) => {
                 let args = self.lists_as_tuples(args, st);
@@ -466,6 +494,11 @@ impl<'a> Interp<'a> {
             return self.call_function(id, Some(recv.clone()), args, range, st);
         }
         match (recv, &**name) {
+            (Value::Super(s), _) => {
+                let (obj, class) = (s.0.clone(), s.1);
+                self.call_super_layer(&obj, class, name, args, range, st)
+            }
+            (Value::None, "<nothing>") => Value::None,
             (Value::Func(id), "<static>") => self.call_function(*id, None, args, range, st),
             (Value::Func(_), _) => Value::Top,
             (Value::Array(_), _) => self.call_array_method(recv, name, args, range, st),
@@ -803,6 +836,13 @@ impl<'a> Interp<'a> {
                     self.call_function(post, Some(obj.clone()), Args::default(), range, st);
                 }
             }
+            // A subclass of a torch layer with no `__init__` of its own: the layer's.
+            None => {
+                if let Some(layer) = self.torch_layer_base(c, 0) {
+                    let built = crate::torch::layers::construct(layer, &args);
+                    self.store_layer(&obj, built, st);
+                }
+            }
             _ => {}
         }
         obj
@@ -1009,6 +1049,12 @@ impl<'a> Interp<'a> {
                     return e.ret.clone();
                 }
             }
+        }
+        // Coverage: a parameter bound to an unknown argument traces back to what the call's
+        // arguments met; any other forgets what an earlier function's name of that text met.
+        for (name, b) in &env {
+            self.coverage
+                .bind(name.to_string(), matches!(b.value, Value::Top));
         }
         let frame = State {
             globals: globals.clone(),
@@ -1244,6 +1290,7 @@ impl<'a> Interp<'a> {
         match b {
             Builtin::RevealShape => self.reveal_shape(a0, range),
             Builtin::Partial => self.make_partial(args),
+            Builtin::Super => self.make_super(args, st),
             // `setattr(self, "a", node)`: the attribute is set (to what is known of `node` when
             // the name is a constant of a `setattr`); any other name, or `delattr`, may be any
             // attribute: the object's attributes become unknown.
@@ -1278,6 +1325,46 @@ impl<'a> Interp<'a> {
                             .collect(),
                         true,
                     ),
+                    // `dict([(k, v), ...])` / `OrderedDict([...])`: the pairs, in order.
+                    Some(pairs @ (Value::List(_) | Value::Tuple(_))) => {
+                        let items = match pairs {
+                            Value::List(a) => st.list(*a),
+                            Value::Tuple(s) => Some(s.clone()),
+                            _ => None,
+                        };
+                        let pair = |v: &Value| match v {
+                            Value::Tuple(Seq::Exact(kv)) if kv.len() == 2 => {
+                                Some((kv[0].clone(), kv[1].clone()))
+                            }
+                            _ => None,
+                        };
+                        match items {
+                            Some(Seq::Exact(items)) => {
+                                match items.iter().map(pair).collect::<Option<Vec<_>>>() {
+                                    // Exact when the keys are distinct constants (a repeated
+                                    // key keeps its first place and its last value).
+                                    Some(kv) => {
+                                        let constant = kv.iter().all(|(k, _)| {
+                                            matches!(
+                                                k,
+                                                Value::Str(Some(_)) | Value::Int(Int::Const(_))
+                                            )
+                                        });
+                                        let mut out: Vec<(Value, Value)> = Vec::new();
+                                        for (k, v) in kv {
+                                            match out.iter_mut().find(|(o, _)| *o == k) {
+                                                Some(slot) => slot.1 = v,
+                                                None => out.push((k, v)),
+                                            }
+                                        }
+                                        (out, constant)
+                                    }
+                                    None => (Vec::new(), false),
+                                }
+                            }
+                            _ => (Vec::new(), false),
+                        }
+                    }
                     Some(_) => (Vec::new(), false),
                 };
                 for (k, v) in &args.kw {
@@ -1537,7 +1624,7 @@ impl<'a> Interp<'a> {
                 })
             }
             Builtin::Isinstance => match (args.pos.first(), args.pos.get(1)) {
-                (Some(v), Some(cls)) => Value::Bool(isinstance(v, cls)),
+                (Some(v), Some(cls)) => Value::Bool(self.isinstance(v, cls, st)),
                 _ => Value::Bool(None),
             },
             Builtin::Print => Value::None,
@@ -1583,84 +1670,6 @@ fn bound(v: Value) -> Binding {
         value: v,
         maybe_unbound: false,
     }
-}
-
-/// `isinstance(v, cls)` for builtin classes and the program's own classes (or a tuple of them),
-/// when the value's kind decides it. NumPy scalars blur some answers: an `np.int64` is not an
-/// `int` and an `np.bool_` not a `bool`, while an `np.float64` is a `float` — so ints and bools
-/// stay undecided against `int`/`bool`, and 0-d arrays (maybe scalars) too. A literal list,
-/// tuple, string, number, None or array is never an instance of a class of the program.
-fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
-    /// A class `isinstance` may be asked about: a builtin, one of the program's, `np.ndarray`.
-    #[derive(Clone, Copy)]
-    enum Cls {
-        Builtin(Builtin),
-        User,
-        NdArray,
-    }
-    let one_class = |x: &Value| match x {
-        Value::Builtin(b) => Some(Cls::Builtin(*b)),
-        Value::Class(_) => Some(Cls::User),
-        Value::NpFunc("numpy.ndarray") => Some(Cls::NdArray),
-        _ => None,
-    };
-    let classes: Vec<Cls> = match cls {
-        Value::Tuple(Seq::Exact(items)) => {
-            items.iter().map(one_class).collect::<Option<Vec<_>>>()?
-        }
-        c => vec![one_class(c)?],
-    };
-    let concrete = matches!(
-        v,
-        Value::List(_)
-            | Value::Tuple(_)
-            | Value::Str(_)
-            | Value::Float(_)
-            | Value::Int(_)
-            | Value::Bool(_)
-            | Value::None
-            | Value::Array(_)
-            | Value::Range(_)
-            | Value::Func(_)
-    );
-    let mut answer = Some(false);
-    for c in classes {
-        let one = match (v, c) {
-            // A class of the program.
-            (_, Cls::User) => concrete.then_some(false),
-            // An array of rank 1 or more is an ndarray (a rank-0 result may be a NumPy scalar).
-            (Value::Array(s), Cls::NdArray) => s.rank().is_some_and(|r| r > 0).then_some(true),
-            (_, Cls::NdArray) => concrete.then_some(false),
-            (
-                _,
-                Cls::Builtin(
-                    Builtin::Object
-                    | Builtin::Other
-                    | Builtin::NdArray
-                    | Builtin::TensorHint
-                    | Builtin::Annotated
-                    | Builtin::JaxDtype,
-                ),
-            ) => None,
-            (Value::List(_), Cls::Builtin(Builtin::List))
-            | (Value::Tuple(_), Cls::Builtin(Builtin::Tuple)) => Some(true),
-            (Value::Str(_), Cls::Builtin(Builtin::Str))
-            | (Value::Float(_), Cls::Builtin(Builtin::Float)) => Some(true),
-            // A Python int (sizes, lengths, literals: NumPy's integers are 0-d arrays here) is
-            // an `int` and not a `bool`; a bool is both.
-            (Value::Int(_) | Value::Bool(_), Cls::Builtin(Builtin::Int))
-            | (Value::Bool(_), Cls::Builtin(Builtin::Bool)) => Some(true),
-            (Value::Int(_), Cls::Builtin(Builtin::Bool)) => Some(false),
-            (Value::Array(s), _) if s.rank().is_none_or(|r| r == 0) => None,
-            _ => concrete.then_some(false),
-        };
-        answer = match (answer, one) {
-            (_, Some(true)) | (Some(true), _) => return Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        };
-    }
-    answer
 }
 
 /// `math.hypot(a, b)` without libm's `hypot`: glibc 2.35 versioned that symbol anew, and one

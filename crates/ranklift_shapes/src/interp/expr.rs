@@ -23,6 +23,7 @@ static TYPE_ATTRS: LazyLock<super::state::FxSet<(&'static str, &'static str)>> =
 fn builtin(name: &str) -> Option<Value> {
     let b = match name {
         "len" => Builtin::Len,
+        "super" => Builtin::Super,
         "range" => Builtin::Range,
         "int" => Builtin::Int,
         "float" => Builtin::Float,
@@ -167,7 +168,8 @@ impl<'a> Interp<'a> {
                 let text = s.value.to_str();
                 Value::Str((text.len() <= 4096).then(|| text.into()))
             }
-            Expr::FString(_) | Expr::TString(_) => Value::Str(None),
+            Expr::FString(f) => self.eval_fstring(f, st),
+            Expr::TString(_) => Value::Str(None),
             Expr::BytesLiteral(_) => Value::Top,
             Expr::BooleanLiteral(b) => Value::Bool(Some(b.value)),
             Expr::NoneLiteral(_) => Value::None,
@@ -627,8 +629,9 @@ impl<'a> Interp<'a> {
         self.forget(&names, &attrs, st);
     }
 
-    /// Make `names` and `base.attr` (of an instance) unknown in `st` (functions, classes and
-    /// modules stay).
+    /// Make `names` and `base.attr` (of an instance) unknown in `st` (functions, classes,
+    /// modules and the torch layers the program built stay: a type test or `hasattr` on a
+    /// layer does not make it another kind of object).
     pub(crate) fn forget(&mut self, names: &[&str], attrs: &[(&str, &str)], st: &mut State) {
         for &(base, attr) in attrs {
             let Some(&Value::Instance(addr)) = st.lookup_value(base) else {
@@ -638,7 +641,11 @@ impl<'a> Interp<'a> {
                 && let Some(b) = attrs.get_mut(attr)
                 && !matches!(
                     b.value,
-                    Value::Top | Value::Func(_) | Value::Class(_) | Value::Module(_)
+                    Value::Top
+                        | Value::Func(_)
+                        | Value::Class(_)
+                        | Value::Module(_)
+                        | Value::Layer(_)
                 )
             {
                 b.value = Value::Top;
@@ -660,6 +667,7 @@ impl<'a> Interp<'a> {
                     | Value::Module(_)
                     | Value::NpFunc(_)
                     | Value::TorchFunc(_)
+                    | Value::Layer(_)
             ) {
                 continue;
             }
@@ -842,6 +850,10 @@ impl<'a> Interp<'a> {
             return Value::Top;
         }
         match obj {
+            Value::Super(s) => {
+                let (recv, class) = (s.0.clone(), s.1);
+                self.super_attr(&recv, class, attr)
+            }
             Value::Module(ModRef::Numpy(m)) => {
                 match crate::numpy::module_attr(self.config.numpy, m, attr) {
                     Some(v) => v,
@@ -877,6 +889,13 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Math) => math_attr(attr),
             Value::Module(ModRef::Torch(m)) => crate::torch::module_attr(m, attr),
             Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
+            // The methods that grow an `nn.Sequential` (`torch/containers.rs`).
+            Value::Layer(l)
+                if matches!(**l, crate::torch::layers::Layer::Sequential(_))
+                    && crate::torch::containers::GROWING.contains(&attr) =>
+            {
+                Value::Method(Box::new(obj.clone()), attr.into())
+            }
             Value::Layer(l) if obj.held_modules().is_none() => {
                 crate::torch::layers::attribute(l, attr)
             }
@@ -897,6 +916,10 @@ impl<'a> Interp<'a> {
             }
             Value::Module(ModRef::Copy) => match attr {
                 "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
+                _ => Value::Top,
+            },
+            Value::Module(ModRef::Collections) => match attr {
+                "OrderedDict" => Value::Builtin(Builtin::Dict),
                 _ => Value::Top,
             },
             Value::Module(ModRef::Functools) => match attr {

@@ -546,7 +546,14 @@ impl Interp<'_> {
                 Some(c) => format!("unknown (it comes from `{c}`, which the analysis does not model)"),
                 None => "unknown (the analysis lost track of this value)".to_owned(),
             },
-            _ => "not an array or tensor".to_owned(),
+            Value::Bool(Some(b)) => format!("not an array or tensor (bool {})", if *b { "True" } else { "False" }),
+            Value::Int(super::value::Int::Const(i)) => format!("not an array or tensor (int {i})"),
+            Value::Instance(_) => "not an array or tensor (an object)".to_owned(),
+            Value::Layer(_) => "not an array or tensor (a torch.nn layer)".to_owned(),
+            other => match other.type_name() {
+                Some(t) => format!("not an array or tensor ({t})"),
+                None => "not an array or tensor".to_owned(),
+            },
         };
         self.report(
             range,

@@ -20,13 +20,16 @@ pub mod array_like;
 pub(crate) mod call;
 pub mod coverage;
 mod expr;
+mod fstring;
 pub mod hints;
 mod index;
+mod isinstance;
 mod ops;
 pub mod partial;
 mod scope;
 pub mod state;
 pub(crate) mod stmt;
+mod super_call;
 pub mod value;
 
 use std::sync::Arc;

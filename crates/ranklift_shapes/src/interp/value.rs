@@ -202,6 +202,8 @@ pub enum ModRef {
     Argparse,
     /// `functools`: `partial` (`interp/partial.rs`).
     Functools,
+    /// `collections`: `OrderedDict` is a dict.
+    Collections,
     /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
     Torch(&'static str),
     /// One of the project's own modules, by index.
@@ -251,6 +253,8 @@ pub enum Builtin {
     RevealShape,
     /// `functools.partial` (`interp/partial.rs`).
     Partial,
+    /// `super` (`interp/super_call.rs`).
+    Super,
     /// `typing.Annotated`.
     Annotated,
     /// A jaxtyping dtype (`Float`, `Int`, `Shaped`, ...): `Float[Tensor, "b c h w"]`.
@@ -334,6 +338,8 @@ pub enum Value {
     Namespace(Addr),
     /// What `functools.partial(f, ...)` made (`interp/partial.rs`).
     Partial(Arc<super::partial::Partial>),
+    /// `super()`: the object, and the class whose bases are searched (`interp/super_call.rs`).
+    Super(Arc<(Value, u32)>),
 }
 
 impl Value {
@@ -387,7 +393,8 @@ impl Value {
                 | ModRef::Platform
                 | ModRef::Math
                 | ModRef::Copy
-                | ModRef::Functools,
+                | ModRef::Functools
+                | ModRef::Collections,
             ) => "module",
             _ => return None,
         })

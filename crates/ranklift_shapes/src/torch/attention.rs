@@ -452,3 +452,33 @@ impl<'a> Interp<'a> {
         tensor(out)
     }
 }
+
+/// `F.multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, ...,
+/// out_proj_weight, ..., need_weights=True, ...)`, the function `nn.MultiheadAttention` runs
+/// (called directly by attention pooling heads): sequence-first `(L, N, E)` queries give an
+/// `(L, N, E_out)` output, `E_out` the rows of `out_proj_weight`; the weights are `(N, L, S)`
+/// (averaged over heads), `None` with `need_weights=False`. Its checks are not modelled.
+pub(crate) fn mha_forward(args: &Args) -> Value {
+    let q = args.get(0, "query").and_then(dims).map(<[Dim]>::to_vec);
+    let k = args.get(1, "key").and_then(dims).map(<[Dim]>::to_vec);
+    let out_dim = args
+        .get(11, "out_proj_weight")
+        .and_then(dims)
+        .and_then(|w| w.first().cloned())
+        .unwrap_or(Dim::Unknown);
+    let (Some(q), Some(k)) = (q, k) else {
+        return Value::Top;
+    };
+    if q.len() != 3 || k.len() != 3 {
+        return Value::Top;
+    }
+    let out = Value::Tensor(Shape::Known(vec![q[0].clone(), q[1].clone(), out_dim]));
+    let weights = match args.get(15, "need_weights") {
+        Some(Value::Bool(Some(false))) => Value::None,
+        Some(Value::Bool(Some(true))) | None => {
+            Value::Tensor(Shape::Known(vec![q[1].clone(), q[0].clone(), k[0].clone()]))
+        }
+        Some(_) => Value::Top,
+    };
+    Value::Tuple(Seq::Exact(vec![out, weights].into()))
+}

@@ -19,6 +19,7 @@
 
 pub mod attention;
 pub mod cells;
+pub mod containers;
 pub mod data;
 pub mod einsum;
 pub mod layers;

@@ -108,6 +108,11 @@ pub enum Rule {
     AnyBool,
     /// A known object of no shape (`torch.device("cuda")`).
     Opaque,
+    /// `F.multi_head_attention_forward` (`torch/attention.rs`).
+    MhaForward,
+    /// `norm(x, p, dim, keepdim)` (`torch.norm`, `x.norm`, `torch.linalg.norm`,
+    /// `vector_norm`): a reduction whose `dim` comes after the order.
+    Norm,
     /// `F.pad`, `index_select`, `F.one_hot` (`torch/resize.rs`).
     Pad,
     IndexSelect,
@@ -302,6 +307,7 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (&["binary_cross_entropy_with_logits"], BceLogits),
     (&["cross_entropy", "nll_loss"], CrossEntropy),
     (&["scaled_dot_product_attention"], Sdpa),
+    (&["multi_head_attention_forward"], MhaForward),
     (&["layer_norm"], LayerNormF),
     (&["linear"], LinearF),
 ];
@@ -323,6 +329,7 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch", super::runtime::TORCH),
         ("torch", super::resize::TORCH),
         ("torch.nn.functional", super::resize::FUNCTIONAL),
+        ("torch.linalg", super::resize::LINALG),
     ] {
         for (names, rule) in groups {
             for n in *names {
@@ -564,9 +571,13 @@ impl<'a> Interp<'a> {
         r: &Value,
         range: TextRange,
     ) -> Value {
+        // A NumPy scalar (a 0-d array here: `np.log(1 / 0.07)`) is a number to torch.
         let shape = |v: &Value| match v {
             Value::Tensor(s) => Some(s.clone()),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Shape::Known(Vec::new())),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Elem => {
+                Some(Shape::Known(Vec::new()))
+            }
+            Value::Array(s) if s.rank() == Some(0) => Some(Shape::Known(Vec::new())),
             _ => None,
         };
         let (Some(a), Some(b)) = (shape(l), shape(r)) else {
@@ -597,6 +608,21 @@ impl<'a> Interp<'a> {
             AnyBool => Value::Bool(None),
             Opaque => Value::TorchFunc("torch.device"),
             Pad => super::resize::pad(args),
+            MhaForward => super::attention::mha_forward(args),
+            Norm => {
+                let mut kw = Vec::new();
+                for (i, name) in [(2, "dim"), (3, "keepdim")] {
+                    if let Some(v) = args.get(i, name) {
+                        kw.push((Arc::from(name), v.clone()));
+                    }
+                }
+                let reduce = Args {
+                    pos: x.into_iter().cloned().collect(),
+                    kw,
+                    unknown: args.unknown,
+                };
+                self.torch_rule(Reduce, short, &reduce, range, st)
+            }
             IndexSelect => super::resize::index_select(args),
             OneHot => super::resize::one_hot(args),
             Pieces(kind) => self.torch_split(kind, args, range),

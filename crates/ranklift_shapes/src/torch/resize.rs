@@ -1,6 +1,7 @@
 //! Library model: functions whose result is their input with some sizes changed — `F.pad`
 //! (the padded dims grow), `index_select` (one dim becomes the index's length), `F.one_hot` (a
-//! dim of `num_classes` appended) — and the shape-keeping `roll` and `F.rms_norm`.
+//! dim of `num_classes` appended) — the shape-keeping `roll` and `F.rms_norm`, and the norms
+//! (`x.norm(p, dim, keepdim)`, `torch.linalg.vector_norm`: a reduction over `dim`).
 //!
 //! **Trigger:** `F.pad(x, pad)`, `torch.index_select(x, dim, index)` / `x.index_select(...)`,
 //! `F.one_hot(t, num_classes)`, `torch.roll(x, shifts, dims)` / `x.roll(...)`,
@@ -28,7 +29,11 @@ use crate::{Dim, Shape};
 pub const TORCH: &[(&[&str], Rule)] = &[
     (&["index_select"], Rule::IndexSelect),
     (&["roll"], Rule::Same),
+    (&["norm"], Rule::Norm),
 ];
+
+/// Of `torch.linalg`: the norms (a reduction whose `dim` follows the order).
+pub const LINALG: &[(&[&str], Rule)] = &[(&["norm", "vector_norm"], Rule::Norm)];
 
 /// Of `torch.nn.functional`.
 pub const FUNCTIONAL: &[(&[&str], Rule)] = &[

@@ -1,0 +1,185 @@
+//! Language model: `super()` — the parent class's methods, called on the same object.
+//!
+//! **Trigger:** `super()` in a method (or `super(C, self)`), then an attribute of it:
+//! `super().__init__(*args, **kwargs)`, `super().forward(x)`.
+//!
+//! **Result:** the attribute is looked up in the bases of the class the method is defined in
+//! (depth first, as far as single inheritance goes); a method of the program is bound to the
+//! same object and runs. Where that base is a `torch.nn` layer (`class LayerNorm(nn.LayerNorm)`,
+//! `class MLP(nn.Sequential)`), `__init__` builds the library layer from its arguments and keeps
+//! it on the object, and `forward` (or calling an object whose class defines none) applies it;
+//! a subclass without `__init__` builds it from the class call's arguments. `nn.Module`'s own
+//! `__init__` does nothing the analysis needs.
+//!
+//! **Why:** without it, sizes handed to a base class (`super().__init__(in_ch, out_ch)`) were
+//! lost, and every subclass of a torch layer — normalisation layers that cast, conv-norm-act
+//! blocks built as `nn.Sequential` — computed unknown values in every model that used one.
+//!
+//! ```python
+//! class LayerNorm(nn.LayerNorm):
+//!     def forward(self, x):
+//!         return super().forward(x.float())
+//!
+//! LayerNorm(32)(torch.zeros(8, 2, 16))  # W521 Given normalized_shape=[32], expected input with shape [*, 32], ...
+//! ```
+use std::sync::Arc;
+
+use ruff_text_size::TextRange;
+
+use super::Interp;
+use super::call::Args;
+use super::state::{Binding, Obj, State};
+use super::value::Value;
+use crate::torch::layers::Layer;
+
+/// Where the library layer of a torch-layer subclass's object is kept (not a Python name).
+const LAYER_ATTR: &str = "<torch layer>";
+
+impl Interp<'_> {
+    /// `super()` / `super(C, obj)`.
+    pub(crate) fn make_super(&mut self, args: &Args, st: &mut State) -> Value {
+        match args.pos.as_slice() {
+            [Value::Class(c), recv] => Value::Super(Arc::new((recv.clone(), *c))),
+            [] if !args.unknown => {
+                let Some(f) = self.cur_func else {
+                    return Value::Top;
+                };
+                let f = &self.funcs[f as usize];
+                let (Some(class), Some(first)) = (
+                    f.class,
+                    f.def
+                        .parameters
+                        .posonlyargs
+                        .iter()
+                        .chain(&f.def.parameters.args)
+                        .next(),
+                ) else {
+                    return Value::Top;
+                };
+                let name = first.parameter.name.as_str();
+                match st.lookup_value(name) {
+                    Some(recv) => Value::Super(Arc::new((recv.clone(), class))),
+                    None => Value::Top,
+                }
+            }
+            _ => Value::Top,
+        }
+    }
+
+    /// `super().attr`: found in the bases of `class`, bound to `recv`.
+    pub(crate) fn super_attr(&mut self, recv: &Value, class: u32, attr: &str) -> Value {
+        let bases = self.classes[class as usize].bases.clone();
+        for base in &bases {
+            match base {
+                Value::Class(b) => match self.class_attr(*b, attr, 0) {
+                    Some(Value::Func(id)) => {
+                        return Value::Method(
+                            Box::new(recv.clone()),
+                            format!("<func {id}>").into(),
+                        );
+                    }
+                    Some(v) => return v,
+                    None => {
+                        if self.torch_layer_base(*b, 0).is_some()
+                            && matches!(attr, "__init__" | "forward")
+                        {
+                            return Value::Method(
+                                Box::new(Value::Super(Arc::new((recv.clone(), *b)))),
+                                attr.into(),
+                            );
+                        }
+                    }
+                },
+                Value::TorchFunc(name) if matches!(attr, "__init__" | "forward") => {
+                    return if is_layer(name) {
+                        Value::Method(
+                            Box::new(Value::Super(Arc::new((recv.clone(), class)))),
+                            attr.into(),
+                        )
+                    } else {
+                        // `nn.Module.__init__`: nothing to model.
+                        Value::Method(Box::new(Value::None), "<nothing>".into())
+                    };
+                }
+                _ => {}
+            }
+        }
+        Value::Top
+    }
+
+    /// `super().__init__(...)` / `super().forward(...)` where the base is a torch layer.
+    pub(crate) fn call_super_layer(
+        &mut self,
+        recv: &Value,
+        class: u32,
+        name: &str,
+        args: Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        match name {
+            "__init__" => {
+                if let Some(layer) = self.torch_layer_base(class, 0) {
+                    let built = crate::torch::layers::construct(layer, &args);
+                    self.store_layer(recv, built, st);
+                }
+                Value::None
+            }
+            "forward" => match self.stored_layer(recv, st) {
+                Some(l) => self.call_layer(&l, args, range, st),
+                None => Value::Top,
+            },
+            _ => Value::Top,
+        }
+    }
+
+    /// The `torch.nn` layer class `class` derives from (directly or through the program's
+    /// classes), if any.
+    pub(crate) fn torch_layer_base(&self, class: u32, depth: usize) -> Option<&'static str> {
+        if depth > 16 {
+            return None;
+        }
+        self.classes[class as usize]
+            .bases
+            .iter()
+            .find_map(|b| match b {
+                Value::TorchFunc(name) if is_layer(name) => Some(*name),
+                Value::Class(b) => self.torch_layer_base(*b, depth + 1),
+                _ => None,
+            })
+    }
+
+    /// The library layer kept on a torch-layer subclass's object.
+    pub(crate) fn stored_layer(&self, recv: &Value, st: &State) -> Option<Arc<Layer>> {
+        let Value::Instance(addr) = recv else {
+            return None;
+        };
+        match st.heap.get(addr).map(|o| &**o) {
+            Some(Obj::Instance { attrs, .. }) => match attrs.get(LAYER_ATTR).map(|b| &b.value) {
+                Some(Value::Layer(l)) => Some(l.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Keep `layer` (what the library constructor made) on the object.
+    pub(crate) fn store_layer(&mut self, recv: &Value, layer: Value, st: &mut State) {
+        if let Value::Instance(addr) = recv
+            && let Some(Obj::Instance { attrs, .. }) = st.obj_mut(*addr)
+        {
+            attrs.insert(
+                LAYER_ATTR.into(),
+                Binding {
+                    value: layer,
+                    maybe_unbound: false,
+                },
+            );
+        }
+    }
+}
+
+/// A `torch.nn` class with a forward rule (not `nn.Module` itself).
+fn is_layer(name: &str) -> bool {
+    name.starts_with("torch.nn.") && name != "torch.nn.Module"
+}

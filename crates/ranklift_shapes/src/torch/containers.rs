@@ -1,0 +1,56 @@
+//! Library model: an `nn.Sequential` grown after it is built.
+//!
+//! **Trigger:** `seq.add_module(name, module)` / `seq.append(module)` on an `nn.Sequential`
+//! held by a name or an attribute (`self.features.add_module("denseblock1", block)`); any other
+//! change to it (`insert`, `extend`, `register_module`, `del seq[i]`).
+//!
+//! **Result:** the name or attribute is rebound to the sequence with the module appended, as
+//! torch's registration appends it to the children `forward` runs; after any other change the
+//! sequence is unknown.
+//!
+//! **Why:** DenseNet-style models build `features = nn.Sequential(OrderedDict([...]))` and then
+//! add their blocks in a loop: a sequence frozen at its first children gives the classifier the
+//! wrong input size — a false alarm.
+//!
+//! ```python
+//! self.features = nn.Sequential(OrderedDict([("conv0", nn.Conv2d(3, 16, 3))]))
+//! self.features.add_module("conv1", nn.Conv2d(16, 32, 3))   # features: conv0, conv1
+//! ```
+use std::sync::Arc;
+
+use super::layers::Layer;
+use crate::interp::call::Args;
+use crate::interp::value::Value;
+
+/// The methods of `nn.Sequential` that change its children.
+pub const GROWING: &[&str] = &[
+    "add_module",
+    "register_module",
+    "append",
+    "insert",
+    "extend",
+    "pop",
+];
+
+/// What the sequence held by the receiver's name becomes after `seq.method(args)`, or `None`
+/// when the call changes nothing (or the receiver is no sequence).
+pub fn grown(recv: &Value, method: &str, args: &Args) -> Option<Value> {
+    let Value::Layer(l) = recv else { return None };
+    let Layer::Sequential(children) = &**l else {
+        return None;
+    };
+    let added = match (method, args.pos.as_slice()) {
+        ("add_module" | "register_module", [_, m]) => Some(m.clone()),
+        ("append", [m]) => Some(m.clone()),
+        (m, _) if GROWING.contains(&m) => None,
+        _ => return None,
+    };
+    Some(match added {
+        Some(m) if !args.unknown => {
+            let mut all = children.to_vec();
+            all.push(m);
+            Value::Layer(Arc::new(Layer::Sequential(all.into())))
+        }
+        _ => Value::Top,
+    })
+}
