@@ -1291,6 +1291,27 @@ impl<'a> Interp<'a> {
             Builtin::RevealShape => self.reveal_shape(a0, range),
             Builtin::Partial => self.make_partial(args),
             Builtin::Super => self.make_super(args, st),
+            Builtin::All | Builtin::Any => {
+                let all = b == Builtin::All;
+                let items = match a0 {
+                    Some(Value::List(a)) => st.list(*a),
+                    Some(Value::Tuple(s)) => Some(s.clone()),
+                    _ => None,
+                };
+                let Some(Seq::Exact(items)) = items else {
+                    return Value::Bool(None);
+                };
+                // all: False at the first false, True when every one is true; any: the dual.
+                let mut unknown = false;
+                for v in items.iter() {
+                    match v.truth() {
+                        Some(t) if t != all => return Value::Bool(Some(!all)),
+                        Some(_) => {}
+                        None => unknown = true,
+                    }
+                }
+                Value::Bool(if unknown { None } else { Some(all) })
+            }
             // `setattr(self, "a", node)`: the attribute is set (to what is known of `node` when
             // the name is a constant of a `setattr`); any other name, or `delattr`, may be any
             // attribute: the object's attributes become unknown.
@@ -1642,6 +1663,7 @@ impl<'a> Interp<'a> {
             | Builtin::JaxDtype
             | Builtin::Object
             | Builtin::Map
+            | Builtin::Abc(_)
             | Builtin::Other => Value::Top,
         }
     }

@@ -24,6 +24,8 @@ fn builtin(name: &str) -> Option<Value> {
     let b = match name {
         "len" => Builtin::Len,
         "super" => Builtin::Super,
+        "all" => Builtin::All,
+        "any" => Builtin::Any,
         "range" => Builtin::Range,
         "int" => Builtin::Int,
         "float" => Builtin::Float,
@@ -920,7 +922,8 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Collections) => match attr {
                 "OrderedDict" => Value::Builtin(Builtin::Dict),
-                _ => Value::Top,
+                "abc" => Value::Module(ModRef::Collections),
+                _ => super::isinstance::abc(attr).unwrap_or(Value::Top),
             },
             Value::Module(ModRef::Functools) => match attr {
                 "partial" => Value::Builtin(Builtin::Partial),
@@ -944,7 +947,7 @@ impl<'a> Interp<'a> {
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type
                 // checkers (`def set_fit_request(self, **kwargs): pass`), not the real code.
                 "TYPE_CHECKING" => Value::Bool(Some(false)),
-                _ => Value::Top,
+                _ => super::isinstance::abc(attr).unwrap_or(Value::Top),
             },
             Value::Module(ModRef::User(m))
                 if self.module_scopes[*m as usize]
@@ -1060,6 +1063,10 @@ impl<'a> Interp<'a> {
                         "register_buffer" | "register_parameter" | "add_module"
                     ) {
                         return Value::Method(Box::new(obj.clone()), "<registers>".into());
+                    }
+                    // Set by `nn.Module.__init__` and by `train()` / `eval()`: a bool.
+                    if attr == "training" {
+                        return Value::Bool(None);
                     }
                 }
                 match self.class_attr(class, attr, 0) {

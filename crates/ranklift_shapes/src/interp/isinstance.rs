@@ -1,7 +1,8 @@
 //! Language model: `isinstance(x, C)`.
 //!
 //! **Trigger:** `isinstance(x, T)` with `T` a builtin type, `np.ndarray`, one of the program's
-//! classes, or a tuple of them.
+//! classes, an abstract collection (`collections.abc.Sequence`, `Mapping`, `Iterable`, and their
+//! `typing` aliases), or a tuple of them.
 //!
 //! **Result:** `True` / `False` where the value's type decides it, unknown otherwise. An object of
 //! the program is an instance of its own class and of every class of the program it derives
@@ -24,7 +25,18 @@
 //! ```
 use super::Interp;
 use super::state::{Obj, State};
-use super::value::{Builtin, Seq, Value};
+use super::value::{Abc, Builtin, Seq, Value};
+
+/// `Sequence`, `Mapping`, `Iterable` (and their kin) of `collections.abc` / `typing`.
+pub(crate) fn abc(name: &str) -> Option<Value> {
+    let kind = match name {
+        "Sequence" | "MutableSequence" => Abc::Sequence,
+        "Mapping" | "MutableMapping" => Abc::Mapping,
+        "Iterable" | "Collection" | "Container" | "Sized" | "Reversible" => Abc::Iterable,
+        _ => return None,
+    };
+    Some(Value::Builtin(Builtin::Abc(kind)))
+}
 
 impl Interp<'_> {
     /// `isinstance(v, cls)`, with the program's classes.
@@ -155,6 +167,19 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
                     | Builtin::JaxDtype,
                 ),
             ) => None,
+            (
+                Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range(_),
+                Cls::Builtin(Builtin::Abc(Abc::Sequence | Abc::Iterable)),
+            )
+            | (
+                Value::Dict(_) | Value::Kwargs(_),
+                Cls::Builtin(Builtin::Abc(Abc::Mapping | Abc::Iterable)),
+            )
+            | (Value::Tensor(_), Cls::Builtin(Builtin::Abc(Abc::Iterable))) => Some(true),
+            (
+                Value::Dict(_) | Value::Kwargs(_) | Value::Tensor(_),
+                Cls::Builtin(Builtin::Abc(_)),
+            ) => Some(false),
             (Value::List(_), Cls::Builtin(Builtin::List))
             | (Value::Tuple(_), Cls::Builtin(Builtin::Tuple)) => Some(true),
             (Value::Str(_), Cls::Builtin(Builtin::Str))

@@ -766,7 +766,7 @@ impl<'a> Interp<'a> {
             "math" => return Value::Module(ModRef::Math),
             "copy" => return Value::Module(ModRef::Copy),
             "functools" => return Value::Module(ModRef::Functools),
-            "collections" => return Value::Module(ModRef::Collections),
+            "collections" | "collections.abc" => return Value::Module(ModRef::Collections),
             "argparse" => return Value::Module(ModRef::Argparse),
             _ => {}
         }

@@ -212,6 +212,14 @@ pub enum ModRef {
     Opaque,
 }
 
+/// An abstract collection type (`collections.abc.Sequence`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Abc {
+    Sequence,
+    Mapping,
+    Iterable,
+}
+
 /// Python builtins the interpreter models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Builtin {
@@ -255,6 +263,12 @@ pub enum Builtin {
     Partial,
     /// `super` (`interp/super_call.rs`).
     Super,
+    /// `all(items)` / `any(items)`: decided over a known sequence of known truths.
+    All,
+    Any,
+    /// The abstract collections of `collections.abc` / `typing`, for `isinstance`
+    /// (`interp/isinstance.rs`): `Sequence`, `Mapping`, `Iterable`.
+    Abc(Abc),
     /// `typing.Annotated`.
     Annotated,
     /// A jaxtyping dtype (`Float`, `Int`, `Shaped`, ...): `Float[Tensor, "b c h w"]`.
@@ -386,6 +400,8 @@ impl Value {
             Value::Slice(_) => "slice",
             Value::Ellipsis => "ellipsis",
             Value::Func(_) => "function",
+            Value::Partial(_) => "functools.partial",
+            Value::Super(_) => "super",
             Value::Module(
                 ModRef::Opaque
                 | ModRef::User(_)

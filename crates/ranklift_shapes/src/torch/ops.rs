@@ -550,7 +550,20 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
-        let Some(r) = METHODS.get(name).copied() else {
+        // An in-place method (`noise.bernoulli_(p)`, `x.div_(s)`, `w.uniform_()`) is its
+        // out-of-place rule where torch has one (`unsqueeze_` changes the shape), else the
+        // receiver's shape: it writes into the receiver.
+        let rule = METHODS.get(name).copied().or_else(|| {
+            let base = name
+                .strip_suffix('_')
+                .filter(|b| !b.is_empty() && !b.ends_with('_'))?;
+            // These replace the receiver's shape.
+            if matches!(base, "resize" | "resize_as" | "set" | "as_strided") {
+                return None;
+            }
+            Some(METHODS.get(base).copied().unwrap_or(Same))
+        });
+        let Some(r) = rule else {
             return Value::Top;
         };
         let mut full = args;
