@@ -243,6 +243,16 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.fft.fftshift", Same),
     ("numpy.fft.ifftshift", Same),
     ("numpy.fft.fftfreq", Custom(fftfreq)),
+    ("numpy.fft.fft2", Custom(fft_same)),
+    ("numpy.fft.ifft2", Custom(fft_same)),
+    ("numpy.fft.fftn", Custom(fft_same)),
+    ("numpy.fft.ifftn", Custom(fft_same)),
+    ("numpy.fft.rfft2", Custom(fft_real)),
+    ("numpy.fft.rfftn", Custom(fft_real)),
+    ("numpy.fft.irfft", Custom(fft_inverse_real)),
+    ("numpy.fft.irfft2", Custom(fft_inverse_real)),
+    ("numpy.fft.irfftn", Custom(fft_inverse_real)),
+    ("numpy.fft.rfftfreq", Custom(rfftfreq)),
     ("numpy.meshgrid", Custom(meshgrid)),
     ("numpy.kron", Custom(kron)),
     ("numpy.column_stack", Custom(column_stack)),
@@ -456,12 +466,14 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
                 .map_or(Value::Top, |name| Value::NpFunc(name)),
         );
     }
-    // `np.r_` / `np.c_` are used by subscript (`interp/index.rs`, `models/index_tricks.rs`).
-    if let ("numpy", "r_" | "c_") = (module, attr) {
-        return Some(Value::NpFunc(if attr == "r_" {
-            "numpy.r_"
-        } else {
-            "numpy.c_"
+    // `np.r_` / `np.c_` / `np.mgrid` / `np.ogrid` are used by subscript (`interp/index.rs`,
+    // `models/index_tricks.rs`).
+    if let ("numpy", "r_" | "c_" | "mgrid" | "ogrid") = (module, attr) {
+        return Some(Value::NpFunc(match attr {
+            "r_" => "numpy.r_",
+            "c_" => "numpy.c_",
+            "mgrid" => "numpy.mgrid",
+            _ => "numpy.ogrid",
         }));
     }
     if let ("numpy", "random" | "linalg" | "fft") = (module, attr) {
@@ -2032,6 +2044,38 @@ fn rfft(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value 
     let mut d = d.to_vec();
     *d.last_mut().expect("non-empty") = n.map_or(Dim::Unknown, |n| Dim::Known(n / 2 + 1));
     Value::Array(Shape::Known(d))
+}
+
+/// The n-dimensional and inverse real FFTs (`models/fft_nd.rs`): `a`'s shape mapped by `f`;
+/// with `s`, `n`, `axes` or `axis` given, an array of unknown shape.
+fn fft_nd(i: &mut Interp<'_>, args: &Args, st: &mut State, f: impl Fn(&Shape) -> Shape) -> Value {
+    let Some(a) = i.arg_shape(args.pos.first(), st) else {
+        return Value::Top;
+    };
+    if args.pos.len() > 1 || args.kw.iter().any(|(k, _)| &**k != "norm") {
+        return Value::Array(Shape::AnyRank);
+    }
+    Value::Array(f(&a))
+}
+
+fn fft_same(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    fft_nd(i, args, st, Shape::clone)
+}
+
+fn fft_real(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    fft_nd(i, args, st, crate::models::fft_nd::rfftn)
+}
+
+fn fft_inverse_real(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    fft_nd(i, args, st, crate::models::fft_nd::irfftn)
+}
+
+/// `np.fft.rfftfreq(n, d=1.0)`.
+fn rfftfreq(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut State) -> Value {
+    match const_int(args.get(0, "n")).and_then(|n| u64::try_from(n).ok()) {
+        Some(n) => Value::Array(crate::models::fft_nd::rfftfreq(n)),
+        None => Value::Array(Shape::Known(vec![Dim::Unknown])),
+    }
 }
 
 /// `np.fft.fftfreq(n, d=1.0)`: `n` frequencies.

@@ -653,3 +653,25 @@ fn reveal_shape_names_the_cause_of_an_unknown_value() {
         "{out}"
     );
 }
+
+#[test]
+fn pytest_setup_module_binds_the_globals_the_tests_read() {
+    // pytest calls `setup_module(module)` with the test module before its tests, so `A` and
+    // `n` exist when the tests run: no NameError; the product in `test_bad` fails as NumPy's
+    // matmul does on (3, 4) @ (3, 2). Without the setup function the names are undefined.
+    let src = "import numpy as np\n\n\ndef setup_module(module):\n    module.A = np.zeros((3, 4))\n    module.n = 3\n\n\ndef test_shape():\n    b = A @ np.ones((4, 2))\n    assert b.shape == (n, 2)\n\n\ndef test_bad():\n    c = A @ np.ones((3, 2))\n";
+    let without = src.replace("def setup_module(module):", "def prepare(module):");
+    let d = tmp(
+        "pytest-setup",
+        &[("test_setup.py", src), ("test_nosetup.py", &without)],
+    );
+    let (code, out, _) = run(&["shapes", d.join("test_setup.py").to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("test_setup.py:15:9: W504"), "{out}");
+    assert!(!out.contains("W201"), "{out}");
+    let (_, out, _) = run(&["shapes", d.join("test_nosetup.py").to_str().unwrap()]);
+    assert!(
+        out.contains("W201 NameError: name 'A' is not defined"),
+        "{out}"
+    );
+}

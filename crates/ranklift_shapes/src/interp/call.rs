@@ -1553,6 +1553,25 @@ impl<'a> Interp<'a> {
                 Some(Value::Array(s)) => Value::Array(s.clone()),
                 _ => Value::Top,
             },
+            // `round(x)` is an int (Python rounds half to even); with `ndigits` a number of x's
+            // kind; an array or tensor keeps its shape.
+            Builtin::Round => match (a0, args.get(1, "ndigits")) {
+                (Some(Value::Int(i)), _) => Value::Int(i.clone()),
+                (Some(Value::Bool(b)), None | Some(Value::None)) => b
+                    .map_or(Value::Int(Int::Range(Some(0), Some(1))), |b| {
+                        Value::int(i64::from(b))
+                    }),
+                (Some(Value::Float(f)), None | Some(Value::None)) => match f
+                    .map(f64::from_bits)
+                    .filter(|x| x.is_finite() && x.abs() < 9.0e15)
+                {
+                    Some(x) => Value::int(x.round_ties_even() as i64),
+                    None => Value::Int(Int::ANY),
+                },
+                (Some(Value::Float(_)), Some(_)) => Value::Float(None),
+                (Some(v @ (Value::Array(_) | Value::Tensor(_))), _) => v.clone(),
+                _ => Value::Top,
+            },
             Builtin::Sum => match a0 {
                 Some(v) => match self.as_seq(v, st).element() {
                     Value::Array(s) => Value::Array(s),

@@ -36,6 +36,7 @@ fn builtin(name: &str) -> Option<Value> {
         "min" => Builtin::Min,
         "max" => Builtin::Max,
         "abs" => Builtin::Abs,
+        "round" => Builtin::Round,
         "sum" => Builtin::Sum,
         "enumerate" => Builtin::Enumerate,
         "zip" => Builtin::Zip,
@@ -164,7 +165,9 @@ impl<'a> Interp<'a> {
             Expr::NumberLiteral(n) => match &n.value {
                 Number::Int(i) => i.as_i64().map_or(Value::Int(Int::ANY), Value::int),
                 Number::Float(f) => Value::float(*f),
-                Number::Complex { .. } => Value::Top,
+                // A complex number is a scalar to NumPy and torch (`1j * a` keeps `a`'s shape);
+                // its value is not tracked.
+                Number::Complex { .. } => Value::Float(None),
             },
             Expr::StringLiteral(s) => {
                 let text = s.value.to_str();

@@ -480,6 +480,50 @@ impl<'a> Interp<'a> {
                 };
                 self.outcome(range, o)
             }
+            Value::NpFunc(name @ ("numpy.mgrid" | "numpy.ogrid")) => {
+                let (items, tuple): (Vec<Value>, bool) = match idx {
+                    Value::Tuple(Seq::Exact(items)) => (items.to_vec(), true),
+                    Value::Tuple(_) => return Value::Top,
+                    v => (vec![v.clone()], false),
+                };
+                // The points of each slice (`a:b:c`, as `arange`); a complex step (`0:1:5j`,
+                // that many points) is not tracked: unknown.
+                let lens: Option<Vec<crate::Dim>> = items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Slice(parts) => match &**parts {
+                            [lo, Some(hi), step] => {
+                                let lo = lo.clone().unwrap_or(Int::Const(0)).constant();
+                                let step = step.clone().unwrap_or(Int::Const(1)).constant();
+                                Some(match (lo, hi.constant(), step) {
+                                    (Some(a), Some(b), Some(c)) if c != 0 => {
+                                        crate::Dim::Known(super::stmt::range_len(a, b, c) as u64)
+                                    }
+                                    _ => crate::Dim::Unknown,
+                                })
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect();
+                let Some(lens) = lens else {
+                    return Value::Top;
+                };
+                if *name == "numpy.mgrid" {
+                    Value::Array(crate::models::index_tricks::mgrid(&lens, tuple))
+                } else {
+                    let arrays: Vec<Value> = crate::models::index_tricks::ogrid(&lens, tuple)
+                        .into_iter()
+                        .map(Value::Array)
+                        .collect();
+                    if tuple {
+                        self.alloc_list(Seq::Exact(arrays.into()), range.start(), st)
+                    } else {
+                        arrays.into_iter().next().unwrap_or(Value::Top)
+                    }
+                }
+            }
             Value::Tuple(seq) => self.seq_item(seq, idx, "tuple", range, st, false),
             Value::List(a) => match st.list(*a) {
                 Some(seq) => self.seq_item(&seq, idx, "list", range, st, true),

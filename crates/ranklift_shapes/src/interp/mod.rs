@@ -26,6 +26,7 @@ mod index;
 mod isinstance;
 mod ops;
 pub mod partial;
+mod pytest_setup;
 mod scope;
 pub mod state;
 pub(crate) mod stmt;
@@ -413,6 +414,7 @@ impl<'a> Interp<'a> {
     /// unknown arguments, or their hints), and return the findings in source order.
     pub fn run(mut self, entry: u32) -> RunOutput {
         let globals = self.run_module(entry);
+        let globals = self.run_module_setup(entry, globals);
         // Functions never called: analyse them with unknown (or hinted) arguments.
         let mut i = 0;
         while i < self.funcs.len() && !self.out_of_fuel {

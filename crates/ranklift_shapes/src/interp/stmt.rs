@@ -1236,6 +1236,10 @@ impl<'a> Interp<'a> {
                 }
                 match obj {
                     Value::Namespace(addr) => super::argparse::set_option(st, addr, &a.attr, v),
+                    // `module.NAME = v` (pytest's `setup_module(module)`).
+                    Value::Module(super::value::ModRef::User(m)) => {
+                        self.set_module_global(m, &a.attr, v, st);
+                    }
                     Value::Instance(addr) if a.attr.as_str() == "__dict__" => {
                         super::expr::forget_attributes(st, addr);
                     }

@@ -265,6 +265,8 @@ pub enum Builtin {
     Super,
     /// `all(items)` / `any(items)`: decided over a known sequence of known truths.
     All,
+    /// `round(x[, ndigits])`.
+    Round,
     Any,
     /// The abstract collections of `collections.abc` / `typing`, for `isinstance`
     /// (`interp/isinstance.rs`): `Sequence`, `Mapping`, `Iterable`.

@@ -1,5 +1,7 @@
 //! `np.r_[...]` and `np.c_[...]`: concatenation written as indexing (Modern Robotics builds every
-//! transform with `np.r_[np.c_[R, p], [[0, 0, 0, 1]]]`).
+//! transform with `np.r_[np.c_[R, p], [[0, 0, 0, 1]]]`); `np.mgrid[...]` / `np.ogrid[...]`: a
+//! grid written as indexing (`y, x = np.mgrid[0:h, 0:w]` is two `(h, w)` arrays; `ogrid` gives
+//! `(h, 1)` and `(1, w)`).
 //!
 //! **Trigger:** a subscript of `np.r_` / `np.c_` whose items are arrays, nested lists, numbers or
 //! slices (a string directive such as `np.r_['0,2', ...]` gives an unknown result). **Rule:**
@@ -39,4 +41,38 @@ pub fn c_(items: &[Shape]) -> Outcome {
         })
         .collect();
     concatenate(&shapes, -1)
+}
+
+/// `np.mgrid[s1, ..., sk]` (the number of points of each slice given): one `(k, n1, ..., nk)`
+/// array, or `(n1,)` for a single slice not in a tuple.
+pub fn mgrid(lens: &[Dim], tuple: bool) -> Shape {
+    if !tuple && lens.len() == 1 {
+        return Shape::Known(lens.to_vec());
+    }
+    let mut d = vec![Dim::Known(lens.len() as u64)];
+    d.extend(lens.iter().cloned());
+    Shape::Known(d)
+}
+
+/// `np.ogrid[s1, ..., sk]`: k arrays, the i-th of `n_i` points along axis i and 1 elsewhere
+/// (`(n1,)` for a single slice not in a tuple).
+pub fn ogrid(lens: &[Dim], tuple: bool) -> Vec<Shape> {
+    if !tuple && lens.len() == 1 {
+        return vec![Shape::Known(lens.to_vec())];
+    }
+    (0..lens.len())
+        .map(|i| {
+            Shape::Known(
+                (0..lens.len())
+                    .map(|j| {
+                        if i == j {
+                            lens[i].clone()
+                        } else {
+                            Dim::Known(1)
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
 }

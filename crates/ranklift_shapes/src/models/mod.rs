@@ -7,6 +7,7 @@ pub mod broadcast_to;
 pub mod concatenate;
 pub mod dot;
 pub mod expand_squeeze;
+pub mod fft_nd;
 pub mod index_tricks;
 pub mod linalg;
 pub mod matmul;
