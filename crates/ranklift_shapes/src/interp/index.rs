@@ -452,20 +452,9 @@ impl<'a> Interp<'a> {
                     .map(|v| match v {
                         // `a:b` (and `a:b:c`) is `arange`; a complex step (`0:1:5j`) or a
                         // string directive leaves the result unknown.
-                        Value::Slice(parts) => match &**parts {
-                            [lo, Some(hi), step] => {
-                                let lo = lo.clone().unwrap_or(Int::Const(0)).constant();
-                                let step = step.clone().unwrap_or(Int::Const(1)).constant();
-                                let n = match (lo, hi.constant(), step) {
-                                    (Some(a), Some(b), Some(c)) if c != 0 => {
-                                        crate::Dim::Known(super::stmt::range_len(a, b, c) as u64)
-                                    }
-                                    _ => crate::Dim::Unknown,
-                                };
-                                Some(crate::Shape::Known(vec![n]))
-                            }
-                            _ => None,
-                        },
+                        Value::Slice(parts) => {
+                            slice_points(parts).map(|n| crate::Shape::Known(vec![n]))
+                        }
                         Value::Str(_) => None,
                         v => v.array_shape(&heap).filter(|s| *s != crate::Shape::AnyRank),
                     })
@@ -491,19 +480,7 @@ impl<'a> Interp<'a> {
                 let lens: Option<Vec<crate::Dim>> = items
                     .iter()
                     .map(|v| match v {
-                        Value::Slice(parts) => match &**parts {
-                            [lo, Some(hi), step] => {
-                                let lo = lo.clone().unwrap_or(Int::Const(0)).constant();
-                                let step = step.clone().unwrap_or(Int::Const(1)).constant();
-                                Some(match (lo, hi.constant(), step) {
-                                    (Some(a), Some(b), Some(c)) if c != 0 => {
-                                        crate::Dim::Known(super::stmt::range_len(a, b, c) as u64)
-                                    }
-                                    _ => crate::Dim::Unknown,
-                                })
-                            }
-                            _ => None,
-                        },
+                        Value::Slice(parts) => slice_points(parts),
                         _ => None,
                     })
                     .collect();
@@ -827,4 +804,21 @@ fn slice_bounds(s: &[Option<Int>; 3], n: i64) -> Option<Vec<usize>> {
         }
     };
     Some((0..len).map(|k| (first + k * step) as usize).collect())
+}
+
+/// The points of `a:b:c` in `np.r_`, `np.mgrid`, ... (as `arange`): unknown where a bound or
+/// the step is (a complex step, `0:1:5j`, is that many points: not tracked); `None` without
+/// an upper bound.
+fn slice_points(parts: &[Option<Int>; 3]) -> Option<crate::Dim> {
+    let [lo, Some(hi), step] = parts else {
+        return None;
+    };
+    let lo = lo.clone().unwrap_or(Int::Const(0)).constant();
+    let step = step.clone().unwrap_or(Int::Const(1)).constant();
+    Some(match (lo, hi.constant(), step) {
+        (Some(a), Some(b), Some(c)) if c != 0 => {
+            crate::Dim::Known(super::stmt::range_len(a, b, c) as u64)
+        }
+        _ => crate::Dim::Unknown,
+    })
 }

@@ -59,11 +59,10 @@ impl Interp<'_> {
                     }
                     _ => None,
                 };
-                answer = match (answer, one) {
-                    (_, Some(true)) => return Some(true),
-                    (Some(false), Some(false)) => Some(false),
-                    _ => None,
-                };
+                answer = or3(answer, one);
+                if answer == Some(true) {
+                    return answer;
+                }
             }
             return answer;
         }
@@ -90,11 +89,10 @@ impl Interp<'_> {
                 Value::Builtin(Builtin::Object) | Value::TorchFunc(_) => Some(false),
                 _ => None,
             };
-            answer = match (answer, one) {
-                (_, Some(true)) => return Some(true),
-                (Some(false), Some(false)) => Some(false),
-                _ => None,
-            };
+            answer = or3(answer, one);
+            if answer == Some(true) {
+                return answer;
+            }
         }
         answer
     }
@@ -192,11 +190,10 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
             (Value::Array(s), _) if s.rank().is_none_or(|r| r == 0) => None,
             _ => concrete.then_some(false),
         };
-        answer = match (answer, one) {
-            (_, Some(true)) | (Some(true), _) => return Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        };
+        answer = or3(answer, one);
+        if answer == Some(true) {
+            return answer;
+        }
     }
     answer
 }
@@ -236,11 +233,19 @@ fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool
             Value::Class(_) | Value::Builtin(_) => Some(false),
             _ => None,
         };
-        answer = match (answer, one) {
-            (_, Some(true)) => return Some(true),
-            (Some(false), Some(false)) => Some(false),
-            _ => None,
-        };
+        answer = or3(answer, one);
+        if answer == Some(true) {
+            return answer;
+        }
     }
     answer
+}
+
+/// Three-valued "or": true if either is, false if both are, unknown otherwise.
+fn or3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    }
 }
