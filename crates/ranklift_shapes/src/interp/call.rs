@@ -489,6 +489,10 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        if let Some(rest) = name.strip_prefix("<super ") {
+            let id: u32 = rest.trim_end_matches('>').parse().unwrap_or(0);
+            return self.call_super_method(id, recv, args, range, st);
+        }
         if let Some(rest) = name.strip_prefix("<func ") {
             let id: u32 = rest.trim_end_matches('>').parse().unwrap_or(0);
             return self.call_function(id, Some(recv.clone()), args, range, st);
@@ -1189,12 +1193,10 @@ impl<'a> Interp<'a> {
             self.funcs[id as usize].module,
             def.name.range(),
         );
-        for p in def.parameters.iter() {
-            self.coverage.origin = Some(cause);
-            self.coverage.bind(p.name().to_string(), true);
-        }
-        self.coverage.origin = None;
+        // (The parameters take it as the call binds them.)
+        self.coverage.origin = Some(cause);
         self.call_function(id, this, args, range, &mut st);
+        self.coverage.origin = None;
         self.funcs[id as usize].analysed = true;
     }
 

@@ -9,7 +9,9 @@
 //! `class MLP(nn.Sequential)`), `__init__` builds the library layer from its arguments and keeps
 //! it on the object, and `forward` (or calling an object whose class defines none) applies it;
 //! a subclass without `__init__` builds it from the class call's arguments. `nn.Module`'s own
-//! `__init__` does nothing the analysis needs.
+//! `__init__` does nothing the analysis needs. A parent method called with arguments of unknown
+//! contents (`super().__init__(**kwargs)` of a constructor analysed without a caller) is not run:
+//! it would learn nothing, at the cost of the whole parent constructor for every subclass.
 //!
 //! **Why:** without it, sizes handed to a base class (`super().__init__(in_ch, out_ch)`) were
 //! lost, and every subclass of a torch layer — normalisation layers that cast, conv-norm-act
@@ -36,10 +38,32 @@ use crate::torch::layers::Layer;
 const LAYER_ATTR: &str = "<torch layer>";
 
 impl Interp<'_> {
+    /// A call of the parent's method `id` found by `super()`: run on the object, unless its
+    /// arguments are of unknown contents (see the module's doc).
+    pub(crate) fn call_super_method(
+        &mut self,
+        id: u32,
+        recv: &Value,
+        args: Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        if args.unknown {
+            return if self.funcs[id as usize].def.name.as_str() == "__init__" {
+                Value::None
+            } else {
+                Value::Top
+            };
+        }
+        self.call_function(id, Some(recv.clone()), args, range, st)
+    }
+
     /// `super()` / `super(C, obj)`.
     pub(crate) fn make_super(&mut self, args: &Args, st: &mut State) -> Value {
         match args.pos.as_slice() {
-            [Value::Class(c), recv] => Value::Super(Arc::new((recv.clone(), *c))),
+            [Value::Class(c), recv] if !matches!(recv, Value::Top) => {
+                Value::Super(Arc::new((recv.clone(), *c)))
+            }
             [] if !args.unknown => {
                 let Some(f) = self.cur_func else {
                     return Value::Top;
@@ -56,10 +80,12 @@ impl Interp<'_> {
                 ) else {
                     return Value::Top;
                 };
+                // Of an unknown object (a method analysed without a caller) nothing is learnt by
+                // running the parent's methods on it: unknown, at no cost.
                 let name = first.parameter.name.as_str();
                 match st.lookup_value(name) {
+                    Some(Value::Top) | None => Value::Top,
                     Some(recv) => Value::Super(Arc::new((recv.clone(), class))),
-                    None => Value::Top,
                 }
             }
             _ => Value::Top,
@@ -75,7 +101,7 @@ impl Interp<'_> {
                     Some(Value::Func(id)) => {
                         return Value::Method(
                             Box::new(recv.clone()),
-                            format!("<func {id}>").into(),
+                            format!("<super {id}>").into(),
                         );
                     }
                     Some(v) => return v,
