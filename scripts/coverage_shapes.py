@@ -35,7 +35,10 @@ CORPORA = {
                         "faed4db28e724735323fa91c70aa9b28a6e1cbac", ["denoising_diffusion_pytorch"]),
     "pyg-nn": ("pyg-team/pytorch_geometric", "5c6461b2305ad068a6d61165b3c55852a11aaa41",
                ["torch_geometric/nn/conv", "torch_geometric/nn/models"]),
-    "pytorch-examples": ("pytorch/examples", "77f55b912142e11fcfdf5b530231fb9c52f181e8", ["."]),
+    "pytorch-examples": ("pytorch/examples", "77f55b912142e11fcfdf5b530231fb9c52f181e8",
+                         ["mnist", "dcgan", "vae", "gcn", "gat", "imagenet", "siamese_network",
+                          "super_resolution", "time_sequence_prediction", "mnist_rnn",
+                          "word_language_model", "regression", "reinforcement_learning"]),
     "pytorch-gan": ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e",
                     ["implementations"]),
 }
@@ -50,14 +53,32 @@ VENV = {"torchvision-models": ("torchvision", "0.29.2", "models")}
 
 
 def extract(mirror, repo, commit, paths, dest):
+    """The Python files and notebooks under `paths` at `commit` (blob by blob: a snapshot may
+    lack a large data file, which `git archive` would stop at)."""
     git_dir = Path(mirror) / repo.replace("/", "+") / "repo"
     if not git_dir.is_dir():
         return f"not fetched ({git_dir})"
-    archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", commit, *paths],
-                             capture_output=True)
-    if archive.returncode != 0:
-        return archive.stderr.decode(errors="replace").strip()
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    listed = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "--name-only",
+                             commit, "--", *paths], capture_output=True, text=True)
+    if listed.returncode != 0:
+        return listed.stderr.strip()
+    names = [n for n in listed.stdout.splitlines() if n.endswith((".py", ".ipynb"))]
+    batch = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
+                           input="".join(f"{commit}:{n}\n" for n in names).encode(),
+                           capture_output=True)
+    out, at = batch.stdout, 0
+    for n in names:
+        header_end = out.index(b"\n", at)
+        header = out[at:header_end].split()
+        if len(header) < 3 or header[1] != b"blob":
+            at = header_end + 1
+            continue
+        size = int(header[2])
+        body = out[header_end + 1:header_end + 1 + size]
+        at = header_end + 1 + size + 1
+        target = Path(dest) / n
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(body)
     return None
 
 
