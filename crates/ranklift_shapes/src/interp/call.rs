@@ -1496,7 +1496,7 @@ impl<'a> Interp<'a> {
                 None => Value::Float(None),
             },
             Builtin::Bool => Value::Bool(match a0 {
-                Some(v) => self.test_truth(v, range),
+                Some(v) => self.test_truth(v, range, st),
                 None => Some(false),
             }),
             Builtin::Str => Value::Str(None),

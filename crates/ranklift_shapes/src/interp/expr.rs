@@ -201,7 +201,7 @@ impl<'a> Interp<'a> {
                     let truth = if last {
                         v.truth()
                     } else {
-                        self.test_truth(&v, x.range())
+                        self.test_truth(&v, x.range(), st)
                     };
                     if self.raised && self.cond_expr == 0 {
                         out = Some(Value::Top);
@@ -252,14 +252,14 @@ impl<'a> Interp<'a> {
             Expr::UnaryOp(u) => {
                 let v = self.eval(&u.operand, st);
                 if u.op == ast::UnaryOp::Not {
-                    return Value::Bool(self.test_truth(&v, u.operand.range()).map(|b| !b));
+                    return Value::Bool(self.test_truth(&v, u.operand.range(), st).map(|b| !b));
                 }
                 self.unary(u.op, &v)
             }
             Expr::Lambda(_) => Value::Top,
             Expr::If(i) => {
                 let c = self.eval(&i.test, st);
-                match self.test_truth(&c, i.test.range()) {
+                match self.test_truth(&c, i.test.range(), st) {
                     Some(true) => self.eval(&i.body, st),
                     Some(false) => self.eval(&i.orelse, st),
                     None => {

@@ -263,14 +263,14 @@ impl<'a> Interp<'a> {
     /// The truth of `v` used as a condition (`if`, `while`, `assert`, `not`, `and`/`or`, a
     /// conditional expression, `bool()`): an array of more than one element raises
     /// (`models/truth.rs`), and then the truth is unknown.
-    pub(crate) fn test_truth(&mut self, v: &Value, range: TextRange) -> Option<bool> {
+    pub(crate) fn test_truth(&mut self, v: &Value, range: TextRange, st: &State) -> Option<bool> {
         if let Value::Array(s) = v
             && let Some(o) = crate::models::truth::truth(s)
         {
             self.outcome(range, o);
             return None;
         }
-        v.truth()
+        truth_in(v, st)
     }
 
     pub(crate) fn unary(&mut self, op: UnaryOp, v: &Value) -> Value {
@@ -653,4 +653,21 @@ fn floor_div(x: i64, y: i64) -> Option<i64> {
     } else {
         q
     })
+}
+
+/// The truth of `v`, with the heap: a list or dict is true when it holds anything (known when
+/// its items are: `if not block_setting: raise ...` on the list the caller passed is decided).
+pub(crate) fn truth_in(v: &Value, st: &State) -> Option<bool> {
+    match v {
+        Value::List(a) => match st.list(*a) {
+            Some(super::value::Seq::Exact(items)) => Some(!items.is_empty()),
+            _ => None,
+        },
+        Value::Dict(a) => match st.dict(*a) {
+            Some((items, true)) => Some(!items.is_empty()),
+            Some((items, false)) if !items.is_empty() => Some(true),
+            _ => None,
+        },
+        v => v.truth(),
+    }
 }

@@ -187,7 +187,7 @@ impl<'a> Interp<'a> {
             Stmt::Try(t) => self.exec_try(t, st),
             Stmt::Assert(a) => {
                 let c = self.eval(&a.test, &mut st);
-                match self.test_truth(&c, a.test.range()) {
+                match self.test_truth(&c, a.test.range(), &st) {
                     Some(false) => Out {
                         raises: Some(st),
                         ..Out::default()
@@ -269,7 +269,7 @@ impl<'a> Interp<'a> {
             let truth = match test {
                 Some(t) => {
                     let c = self.eval(t, &mut s);
-                    self.test_truth(&c, t.range())
+                    self.test_truth(&c, t.range(), &s)
                 }
                 None => Some(true),
             };
@@ -382,7 +382,7 @@ impl<'a> Interp<'a> {
         let exit: Option<State> = loop {
             let mut s = head.clone();
             let c = self.eval(&w.test, &mut s);
-            match self.test_truth(&c, w.test.range()) {
+            match self.test_truth(&c, w.test.range(), &s) {
                 Some(false) => break Some(s),
                 Some(true) if unrolled < MAX_UNROLL && !self.out_of_fuel => {
                     match self.loop_pass(&w.body, s, &mut breaks, &mut out) {
@@ -402,7 +402,7 @@ impl<'a> Interp<'a> {
                         self.findings.clone_from(&saved);
                         let mut s = head.clone();
                         let c = self.eval(&w.test, &mut s);
-                        let truth = self.test_truth(&c, w.test.range());
+                        let truth = self.test_truth(&c, w.test.range(), &s);
                         if truth != Some(true) {
                             exit = join_opt(exit, Some(s.clone()));
                         }
@@ -681,6 +681,14 @@ impl<'a> Interp<'a> {
             return;
         }
         let result = self.binop(a.op, &cur, &rhs, a.range(), st);
+        // A 0-d "array" here may be a NumPy scalar (`np.log(2.0)` is an `np.float64`), which
+        // `op=` replaces rather than writes into: the broadcast result is the new value.
+        if let (Value::Array(s), Value::Array(_)) = (&cur, &result)
+            && s.rank() == Some(0)
+        {
+            self.assign(&a.target, result, st);
+            return;
+        }
         if let (Value::Array(s), Value::Array(r)) = (&cur, &result) {
             if s != r && s.size().is_some() && r.size().is_some() {
                 self.report(
