@@ -64,8 +64,9 @@ def ensure_extras(ci=False):
             subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + pins, check=True)
 
 
-def probe_env(rec, tmp, shared, n):
-    env = {"RANKLIFT_E2E_OUT": str(rec), "CHECKPOINT_DIR": str(shared), "PYTHONPATH": str(SITE),
+def probe_env(rec, tmp, shared, n, root=None):
+    path = f"{SITE}{os.pathsep}{root}" if root else str(SITE)
+    env = {"RANKLIFT_E2E_OUT": str(rec), "CHECKPOINT_DIR": str(shared), "PYTHONPATH": path,
            "PYTHONHASHSEED": "0", "RANKLIFT_OFFLINE_N": str(n), "MPLBACKEND": "Agg",
            "TMPDIR": str(tmp)}
     if tmp.name.startswith("tmp2"):
@@ -92,7 +93,14 @@ def run_program(p, bin_path, mirror, work, verify=False):
     row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
     subdir, script = os.path.split(p["path"])
     src = work / "src"
-    export_program(p, mirror, subdir, src)
+    root = None
+    if p.get("root"):  # a project installed with `pip install -e .`: the whole repository,
+        # importable, and the script run from its own directory
+        export_program(p, mirror, "", work / "root")
+        root = work / "root"
+        src = root / subdir
+    else:
+        export_program(p, mirror, subdir, src)
     for setup in p.get("setup", []):  # e.g. a data generator the README runs first
         rc, so, se, _ = e2e.run([sys.executable] + setup, cwd=src)
         if rc != 0:
@@ -112,7 +120,7 @@ def run_program(p, bin_path, mirror, work, verify=False):
     rec1, tmp1, shared1 = work / "rec1", work / "tmp1", work / "shared1"
     for d in (rec1, tmp1, shared1):
         d.mkdir()
-    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n),
+    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n, root),
                              cwd=orig, timeout=timeout)
     row["t1"] = round(t1, 1)
     if rc != 0:
@@ -135,7 +143,7 @@ def run_program(p, bin_path, mirror, work, verify=False):
     rec2, tmp2, logs, shared2 = work / "rec2", work / "tmp2", work / "logs2", work / "shared2"
     for d in (rec2, tmp2, logs, shared2):
         d.mkdir()
-    env = probe_env(rec2, tmp2, shared2, n)
+    env = probe_env(rec2, tmp2, shared2, n, root)
     env["RANKLIFT_E2E_DESYNC"] = "1"
     cmd = [str(Path(sys.executable).parent / "torchrun"), "--standalone", "--nproc-per-node=2",
            "--log-dir", str(logs), "--redirects", "3", str(prog)] + args
@@ -183,6 +191,8 @@ def main():
                     help="only the fixed sample CI runs (the manifest's rows marked \"ci\": programs "
                          "from pinned PyPI source distributions, which a fresh machine can download)")
     ap.add_argument("--json")
+    ap.add_argument("--batch", help="only the manifest's rows of this batch (a first-contact batch "
+                                    "is measured before any fix for it; a held-back one after the last)")
     ap.add_argument("--verify", action="store_true",
                     help="also run `ranklift verify` on every rewrite and report whether its verdict "
                          "agrees with the sweep's (PASS <=> exit 0)")
@@ -192,7 +202,8 @@ def main():
     base = Path(tempfile.mkdtemp(prefix="rl-realworld-torch-"))
     rows = []
     for i, p in enumerate(programs):
-        if (a.only and p["name"] not in a.only) or (a.ci and not p.get("ci")):
+        if (a.only and p["name"] not in a.only) or (a.ci and not p.get("ci")) or \
+                (a.batch and p.get("batch") != a.batch):
             continue
         t0 = time.monotonic()
         try:
