@@ -43,6 +43,8 @@ step "shapes recall on bugs injected into real functions (confirmed with real Nu
 # `np.isscalar` modelled. CI runs the corpus and batch 4 (`--ci`: a cold CI run took 60.5 min with
 # every batch); batches 5-7 run locally (`--min-recall-batch 7=0.20`; tables in the notes).
 python3 scripts/recall_shapes.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_NUMPY2_PYTHON" --min-recall 0.70 --min-recall-held-out 0.60 --ci
+step "the imports a PyTorch rewrite adds pass real Ruff's import-order check (isort)"
+python3 scripts/imports_order_test.py --bin "$PWD/target/debug/ranklift"
 step "the pip package: maturin wheel installed into a fresh venv, every command run from it"
 python3 scripts/wheel_test.py
 step "the pre-commit hooks, installed and run by real pre-commit on a sample repository"

@@ -339,15 +339,14 @@ impl<'a, 'i> Editor<'a, 'i> {
         format!("{q}{s}{q}")
     }
 
-    /// Where a block that must follow the imports goes: after the last import of the module's
-    /// leading import section (docstring, `__future__`, imports, and setup statements such as
+    /// The statement a block that must follow the imports goes after: the last import of the
+    /// module's leading import section (docstring, `__future__`, imports, and setup statements such as
     /// `os.environ[...] = ...` between them), and never before `must_follow` (a statement of the
     /// module's top level). A setup statement between imports that another edit changes stops
-    /// the section: the block comes before it. Returns the offset and whether a newline must be
-    /// written first (a file that ends without one).
-    pub fn import_block_point(&self, m: usize, must_follow: Option<&Stmt>) -> (TextSize, bool) {
+    /// the section: the block comes before it.
+    pub fn import_anchor(&self, m: usize, must_follow: Option<&'a Stmt>) -> Option<&'a Stmt> {
         let suite = self.idx.project.modules[m].parsed.suite();
-        let mut anchor: Option<&Stmt> = None;
+        let mut anchor: Option<&'a Stmt> = None;
         let edited = |s: &Stmt| {
             self.edits[m]
                 .iter()
@@ -378,6 +377,14 @@ impl<'a, 'i> Editor<'a, 'i> {
         {
             anchor = Some(f);
         }
+        anchor
+    }
+
+    /// The offset [`Editor::import_anchor`] describes: after the anchor's line, else after a
+    /// docstring, else the top of the file; and whether a newline must be written first.
+    pub fn import_block_point(&self, m: usize, must_follow: Option<&Stmt>) -> (TextSize, bool) {
+        let suite = self.idx.project.modules[m].parsed.suite();
+        let anchor = self.import_anchor(m, must_follow);
         match anchor {
             Some(a) => self.after_line(m, a.end()),
             None => {

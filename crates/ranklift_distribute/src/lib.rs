@@ -8,6 +8,7 @@
 //! has no error.
 
 pub mod editor;
+pub mod imports;
 pub mod index;
 mod star_imports;
 pub mod tf;

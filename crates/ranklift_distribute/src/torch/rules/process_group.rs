@@ -3,8 +3,9 @@
 //! **Trigger:** every module whose edits refer to `dist`, `DDP`, `DistributedSampler`, `RANK`,
 //! `LOCAL_RANK` or `WORLD_SIZE`, and always the main script.
 //!
-//! **Rewrite:** after the module's leading imports (and after its last `torch` import), the
-//! missing imports and the process's coordinates, read from the environment `torchrun` sets
+//! **Rewrite:** the missing imports at their sorted places in the module's leading import block
+//! (`crate::imports`); after the block (and after its last `torch` import) the process's
+//! coordinates, read from the environment `torchrun` sets
 //! (defaults make the module importable outside `torchrun`). In the main script, under
 //! `if __name__ == "__main__":` so that a DataLoader worker that re-imports the script never
 //! joins the group: `dist.init_process_group` (NCCL with CUDA, Gloo without) and
@@ -21,17 +22,21 @@
 //! ```python
 //! # before
 //! import torch
+//!
 //! # after
-//! import torch
 //! import gc
 //! import os
+//!
+//! import torch
 //! import torch.distributed as dist
+//!
 //! RANK = int(os.environ.get("RANK", "0"))
 //! LOCAL_RANK = int(os.environ.get("LOCAL_RANK", "0"))
 //! if __name__ == "__main__":
 //!     dist.init_process_group(backend="nccl" if torch.cuda.is_available() else "gloo")
 //!     if torch.cuda.is_available():
 //!         torch.cuda.set_device(LOCAL_RANK)
+//!
 //! ...
 //! if __name__ == "__main__":
 //!     del model
@@ -42,6 +47,7 @@ use ranklift_python::Edit;
 use ruff_python_ast::Stmt;
 use ruff_text_size::{Ranged, TextSize};
 
+use crate::imports::{self, NewImport};
 use crate::torch::{Tx, local_name};
 
 const RULE: &str = "process_group";
@@ -88,6 +94,8 @@ pub fn run(tx: &mut Tx) {
             })
             .map(|s| idx.stmts[s].stmt);
         let (at, need_nl) = tx.ed.import_block_point(m, last_torch);
+        // The imports this module lacks, and the setup code after them.
+        let mut imports: Vec<NewImport> = Vec::new();
         let mut lines: Vec<String> = Vec::new();
         let coords = needs.rank || needs.local_rank || needs.world_size;
         // `os` bound by an import that comes before the header.
@@ -105,33 +113,29 @@ pub fn run(tx: &mut Tx) {
         } else if tx.ed.has_identifier(m, "gc") {
             None
         } else {
-            lines.push("import gc".into());
+            imports.push(NewImport::module("gc", None));
             Some("gc".to_owned())
         };
         if coords && !os_before {
-            lines.push("import os".into());
+            imports.push(NewImport::module("os", None));
         }
         if is_main && local_name(idx, m, "torch").is_none() {
-            lines.push("import torch".into());
+            imports.push(NewImport::module("torch", None));
         }
         if needs.contextlib && local_name(idx, m, "contextlib").is_none() {
-            lines.push("import contextlib".into());
+            imports.push(NewImport::module("contextlib", None));
         }
-        let import = |q: &str, module: &str, name: &str, local: &str| -> Option<String> {
+        let import = |q: &str, module: &str, name: &str, local: &str| -> Option<NewImport> {
             if local_name(idx, m, q).is_some() {
                 return None;
             }
-            Some(if name == local {
-                format!("from {module} import {name}")
-            } else {
-                format!("from {module} import {name} as {local}")
-            })
+            Some(NewImport::from(module, name, Some(local)))
         };
         if needs.dist && local_name(idx, m, "torch.distributed").is_none() {
-            lines.push(format!("import torch.distributed as {}", n.dist));
+            imports.push(NewImport::module("torch.distributed", Some(&n.dist)));
         }
         if needs.ddp {
-            lines.extend(import(
+            imports.extend(import(
                 "torch.nn.parallel.DistributedDataParallel",
                 "torch.nn.parallel",
                 "DistributedDataParallel",
@@ -139,7 +143,7 @@ pub fn run(tx: &mut Tx) {
             ));
         }
         if needs.sampler {
-            lines.extend(import(
+            imports.extend(import(
                 "torch.utils.data.distributed.DistributedSampler",
                 "torch.utils.data.distributed",
                 "DistributedSampler",
@@ -176,25 +180,54 @@ pub fn run(tx: &mut Tx) {
         // statement between the imports that another rule edits ends the header's section).
         match last_torch.filter(|t| t.end() > at) {
             Some(t) if !init.is_empty() => {
-                tx.ed.insert_lines_after(m, RULE, t, &init, "");
+                let (at, before, after) = imports::after_block(&tx.ed, m, t);
+                let text = format!("{before}{}{nl}{after}", init.join(nl));
+                tx.ed.edit(m, RULE, at, Edit::insert(at, text).first(), "");
             }
             _ => lines.append(&mut init),
-        }
-        let mut text = String::new();
-        if need_nl {
-            text.push_str(nl);
-        }
-        for l in &lines {
-            text.push_str(l);
-            text.push_str(nl);
         }
         let what = if is_main {
             "process group (NCCL with CUDA, Gloo without), device pinned to LOCAL_RANK".to_owned()
         } else {
             "imports and process coordinates the rewrites use".to_owned()
         };
-        tx.ed
-            .edit(m, RULE, at, Edit::insert(at, text).first(), what);
+        let block = tx
+            .ed
+            .import_anchor(m, last_torch)
+            .and_then(|a| imports::block_ending_at(&tx.ed, m, a));
+        match block {
+            // The imports at their sorted places in the block, the setup after it.
+            Some(block) => {
+                let msg = if lines.is_empty() { what.as_str() } else { "" };
+                imports::place(&mut tx.ed, m, RULE, &block, &imports, msg);
+                if let Some(last) = block.last().filter(|_| !lines.is_empty()) {
+                    let (at, before, after) = imports::after_block(&tx.ed, m, last);
+                    let text = format!("{before}{}{nl}{after}", lines.join(nl));
+                    tx.ed
+                        .edit(m, RULE, at, Edit::insert(at, text).first(), what);
+                }
+            }
+            // No import block to sort into (none, or one ending in `try:`): the imports as a
+            // block of their own, then the setup.
+            None => {
+                let mut text = imports::render(&tx.ed, m, &imports);
+                if !lines.is_empty() {
+                    if !text.is_empty() {
+                        text.push_str(nl);
+                    }
+                    text.push_str(&lines.join(nl));
+                    text.push_str(nl);
+                }
+                let (at, before, after) = match tx.ed.import_anchor(m, last_torch) {
+                    Some(a) => imports::after_block(&tx.ed, m, a),
+                    None if need_nl => (at, nl.to_owned(), String::new()),
+                    None => (at, String::new(), String::new()),
+                };
+                let text = format!("{before}{text}{after}");
+                tx.ed
+                    .edit(m, RULE, at, Edit::insert(at, text).first(), what);
+            }
+        }
         if is_main {
             let src = tx.ed.src(m);
             let end = TextSize::try_from(src.len()).unwrap_or_default();
