@@ -162,6 +162,12 @@ CONTROLS = [
     # The frozen encoder wrapped too, as ranklift did before it read the constant flag that
     # keeps the encoder's optimizer from existing: DDP refuses a module with no trainable
     # parameter, on every rank, at start.
+    # The wrap before the package's trainer asks the model for its optimizer: a DDP wrapper has
+    # no `configure_optimizers` (AttributeError on every rank). A project's control names the
+    # file it breaks after a colon.
+    ("project_installed_package:tinyreg/trainer.py", "wrap before configure_optimizers", lambda t: t.replace(
+        "        self.optimizer = model.configure_optimizers(",
+        "        model = DDP(model)\n        self.optimizer = model.configure_optimizers(", 1), "runs"),
     ("frozen_encoder.py", "DDP-wrapped frozen module", lambda t: t.replace(
         "\ndecoder = DDP(", "\nencoder = DDP(encoder)\ndecoder = DDP(", 1), "runs"),
     # The generator's pass over the loader without the sampler's epoch advanced: every pass
@@ -197,7 +203,7 @@ LOCAL_ONLY = {"finetune_head.py", "gan_aux_head.py", "weighted_sampler.py", "sam
 # project; the other examples run locally only (their rewrites stay pinned by the golden tests in
 # CI). The whole list took ~650 s here, ~900 s with a later session's examples and controls, and
 # CI's sample 720 s (contended) before LOCAL_ONLY was set aside.
-CI_EXAMPLES = ({name for name, *_ in CONTROLS} | {"project_star_import"}) - LOCAL_ONLY
+CI_EXAMPLES = ({name.partition(":")[0] for name, *_ in CONTROLS} | {"project_star_import"}) - LOCAL_ONLY
 
 
 class Failure(Exception):
@@ -280,15 +286,29 @@ def max_diff(a, b):
     return max((float((x.double() - y.double()).abs().max()) if x.numel() else 0.0) for x, y in zip(a, b))
 
 
-def two_ranks(prog, work, tag, desync=True):
+def launch_pythonpath(report):
+    """The directory the printed launch command puts on PYTHONPATH (`env PYTHONPATH=../..
+    torchrun ...`: a project's packages, relative to the main script's directory), or None."""
+    words = (report.get("launch") or {}).get("argv", [])
+    if words[:1] != ["env"]:
+        return None
+    return next((w.split("=", 1)[1] for w in words[1:] if w.startswith("PYTHONPATH=")), None)
+
+
+def site_path(extra=None):
+    return f"{SITE}{os.pathsep}{extra}" if extra else str(SITE)
+
+
+def two_ranks(prog, work, tag, desync=True, path=None):
     """Run `prog` on 2 ranks; return (records, stdouts, rank-1 files, seconds). With `desync`,
-    ranks other than 0 seed torch differently (see sitecustomize.py)."""
+    ranks other than 0 seed torch differently (see sitecustomize.py). `path`: a directory the
+    launch command puts on PYTHONPATH."""
     out, tmp, logs, shared = work / f"np2{tag}", work / f"tmp-np2{tag}", work / f"logs2{tag}", work / f"shared2{tag}"
     for d in (out, tmp, logs, shared):
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)
     env = {"CHECKPOINT_DIR": str(shared),"RANKLIFT_E2E_OUT": str(out), "RANKLIFT_E2E_TMP": str(tmp), "RANKLIFT_E2E_DESYNC": "1" if desync else "0",
-           "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
+           "PYTHONPATH": site_path(path), "PYTHONHASHSEED": "0"}
     rc, so, se, t = torchrun(2, prog, env, logs)
     if rc != 0:
         err = (rank_log(logs, 0, "stderr") or "") + (rank_log(logs, 1, "stderr") or "")
@@ -368,19 +388,24 @@ def check_example(ex, bin_path, work):
             shutil.copytree(ex, src)
         orig_main = src if ex.is_file() else src / main_rel
         new_main = out if ex.is_file() else out / main_rel
+        # A script below the project root that imports the project's packages (installed with
+        # `pip install -e .`): each copy's root on PYTHONPATH, as the launch command puts it.
+        pp = launch_pythonpath(report)
+        orig_path = (orig_main.parent / pp).resolve() if pp else None
+        new_path = (new_main.parent / pp).resolve() if pp else None
         # Original, one process.
         d_orig, t_orig = work / "orig", work / "tmp-orig"
         d_orig.mkdir()
         t_orig.mkdir()
         (work / "shared-orig").mkdir()
-        env = {"CHECKPOINT_DIR": str(work / "shared-orig"), "RANKLIFT_E2E_OUT": str(d_orig), "TMPDIR": str(t_orig), "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
+        env = {"CHECKPOINT_DIR": str(work / "shared-orig"), "RANKLIFT_E2E_OUT": str(d_orig), "TMPDIR": str(t_orig), "PYTHONPATH": site_path(orig_path), "PYTHONHASHSEED": "0"}
         # The rewrite on one process runs at the same time (both are one process, on their own
         # directories; the 2-rank runs below take both cores); it is checked further down.
         d1, t1, l1 = work / "np1", work / "tmp-np1", work / "logs1"
         for d in (d1, t1, l1):
             d.mkdir()
         (work / "shared-np1").mkdir()
-        env1 = {"CHECKPOINT_DIR": str(work / "shared-np1"), "RANKLIFT_E2E_OUT": str(d1), "RANKLIFT_E2E_TMP": str(t1), "PYTHONPATH": str(SITE), "PYTHONHASHSEED": "0"}
+        env1 = {"CHECKPOINT_DIR": str(work / "shared-np1"), "RANKLIFT_E2E_OUT": str(d1), "RANKLIFT_E2E_TMP": str(t1), "PYTHONPATH": site_path(new_path), "PYTHONHASHSEED": "0"}
         with ThreadPoolExecutor(max_workers=2) as pool:
             np1_run = pool.submit(torchrun, 1, new_main, env1, l1)
             rc, so, se, row["t1"] = run([sys.executable, str(orig_main)], env=env, cwd=orig_main.parent)
@@ -396,7 +421,7 @@ def check_example(ex, bin_path, work):
             if not b < a:
                 raise Failure(f"the original's loss did not go down: {a:.4f} -> {b:.4f}")
         # Two ranks.
-        recs, stdouts, r1_files, row["t2"] = two_ranks(new_main, work, "")
+        recs, stdouts, r1_files, row["t2"] = two_ranks(new_main, work, "", path=new_path)
         check_agree(recs)
         if ex.name not in LOSS_SKIP:
             a, b = tenth_means(recs[0]["losses"])
@@ -423,7 +448,7 @@ def check_example(ex, bin_path, work):
         if any(r.get("draws") for r in recs):
             # Seeded alike (no desync, as the program runs for real), the ranks must still draw
             # apart: the desynced run above would draw apart even without ranklift's seed.
-            check_draws(two_ranks(new_main, work, "-nodesync", desync=False)[0])
+            check_draws(two_ranks(new_main, work, "-nodesync", desync=False, path=new_path)[0])
             sampled = True
         saved = {s["name"]: s["keys"] for s in orig["saves"]}
         saved2 = {s["name"]: s["keys"] for s in recs[0]["saves"]}
@@ -459,20 +484,26 @@ def check_example(ex, bin_path, work):
 
 def check_control(name, what, edit, check, bin_path, work):
     """The control passes when the named check FAILS on the broken program."""
-    ex = EXAMPLES / name
+    project, _, rel = name.partition(":")
+    ex = EXAMPLES / project
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    out = work / name
-    rc, so, se, _ = run([str(bin_path), "distribute", str(ex), "-o", str(out)])
+    out = work / project
+    rc, so, se, _ = run([str(bin_path), "distribute", str(ex), "-o", str(out), "--format", "json"])
     if rc != 0:
         return {"example": f"control: {name}", "result": "FAIL", "why": f"ranklift exited {rc}"}
-    text = out.read_text()
+    report = json.loads(so)
+    target = out / rel if rel else out
+    prog = out / report["main"] if rel else out
+    pp = launch_pythonpath(report)
+    text = target.read_text()
     broken = edit(text)
     if broken == text:
         return {"example": f"control: {name} ({what})", "result": "FAIL", "why": "the control edit changed nothing"}
-    out.write_text(broken)
+    target.write_text(broken)
     try:
-        recs, stdouts, r1_files, _ = two_ranks(out, work, "-ctl", desync=check != "shuffle")
+        recs, stdouts, r1_files, _ = two_ranks(prog, work, "-ctl", desync=check != "shuffle",
+                                               path=(prog.parent / pp).resolve() if pp else None)
     except Failure as e:
         if check == "runs":
             return {"example": f"control: {name} ({what})", "result": "PASS", "why": f"the broken program fails as it must: {str(e).splitlines()[0][:120]}"}
@@ -566,9 +597,9 @@ def main():
         print(f"{r['result']:4} {r['example']:<28} {r['steps']:<14} np1 {r['np1']:<12} {r['t1']:5.1f}s {r['t2']:5.1f}s {r['why']}", flush=True)
         rows.append(r)
     for name, what, edit, check in CONTROLS:
-        if args.ci and name in LOCAL_ONLY:
+        if args.ci and name.partition(":")[0] in LOCAL_ONLY:
             continue
-        if not args.names or name in args.names:
+        if not args.names or name.partition(":")[0] in args.names:
             r = check_control(name, what, edit, check, Path(args.bin).resolve(), base / "control")
             print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
             rows.append(r)

@@ -144,6 +144,17 @@ def run_program(p, bin_path, mirror, work, verify=False):
     for d in (rec2, tmp2, logs, shared2):
         d.mkdir()
     env = probe_env(rec2, tmp2, shared2, n, root)
+    # Variables the printed command sets (`env PYTHONPATH=../.. torchrun ...`: the rewritten
+    # project's packages first, relative to the script's directory).
+    words = launch.get("argv", []) if isinstance(launch, dict) else []
+    if words[:1] == ["env"]:
+        for w in words[1:]:
+            if "=" not in w:
+                break
+            k, v = w.split("=", 1)
+            if k == "PYTHONPATH":
+                v = f"{(prog.parent / v).resolve()}{os.pathsep}{env['PYTHONPATH']}"
+            env[k] = v
     env["RANKLIFT_E2E_DESYNC"] = "1"
     cmd = [str(Path(sys.executable).parent / "torchrun"), "--standalone", "--nproc-per-node=2",
            "--log-dir", str(logs), "--redirects", "3", str(prog)] + args

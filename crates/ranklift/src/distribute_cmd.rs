@@ -236,9 +236,30 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
         }
         Err(e) => return usage_error(&format!("{}: {e}", args.path.display())),
     };
-    let is_dir = meta.is_dir();
+    let mut is_dir = meta.is_dir();
     if !is_dir && args.path.extension().is_some_and(|e| e == "ipynb") {
         return notebook_refused(&args.path);
+    }
+    // A script inside a project it imports a package of (installed with `pip install -e .`):
+    // the rewrite must reach the package's training code, so the project is distributed, with
+    // the script as its main.
+    if !is_dir
+        && args.main.is_none()
+        && args
+            .output
+            .as_ref()
+            .is_none_or(|o| o.extension().is_none_or(|e| e != "py"))
+        && let Some((root, rel, package)) =
+            ranklift_python::project::installed_project_root(&args.path)
+    {
+        eprintln!(
+            "ranklift: {} imports `{package}` from the project at {}: distributing the project, with {rel} as its main script",
+            args.path.display(),
+            root.display()
+        );
+        args.path = root;
+        args.main = Some(rel);
+        is_dir = true;
     }
     let config = match config.resolve(&args.path) {
         Ok(c) => c,

@@ -84,14 +84,20 @@ pub fn quote(word: &str) -> String {
     }
 }
 
-fn command(words: &[String], script: &Path, relative_paths: bool) -> Command {
+fn command(
+    words: &[String],
+    script: &Path,
+    relative_paths: bool,
+    pythonpath: Option<&str>,
+) -> Command {
     let here = from_here(script);
     let dir = here
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .map(Path::to_path_buf);
+    // A root on PYTHONPATH is named from the script's directory: the command starts there.
     let (cwd, name) = match dir {
-        Some(d) if relative_paths => (
+        Some(d) if relative_paths || pythonpath.is_some() => (
             Some(d.display().to_string()),
             here.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -101,14 +107,26 @@ fn command(words: &[String], script: &Path, relative_paths: bool) -> Command {
     };
     // The launcher's words are written as they must be typed (`$SLURM_JOB_ID`, `$(...)`); only
     // the path is quoted.
-    let mut bare = words.join(" ");
+    let env: Vec<String> = pythonpath
+        .map(|p| vec![format!("PYTHONPATH={}", quote(p))])
+        .unwrap_or_default();
+    let mut bare = env.iter().map(|e| format!("{e} ")).collect::<String>();
+    bare.push_str(&words.join(" "));
     bare.push(' ');
     bare.push_str(&quote(&name));
-    // Words with shell syntax run through a shell; the others are a process's argv as they are.
+    // Words with shell syntax run through a shell; the others are a process's argv as they are
+    // (a variable set through `env`).
     let argv = if words.iter().any(|w| w.contains(['$', '|', '('])) {
         vec!["sh".to_owned(), "-c".to_owned(), bare.clone()]
     } else {
-        let mut a = words.to_vec();
+        let mut a: Vec<String> = if env.is_empty() {
+            Vec::new()
+        } else {
+            let mut e = vec!["env".to_owned()];
+            e.extend(pythonpath.map(|p| format!("PYTHONPATH={p}")));
+            e
+        };
+        a.extend(words.iter().cloned());
         a.push(name.clone());
         a
     };
@@ -121,15 +139,15 @@ fn command(words: &[String], script: &Path, relative_paths: bool) -> Command {
 
 pub fn commands(l: &Launch, script: &Path) -> Commands {
     Commands {
-        single: command(&l.single, script, l.relative_paths),
+        single: command(&l.single, script, l.relative_paths, l.pythonpath.as_deref()),
         nodes: l
             .nodes
             .as_ref()
-            .map(|w| command(w, script, l.relative_paths)),
+            .map(|w| command(w, script, l.relative_paths, l.pythonpath.as_deref())),
         slurm: l
             .slurm
             .as_ref()
-            .map(|w| command(w, script, l.relative_paths)),
+            .map(|w| command(w, script, l.relative_paths, l.pythonpath.as_deref())),
     }
 }
 

@@ -341,13 +341,18 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// The environment every run shares: the recorder first on PYTHONPATH, its settings, and
-    /// the GPUs hidden for a CPU run.
+    /// The environment every run shares: the recorder first on PYTHONPATH (then the project's
+    /// root), its settings, and the GPUs hidden for a CPU run.
     fn command(&self, label: &str, root: &Path, program: &str, argv: &[String]) -> Command {
         let mut cmd = Command::new(program);
         cmd.args(argv).current_dir(root).stdin(Stdio::null());
         let probe = self.scratch.join("probe");
         let mut path = probe.into_os_string();
+        // The project's root after the recorder: a script below it imports the project's
+        // packages as an installed project would (`pip install -e .`); for a script at the root
+        // it changes nothing (its directory comes first).
+        path.push(":");
+        path.push(root.as_os_str());
         if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
             path.push(":");
             path.push(old);

@@ -175,6 +175,12 @@ pub struct Launch {
     pub slurm: Option<Vec<String>>,
     /// The program opens files by relative paths: it must start in its own directory.
     pub relative_paths: bool,
+    /// The main script lives below the project root and imports the project's packages from it
+    /// (`projects/chargpt/chargpt.py` importing `mingpt`, installed with `pip install -e .`):
+    /// the root, relative to the script's directory, goes on `PYTHONPATH`, so that the rewritten
+    /// packages are the ones imported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pythonpath: Option<String>,
 }
 
 fn set_after(words: &mut [String], flag: &str, value: &str) {
@@ -228,6 +234,7 @@ impl Launch {
                 "srun --nodes 2 --ntasks-per-node 1 torchrun --nnodes 2 --nproc-per-node {n} --rdzv-id $SLURM_JOB_ID --rdzv-backend c10d --rdzv-endpoint $(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1):29500"
             ))),
             relative_paths,
+            pythonpath: None,
         }
     }
 
@@ -242,6 +249,7 @@ impl Launch {
             )),
             slurm: Some(words("srun --nodes 2 --ntasks-per-node 1 python")),
             relative_paths,
+            pythonpath: None,
         }
     }
 
@@ -252,8 +260,52 @@ impl Launch {
             nodes: Some(words("horovodrun -np 2 -H HOST:1,localhost:1 python")),
             slurm: None,
             relative_paths,
+            pythonpath: None,
         }
     }
+}
+
+/// The project root relative to the main script's directory (`../..`), when the script lives
+/// below the root and imports a package or module of the root by its absolute name.
+pub(crate) fn root_on_path(project: &ranklift_python::Project, main: usize) -> Option<String> {
+    use ruff_python_ast::visitor::{Visitor, walk_stmt};
+    let m = &project.modules[main];
+    let depth = m.rel_path.matches('/').count();
+    if depth == 0 {
+        return None;
+    }
+    struct V<'p> {
+        project: &'p ranklift_python::Project,
+        found: bool,
+    }
+    impl<'a> Visitor<'a> for V<'_> {
+        fn visit_stmt(&mut self, s: &'a ruff_python_ast::Stmt) {
+            let tops: Vec<&str> = match s {
+                ruff_python_ast::Stmt::Import(i) => {
+                    i.names.iter().map(|a| a.name.as_str()).collect()
+                }
+                ruff_python_ast::Stmt::ImportFrom(i) if i.level == 0 => {
+                    i.module.iter().map(|n| n.as_str()).collect()
+                }
+                _ => Vec::new(),
+            };
+            for t in tops {
+                let top = t.split('.').next().unwrap_or(t);
+                if self.project.module(top).is_some() {
+                    self.found = true;
+                }
+            }
+            walk_stmt(self, s);
+        }
+    }
+    let mut v = V {
+        project,
+        found: false,
+    };
+    for s in m.parsed.suite() {
+        v.visit_stmt(s);
+    }
+    v.found.then(|| vec![".."; depth].join("/"))
 }
 
 /// Does the main script open files by relative paths (`open("data/x.csv")`, `root="./data"`,
@@ -649,10 +701,13 @@ pub fn distribute(project: &Project, main: Option<&str>, opts: &Options) -> Outc
             .any(|d| d.code == codes::NO_TRAINING_LOOP || d.code == codes::NOT_TENSORFLOW);
     if no_tf_loop && (0..idx.modules.len()).any(|m| torch::plan::imports_torch(&idx, m)) {
         let o = run_torch(&idx);
-        if !o
-            .diagnostics
-            .iter()
-            .any(|d| d.code == codes::NO_TRAINING_LOOP)
+        // A project that never imports TensorFlow hears about PyTorch, whatever was found.
+        let tf_anywhere = (0..idx.modules.len()).any(|m| tf::pattern::imports_tensorflow(&idx, m));
+        if !tf_anywhere
+            || !o
+                .diagnostics
+                .iter()
+                .any(|d| d.code == codes::NO_TRAINING_LOOP)
         {
             return o;
         }
@@ -670,6 +725,35 @@ pub(crate) fn has_main_guard(suite: &[Stmt]) -> bool {
     })
 }
 
+/// Can module `m` be run as a script: a file at the project's top level, a file with an
+/// `if __name__ == "__main__":` block, or a file in a directory that is not a package (no
+/// `__init__.py`) that no other module imports (`projects/chargpt/chargpt.py`,
+/// `scripts/train.py`)? `imported[m]` says whether another module imports `m`.
+pub(crate) fn is_script(project: &Project, m: usize, imported: &[bool]) -> bool {
+    let pm = &project.modules[m];
+    let Some((dir, _)) = pm.rel_path.rsplit_once('/') else {
+        return true;
+    };
+    if has_main_guard(pm.parsed.suite()) {
+        return true;
+    }
+    let init = format!("{dir}/__init__.py");
+    !imported[m] && !pm.is_package && !project.modules.iter().any(|o| o.rel_path == init)
+}
+
+/// Per module: does another module of the project import it?
+pub(crate) fn imported_modules(project: &Project) -> Vec<bool> {
+    let mut out = vec![false; project.modules.len()];
+    for m in 0..project.modules.len() {
+        for i in index::module_imports(project, m) {
+            if i != m {
+                out[i] = true;
+            }
+        }
+    }
+    out
+}
+
 /// The modules any candidate main script reaches through imports: the single file, the `--main`
 /// script, or every script of the project (a top-level file or one with a main guard). Only
 /// these are indexed: nothing else can change what a rewrite of a main script does.
@@ -682,12 +766,12 @@ fn scripts_reach(project: &Project, main: Option<&str>) -> Vec<bool> {
     ) {
         (Some(e), _) => vec![e],
         (None, Some(m)) => vec![m],
-        (None, None) => (0..n)
-            .filter(|&m| {
-                let pm = &project.modules[m];
-                !pm.rel_path.contains('/') || has_main_guard(pm.parsed.suite())
-            })
-            .collect(),
+        (None, None) => {
+            let imported = imported_modules(project);
+            (0..n)
+                .filter(|&m| is_script(project, m, &imported))
+                .collect()
+        }
     };
     let mut todo = roots;
     while let Some(m) = todo.pop() {
@@ -736,7 +820,9 @@ pub(crate) fn choose_main<T>(
     if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
         found.retain(|f| f.1);
     }
-    let root = project.root.display().to_string();
+    // The project itself, as a path relative to its root (like every module's): a front end
+    // that shows paths from where the user stands joins it to the root.
+    let root = ".".to_owned();
     match found.len() {
         1 => {
             let (m, _, r) = found.pop().expect("one candidate");

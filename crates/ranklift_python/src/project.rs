@@ -316,6 +316,77 @@ impl Project {
 
 /// The absolute module names a module imports (`import a.b` gives `a`, `a.b`; `from a import b`
 /// gives `a`, `a.b`). Relative imports are resolved against the module's own name.
+/// A script that imports a package of a project it lives inside (`projects/chargpt/chargpt.py`
+/// importing `mingpt`, which `pip install -e .` installed from `../..`): the project's root —
+/// the nearest ancestor, at most four levels up, that holds a packaging file (`pyproject.toml`,
+/// `setup.py`, `setup.cfg`) and the imported package (`mingpt/__init__.py`) or module — the
+/// script's path from that root, and the package's name. None when the script's own directory
+/// provides every module it imports, or no such ancestor exists. Only directory entries are
+/// looked at: nothing in the files found chooses a path.
+pub fn installed_project_root(script: &Path) -> Option<(PathBuf, String, String)> {
+    let dir = script
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let file = script.file_name()?.to_string_lossy().into_owned();
+    let m = load_module(&dir, &file).ok()?;
+    let mut wanted: Vec<String> = imported_module_names(&m)
+        .into_iter()
+        .map(|n| n.split('.').next().unwrap_or_default().to_owned())
+        .filter(|n| !n.is_empty())
+        .filter(|n| !dir.join(format!("{n}.py")).is_file() && !dir.join(n).is_dir())
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return None;
+    }
+    let abs = std::fs::canonicalize(&dir).ok()?;
+    let mut up = PathBuf::from(&dir);
+    let mut rel = PathBuf::from(&file);
+    for ancestor in abs.ancestors().skip(1).take(4) {
+        rel = Path::new(abs.strip_prefix(ancestor).ok()?).join(&file);
+        up.push("..");
+        let marked = ["pyproject.toml", "setup.py", "setup.cfg"]
+            .iter()
+            .any(|f| ancestor.join(f).is_file());
+        if !marked {
+            continue;
+        }
+        let found = wanted.iter().find(|n| {
+            ancestor.join(n).join("__init__.py").is_file()
+                || ancestor.join(format!("{n}.py")).is_file()
+        });
+        return found.map(|n| {
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            (normalize(&up), rel, n.clone())
+        });
+    }
+    let _ = rel;
+    None
+}
+
+/// `a/b/../..` → `.`: a path of `..` steps after a relative directory, written short.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out: Vec<std::path::Component> = Vec::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir
+                if matches!(out.last(), Some(std::path::Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
+    }
+}
+
 pub fn imported_module_names(m: &Module) -> Vec<String> {
     use ruff_python_ast::statement_visitor::{StatementVisitor, walk_stmt};
     use ruff_python_ast::{Stmt, StmtImport, StmtImportFrom};

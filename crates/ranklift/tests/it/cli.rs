@@ -623,6 +623,76 @@ fn a_script_whose_imports_change_is_written_as_a_project() {
     );
 }
 
+#[test]
+fn a_script_importing_its_installed_project_distributes_the_project() {
+    let d = tmpdir("torch-installed-package");
+    let proj = d.join("tinyreg-repo");
+    common::copy_dir(&examples().join("torch/project_installed_package"), &proj);
+    let script_dir = proj.join("projects/sine");
+    // Control: without the packaging file the package is not a project's, and the script alone
+    // reaches no optimizer step (the trainer is out of sight).
+    std::fs::rename(proj.join("pyproject.toml"), proj.join("pyproject.off")).unwrap();
+    let (code, _, err) = run(bin()
+        .args(["distribute", "train.py", "--diff"])
+        .current_dir(&script_dir));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("DST201"), "{err}");
+    std::fs::rename(proj.join("pyproject.off"), proj.join("pyproject.toml")).unwrap();
+    let (code, _, err) = run(bin()
+        .args(["distribute", "train.py"])
+        .current_dir(&script_dir));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("train.py imports `tinyreg` from the project at ../..: distributing the project, with projects/sine/train.py as its main script"),
+        "{err}"
+    );
+    // The rewritten package must be the one imported: its root on PYTHONPATH, from the script's
+    // directory of the copy.
+    assert!(
+        err.contains(&format!(
+            "tinyreg-repo-ddp/projects/sine && PYTHONPATH=../.. torchrun --standalone --nproc-per-node {} train.py",
+            cpu_fallback_nproc()
+        )),
+        "{err}"
+    );
+    let trainer = std::fs::read_to_string(d.join("tinyreg-repo-ddp/tinyreg/trainer.py")).unwrap();
+    assert!(trainer.contains("model = DDP("), "{trainer}");
+    assert!(
+        trainer.contains("self.max_iters // WORLD_SIZE"),
+        "{trainer}"
+    );
+}
+
+#[test]
+fn a_torch_project_without_training_says_pytorch_and_names_the_directory_once() {
+    let d = tmpdir("torch-no-training");
+    let proj = d.join("notrain");
+    std::fs::create_dir_all(proj.join("sub")).unwrap();
+    std::fs::write(
+        proj.join("a.py"),
+        "import torch
+",
+    )
+    .unwrap();
+    std::fs::write(
+        proj.join("sub/b.py"),
+        "import torch
+x = torch.ones(2)
+",
+    )
+    .unwrap();
+    let (code, out, err) = run(bin()
+        .args(["distribute", "notrain", "--diff"])
+        .current_dir(&d));
+    assert_eq!(code, 1, "{out}{err}");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("notrain:1:1: DST201 no PyTorch training loop found"),
+        "{all}"
+    );
+    assert!(!all.contains("TensorFlow"), "{all}");
+}
+
 /// A real Python that cannot import torch: site-packages turned off (`-S`), so whatever is
 /// installed for the machine's python3 is out of reach.
 fn python_without_torch(d: &Path) -> PathBuf {

@@ -234,10 +234,12 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
     }
     let main_suite = idx.project.modules[main_idx].parsed.suite();
     let relative = uses_relative_paths(main_suite);
-    outcome.launch = Some(match engine {
+    let mut launch = match engine {
         Engine::Horovod => Launch::horovodrun(relative),
         Engine::Collectives => Launch::ranklift_launch(relative),
-    });
+    };
+    launch.pythonpath = crate::root_on_path(idx.project, main_idx);
+    outcome.launch = Some(launch);
     let mut cx = Cx::new(idx, &reach, pattern, engine, opts);
     if let Some(d) = engine_note {
         cx.ed.diags.push(d);

@@ -174,7 +174,7 @@ pub fn is_torch_project(idx: &Index) -> bool {
 }
 
 /// The main script of a PyTorch project: the given one, the single file, or the one script
-/// (top-level file or file with a main guard) that reaches an optimizer step.
+/// (`crate::is_script`) that reaches an optimizer step.
 fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), Vec<Diagnostic>> {
     let project = idx.project;
     if let Some(e) = project.entry {
@@ -184,10 +184,11 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), V
         return crate::main_by_name(project, name).map(|m| (m, None));
     }
     let mut found = Vec::new();
+    let imported = crate::imported_modules(project);
     for (m, pm) in project.modules.iter().enumerate() {
         let guard = crate::has_main_guard(pm.parsed.suite());
         let top = !pm.rel_path.contains('/');
-        if !(guard || top) || !plan::imports_torch(idx, m) {
+        if !crate::is_script(project, m, &imported) || !plan::imports_torch(idx, m) {
             continue;
         }
         let p = plan::build(idx, m);
@@ -294,10 +295,10 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     // process per GPU, else per CPU), so the printed command runs on any machine it runs on.
     let main = &idx.project.modules[plan.main].parsed;
     let cpu_fallback = main.text.contains("cuda.is_available()") || !main.text.contains("cuda");
-    outcome.launch = Some(crate::Launch::torchrun(
-        cpu_fallback,
-        crate::uses_relative_paths(main.suite()),
-    ));
+    let mut launch =
+        crate::Launch::torchrun(cpu_fallback, crate::uses_relative_paths(main.suite()));
+    launch.pythonpath = crate::root_on_path(idx.project, plan.main);
+    outcome.launch = Some(launch);
     outcome
 }
 

@@ -232,6 +232,7 @@ pub fn build(idx: &Index, main: usize) -> Plan {
     let reached = |c: &&crate::index::CallInfo| reached_tbl[c.scope.module] && !dormant[c.stmt];
     let inst = instances(idx, &reached_tbl);
     use rayon::prelude::*;
+    let duck = unique_methods(idx, &reached_tbl);
     let callee: Vec<Option<FuncId>> = idx
         .calls
         .par_iter()
@@ -239,7 +240,7 @@ pub fn build(idx: &Index, main: usize) -> Plan {
             if !reached_tbl[c.scope.module] {
                 return None;
             }
-            callee_of(idx, &inst, c.scope, c.call)
+            callee_of(idx, &inst, c.scope, c.call).or_else(|| duck_callee(idx, &duck, c))
         })
         .collect();
     let mut sites: crate::index::FastMap<FuncId, Vec<CallId>> = Default::default();
@@ -309,6 +310,25 @@ pub fn build(idx: &Index, main: usize) -> Plan {
                 if plan.optimizer_names.contains(idx.text(c.scope.module, arg)) {
                     plan.optimizer_names.insert(param);
                 }
+            }
+        }
+        // `optimizer = model.configure_optimizers(...)` with `return optimizer` (or a
+        // constructor) in the method: what a project function returns is an optimizer.
+        for (id, c) in idx.calls.iter().enumerate() {
+            let Some(f) = plan.callee[id] else { continue };
+            let Some(t) = assigned_to(idx, c.stmt, c.call) else {
+                continue;
+            };
+            let fm = idx.funcs[f].module;
+            let gives = returns(idx, f).iter().any(|r| {
+                plan.optimizer_names.contains(idx.text(fm, *r))
+                    || matches!(r, Expr::Call(rc) if call_id(idx, fm, rc)
+                        .and_then(|rid| plan.qual(rid))
+                        .is_some_and(names::is_optimizer))
+            });
+            if gives {
+                plan.optimizer_names
+                    .insert(idx.text(c.scope.module, t).to_owned());
             }
         }
         // `self.optimizer = optimizer` in a trainer's `__init__`: the attribute is one too.
@@ -404,6 +424,90 @@ fn callee_of(
         _ => return None,
     };
     idx.method(cl, a.attr.as_str())
+}
+
+/// Methods of the reached project classes whose name no other reached class (nor a function)
+/// defines, by name: `model.configure_optimizers(...)` on a model handed through a trainer's
+/// attribute runs the one `configure_optimizers` of the project. Names the wrapper, the
+/// optimizer or a tensor answer themselves are left out (`model.train()` is `nn.Module`'s).
+fn unique_methods<'a>(idx: &Index<'a>, reached: &[bool]) -> crate::index::FastMap<&'a str, FuncId> {
+    const LIBRARY: &[&str] = &[
+        "step",
+        "zero_grad",
+        "backward",
+        "train",
+        "eval",
+        "to",
+        "cuda",
+        "cpu",
+        "forward",
+        "__call__",
+        "__init__",
+        "state_dict",
+        "load_state_dict",
+        "parameters",
+        "named_parameters",
+        "modules",
+        "children",
+        "apply",
+        "item",
+        "update",
+        "append",
+        "get",
+        "keys",
+        "items",
+        "values",
+        "save",
+        "load",
+        "close",
+        "write",
+        "read",
+        "format",
+        "half",
+        "float",
+        "double",
+        "register_buffer",
+        "add_module",
+        "requires_grad_",
+    ];
+    let mut count: crate::index::FastMap<&'a str, (usize, FuncId)> = Default::default();
+    for (f, info) in idx.funcs.iter().enumerate() {
+        if !reached[info.module] || info.parent.is_some() {
+            continue;
+        }
+        let name = info.def.name.as_str();
+        let e = count.entry(name).or_insert((0, f));
+        e.0 += 1;
+        if info.class.is_none() {
+            e.0 += 1; // a function of the same name makes it ambiguous
+        }
+    }
+    count
+        .into_iter()
+        .filter(|(name, (n, f))| {
+            *n == 1 && idx.funcs[*f].class.is_some() && !LIBRARY.contains(name)
+        })
+        .map(|(name, (_, f))| (name, f))
+        .collect()
+}
+
+/// The unique project method a call `recv.name(...)` runs (`unique_methods`), when the receiver
+/// is a plain name or attribute (not a module or class the index resolves).
+fn duck_callee(
+    idx: &Index,
+    duck: &crate::index::FastMap<&str, FuncId>,
+    c: &crate::index::CallInfo,
+) -> Option<FuncId> {
+    let Expr::Attribute(a) = &*c.call.func else {
+        return None;
+    };
+    if !matches!(&*a.value, Expr::Name(_) | Expr::Attribute(_)) {
+        return None;
+    }
+    if idx.qualify(c.scope.module, &a.value).is_some() {
+        return None;
+    }
+    duck.get(a.attr.as_str()).copied()
 }
 
 /// Names bound to instances of project classes, per scope (`trainer = Trainer(...)`); None when
@@ -560,6 +664,46 @@ fn parameter_owners<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     V { out }.visit_expr(e);
 }
 
+/// `parameter_owners` of `e`, and of the values of the names it mentions (in `scope`), `depth`
+/// levels deep.
+fn owners_through_names<'a>(
+    idx: &Index<'a>,
+    scope: Scope,
+    e: &'a Expr,
+    depth: usize,
+    out: &mut Vec<&'a Expr>,
+) {
+    let before = out.len();
+    parameter_owners(e, out);
+    if out.len() > before || depth == 0 {
+        return;
+    }
+    let mut names: Vec<&'a str> = Vec::new();
+    {
+        use ruff_python_ast::visitor::{Visitor, walk_expr};
+        struct V<'a, 'o>(&'o mut Vec<&'a str>);
+        impl<'a> Visitor<'a> for V<'a, '_> {
+            fn visit_expr(&mut self, e: &'a Expr) {
+                if let Expr::Name(n) = e {
+                    self.0.push(n.id.as_str());
+                }
+                walk_expr(self, e);
+            }
+        }
+        V(&mut names).visit_expr(e);
+    }
+    names.sort_unstable();
+    names.dedup();
+    for n in names {
+        let (_, vals) = idx.assignments(scope, n);
+        for v in vals {
+            if v.range() != e.range() {
+                owners_through_names(idx, scope, v, depth - 1, out);
+            }
+        }
+    }
+}
+
 /// The holder of the model an expression names: `model` (or `model.head`: the whole model),
 /// `self.model`.
 fn holder_of(idx: &Index, scope: Scope, e: &Expr) -> Option<Holder> {
@@ -621,18 +765,12 @@ fn find_models(idx: &Index, plan: &mut Plan) {
         }
         let Some(arg) = arg else { continue };
         let mut owners = Vec::new();
-        parameter_owners(arg, &mut owners);
-        // `params = list(model.parameters())` then `SGD(params, ...)`.
-        if owners.is_empty()
-            && let Expr::Name(n) = arg
-        {
-            let (_, vals) = idx.assignments(c.scope, n.id.as_str());
-            for v in vals {
-                parameter_owners(v, &mut owners);
-            }
-        }
+        // `params = list(model.parameters())` then `SGD(params, ...)`, and parameter groups
+        // built from named lists (`[{"params": decay}, {"params": no_decay}]`): names are
+        // followed to their values in the scope, a few levels deep.
+        owners_through_names(idx, c.scope, arg, 3, &mut owners);
         for o in owners {
-            let Some(mut h) = holder_of(idx, c.scope, o) else {
+            let Some(h) = holder_of(idx, c.scope, o) else {
                 continue;
             };
             // `model.head.parameters()`: the optimizer trains part of the model.
@@ -643,28 +781,49 @@ fn find_models(idx: &Index, plan: &mut Plan) {
                 }
                 _ => false,
             };
-            // A model handed to the function that builds the optimizer: the caller's holder.
-            if let Holder::Name { scope, name } = &h
+            // `self.parameters()` in a method of the model's class (`configure_optimizers`):
+            // the model is the receiver of the method's calls.
+            let mut cands = vec![h];
+            if let Holder::Name { scope, name } = &cands[0]
+                && name == "self"
                 && let Some(f) = scope.func
-                && is_param(idx, f, name)
-                && let Some(outer) = caller_holder(idx, plan, f, name)
+                && idx.funcs[f].class.is_some()
             {
-                h = outer;
+                cands = call_sites(idx, plan, f)
+                    .into_iter()
+                    .filter_map(|site| {
+                        let ci = &idx.calls[site];
+                        match &*ci.call.func {
+                            Expr::Attribute(a) => holder_of(idx, ci.scope, &a.value),
+                            _ => None,
+                        }
+                    })
+                    .collect();
             }
-            let holders: Vec<Holder> = returned_holders(idx, plan, h)
-                .into_iter()
-                .map(|h| stored_holder(idx, plan, h))
-                .collect();
-            for h in holders {
-                if let Some(existing) = plan.models.iter_mut().find(|m| m.holder == h) {
-                    existing.part &= part;
-                } else {
-                    plan.models.push(Model {
-                        holder: h,
-                        optimizer: oc,
-                        part,
-                        data_parallel: None,
-                    });
+            for mut h in cands {
+                // A model handed to the function that builds the optimizer: the caller's holder.
+                if let Holder::Name { scope, name } = &h
+                    && let Some(f) = scope.func
+                    && is_param(idx, f, name)
+                    && let Some(outer) = caller_holder(idx, plan, f, name)
+                {
+                    h = outer;
+                }
+                let holders: Vec<Holder> = returned_holders(idx, plan, h)
+                    .into_iter()
+                    .map(|h| stored_holder(idx, plan, h))
+                    .collect();
+                for h in holders {
+                    if let Some(existing) = plan.models.iter_mut().find(|m| m.holder == h) {
+                        existing.part &= part;
+                    } else {
+                        plan.models.push(Model {
+                            holder: h,
+                            optimizer: oc,
+                            part,
+                            data_parallel: None,
+                        });
+                    }
                 }
             }
         }
@@ -917,11 +1076,14 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
         {
             continue;
         }
-        // Drawn inside a training loop.
+        // Drawn inside a training loop (`for`, or a `while True:` that steps until a budget).
         let mut cur = Some(c.stmt);
         let mut in_loop = false;
         while let Some(st) = cur {
-            if plan.train_loops.contains(&st) {
+            if plan.train_loops.contains(&st)
+                || (matches!(idx.stmts[st].stmt, Stmt::While(_))
+                    && plan.training_stmts.contains(&st))
+            {
                 in_loop = true;
                 break;
             }

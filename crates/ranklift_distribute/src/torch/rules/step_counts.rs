@@ -8,8 +8,8 @@
 //! count is not derived from `len(...)`.
 //!
 //! Also a `while` step loop (no data loop inside) that ends with `if step >= N: break` (through
-//! `and`: `if args.max_steps >= 0 and step >= args.max_steps:`), its counter incremented in the
-//! loop — makemore's shape.
+//! `and`: `if args.max_steps >= 0 and step >= args.max_steps:`), its counter (a name or an
+//! attribute: `self.iter_num`) incremented in the loop — makemore's and minGPT's shape.
 //!
 //! **Rewrite:** `N` → `N // WORLD_SIZE`.
 //!
@@ -127,10 +127,12 @@ pub fn run(tx: &mut Tx) {
                 continue;
             }
             for (counter, limit) in step_limits(&i.test) {
-                // The counter counts this loop's iterations (`step += 1` in its body).
-                let counts = w.body.iter().any(|st| {
-                        matches!(st, Stmt::AugAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id.as_str() == counter))
-                    });
+                // The counter counts this loop's iterations (`step += 1`, `self.iter_num += 1`
+                // in its body).
+                let counter = tx.ed.text(m, counter).to_owned();
+                let counts = w.body.iter().any(
+                    |st| matches!(st, Stmt::AugAssign(a) if tx.ed.text(m, &*a.target) == counter),
+                );
                 if !counts || derived_from_len(tx.ed.text(m, limit)) {
                     continue;
                 }
@@ -183,8 +185,9 @@ pub fn run(tx: &mut Tx) {
 }
 
 /// `step >= limit` / `step > limit` comparisons in a break condition (through `and`), with a
-/// counter name on the left and a limit that is not a number literal.
-fn step_limits(test: &Expr) -> Vec<(&str, &Expr)> {
+/// counter (a name, or an attribute: `self.iter_num`) on the left and a limit that is not a
+/// number literal.
+fn step_limits(test: &Expr) -> Vec<(&Expr, &Expr)> {
     use ruff_python_ast::CmpOp;
     match test {
         Expr::BoolOp(b) => b.values.iter().flat_map(step_limits).collect(),
@@ -194,7 +197,7 @@ fn step_limits(test: &Expr) -> Vec<(&str, &Expr)> {
                 && !matches!(c.comparators[0], Expr::NumberLiteral(_)) =>
         {
             match &*c.left {
-                Expr::Name(n) => vec![(n.id.as_str(), &c.comparators[0])],
+                left @ (Expr::Name(_) | Expr::Attribute(_)) => vec![(left, &c.comparators[0])],
                 _ => Vec::new(),
             }
         }
