@@ -9,7 +9,11 @@ pub fn is_optimizer(q: &str) -> bool {
     let Some(rest) = q.strip_prefix("torch.optim.") else {
         return false;
     };
-    !rest.contains('.') && rest != "Optimizer" && rest.starts_with(|c: char| c.is_ascii_uppercase())
+    // `{getattr}`: a class of `torch.optim` chosen by name (`getattr(torch.optim, name)(...)`).
+    rest == "{getattr}"
+        || (!rest.contains('.')
+            && rest != "Optimizer"
+            && rest.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// `torch.optim.lr_scheduler.X`.

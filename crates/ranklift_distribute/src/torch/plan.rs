@@ -253,11 +253,20 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         .calls
         .par_iter()
         .map(|c| {
-            if reached_tbl[c.scope.module] {
-                idx.canonical(c.scope.module, &c.call.func)
-            } else {
-                None
+            if !reached_tbl[c.scope.module] {
+                return None;
             }
+            // `getattr(torch.optim, args.optimizer)(...)`: a class of the module chosen by
+            // name at run time, `torch.optim.{getattr}`.
+            if let Expr::Call(g) = &*c.call.func
+                && matches!(&*g.func, Expr::Name(n) if n.id.as_str() == "getattr")
+                && let [module, _, ..] = &*g.arguments.args
+            {
+                return idx
+                    .canonical(c.scope.module, module)
+                    .map(|q| std::sync::Arc::from(format!("{q}.{{getattr}}")));
+            }
+            idx.canonical(c.scope.module, &c.call.func)
         })
         .collect();
     let mut plan = Plan {
