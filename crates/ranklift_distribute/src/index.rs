@@ -589,6 +589,12 @@ impl<'a> Index<'a> {
 
     /// The project symbol a qualified name denotes: a module-level function or class.
     fn project_symbol(&self, qual: &str) -> Option<Symbol> {
+        self.project_symbol_within(qual, 4)
+    }
+
+    /// [`Self::project_symbol`], following a package's re-exports (`from .trainer import
+    /// Trainer` in `trainer/__init__.py` makes `trainer.Trainer` the class) `depth` times.
+    fn project_symbol_within(&self, qual: &str, depth: usize) -> Option<Symbol> {
         let (modname, name) = qual.rsplit_once('.')?;
         let m = self.project.module(modname)?;
         if let Some(&f) = self.modules[m].funcs.get(name) {
@@ -596,6 +602,13 @@ impl<'a> Index<'a> {
         }
         if let Some(&c) = self.modules[m].classes.get(name) {
             return Some(Symbol::Class(c));
+        }
+        if depth > 0
+            && let Some(q) = self.modules[m].aliases.get(name)
+            && q != qual
+            && let Some(sym) = self.project_symbol_within(q, depth - 1)
+        {
+            return Some(sym);
         }
         // `module.Class.method`
         let (modname2, cls) = modname.rsplit_once('.')?;
@@ -683,6 +696,20 @@ impl<'a> Index<'a> {
 
     pub fn method(&self, class: ClassId, name: &str) -> Option<FuncId> {
         self.in_hierarchy(class, |c| c.methods.get(name).copied())
+    }
+
+    /// The project classes `c` derives from, transitively (not `c` itself).
+    pub fn ancestors(&self, c: ClassId) -> Vec<ClassId> {
+        let mut out: Vec<ClassId> = Vec::new();
+        let mut todo = self.base_classes(c);
+        while let Some(b) = todo.pop() {
+            if b == c || out.contains(&b) {
+                continue;
+            }
+            out.push(b);
+            todo.extend(self.base_classes(b));
+        }
+        out
     }
 
     fn base_classes(&self, c: ClassId) -> Vec<ClassId> {

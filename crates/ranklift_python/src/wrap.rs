@@ -155,6 +155,12 @@ pub fn wrap_long_statements(
 /// An insertion of whole lines (`stmt\n<indent>` inserted after a line's indentation) with a
 /// line longer than `limit`: the same lines, each statement wrapped. None when the text is not
 /// whole statements (an `if ...:` header, a fragment of an expression) or fits.
+/// Inside brackets (the text before ends with `,`, an opening bracket or a backslash), inserted
+/// lines are arguments or items, not statements.
+fn open(t: &str) -> bool {
+    t.trim_end().ends_with([',', '(', '[', '{', '\\'])
+}
+
 fn wrap_inserted_lines(text: &str, e: &Edit, limit: usize, indent_width: u8) -> Option<String> {
     if !e.is_insertion() || !e.text.contains('\n') {
         return None;
@@ -162,15 +168,41 @@ fn wrap_inserted_lines(text: &str, e: &Edit, limit: usize, indent_width: u8) -> 
     let at = usize::from(e.range.start());
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let base = &text[line_start..at];
-    if !base.chars().all(|c| c == ' ' || c == '\t') {
-        return None;
-    }
     let nl = if e.text.contains("\r\n") {
         "\r\n"
     } else {
         "\n"
     };
-    let (body, tail) = e.text.rsplit_once('\n')?;
+    if !base.chars().all(|c| c == ' ' || c == '\t') {
+        // Lines added after the end of a statement's line (`\n    self.model = DDP(...)`):
+        // they start at their own indentation.
+        if open(&text[..at]) || open(&e.text) {
+            return None;
+        }
+        let rest = e.text.strip_prefix(nl)?;
+        let ind = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        let (own, body) = rest.split_at(ind);
+        let shifted = Edit::insert(e.range.start(), format!("{body}{nl}"));
+        let wrapped = wrap_block(&shifted.text, own, nl, limit, indent_width)?;
+        let wrapped = wrapped.strip_suffix(nl).unwrap_or(&wrapped);
+        return Some(format!("{nl}{own}{wrapped}"));
+    }
+    if base.is_empty() && !open(&text[..at]) && !open(&e.text) {
+        // Lines inserted at a line's start (after a statement's line): at their own indentation.
+        let ind = e.text.len() - e.text.trim_start_matches([' ', '\t']).len();
+        let (own, body) = e.text.split_at(ind);
+        if !own.is_empty() {
+            let wrapped = wrap_block(body, own, nl, limit, indent_width)?;
+            return Some(format!("{own}{wrapped}"));
+        }
+    }
+    wrap_block(&e.text, base, nl, limit, indent_width)
+}
+
+/// Inserted text whose first line sits at `base` (already in the file) and whose other lines
+/// carry `base`, wrapped when a line overflows `limit`; None when it fits.
+fn wrap_block(text: &str, base: &str, nl: &str, limit: usize, indent_width: u8) -> Option<String> {
+    let (body, tail) = text.rsplit_once('\n')?;
     let body = body.strip_suffix('\r').unwrap_or(body);
     let width = base.chars().count();
     if !body.lines().any(|l| {

@@ -79,6 +79,10 @@ pub struct Plan {
     /// The qualified name of each reached call's callee (`torch.save`), computed once.
     qual: Vec<Option<std::sync::Arc<str>>>,
     pub optimizers: Vec<CallId>,
+    /// Optimizers built through a project factory that instantiates a class of the module it is
+    /// given (`config.init_obj("optimizer", torch.optim, params)`): the position of the
+    /// argument that takes the parameters.
+    pub factory_params: crate::index::FastMap<CallId, usize>,
     /// Source texts naming optimizers: assignment targets of optimizer constructors, and the
     /// parameters of project functions that receive them.
     pub optimizer_names: FastSet<String>,
@@ -249,6 +253,32 @@ pub fn build(idx: &Index, main: usize) -> Plan {
             sites.entry(*f).or_default().push(c);
         }
     }
+    // Template methods: `self._train_epoch(epoch)` in a base trainer's `train` runs the
+    // override of the subclass the program built, so the override's call sites include it.
+    for (g, info) in idx.funcs.iter().enumerate() {
+        let Some(d) = info.class else { continue };
+        if !reached_tbl[info.module] {
+            continue;
+        }
+        for c in idx.ancestors(d) {
+            let Some(&f) = idx.classes[c].methods.get(info.def.name.as_str()) else {
+                continue;
+            };
+            let by_self: Vec<CallId> = sites
+                .get(&f)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&cid| {
+                    matches!(&*idx.calls[cid].call.func, Expr::Attribute(a)
+                        if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self"))
+                })
+                .collect();
+            if f != g && !by_self.is_empty() {
+                sites.entry(g).or_default().extend(by_self);
+            }
+        }
+    }
     let qual: Vec<Option<std::sync::Arc<str>>> = idx
         .calls
         .par_iter()
@@ -277,6 +307,7 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         sites,
         qual,
         optimizers: Vec::new(),
+        factory_params: Default::default(),
         optimizer_names: FastSet::default(),
         steps: Vec::new(),
         training_funcs: FastSet::default(),
@@ -303,6 +334,28 @@ pub fn build(idx: &Index, main: usize) -> Plan {
             continue;
         }
         plan.optimizers.push(id);
+        if let Some(t) = assigned_to(idx, c.stmt, c.call) {
+            plan.optimizer_names
+                .insert(idx.text(c.scope.module, t).to_owned());
+        }
+    }
+    // Factories that build a class of the module they are given, by name:
+    // `def init_obj(self, name, module, *args): return getattr(module, ...)(*args)` called with
+    // `torch.optim`.
+    for (id, c) in idx.calls.iter().enumerate().filter(|(_, c)| reached(c)) {
+        let Some(f) = plan.callee[id] else { continue };
+        let Some(k) = module_factory_arg(idx, f, c.call) else {
+            continue;
+        };
+        let is_optim = c.call.arguments.args.get(k).is_some_and(|a| {
+            idx.canonical(c.scope.module, a)
+                .is_some_and(|q| &*q == "torch.optim")
+        });
+        if !is_optim || plan.optimizers.contains(&id) {
+            continue;
+        }
+        plan.optimizers.push(id);
+        plan.factory_params.insert(id, k + 1);
         if let Some(t) = assigned_to(idx, c.stmt, c.call) {
             plan.optimizer_names
                 .insert(idx.text(c.scope.module, t).to_owned());
@@ -517,6 +570,35 @@ fn duck_callee(
         return None;
     }
     duck.get(a.attr.as_str()).copied()
+}
+
+/// When project function `f` returns `getattr(module, name)(*args, ...)` with `module` one of its
+/// parameters (a factory of a class chosen by name), the position of `module`'s argument in
+/// `call` (positional only: the arguments after it are the class's).
+fn module_factory_arg(idx: &Index, f: FuncId, call: &ast::ExprCall) -> Option<usize> {
+    let param = returns(idx, f).into_iter().find_map(|r| {
+        let Expr::Call(rc) = r else { return None };
+        let Expr::Call(g) = &*rc.func else {
+            return None;
+        };
+        if !matches!(&*g.func, Expr::Name(n) if n.id.as_str() == "getattr") {
+            return None;
+        }
+        match g.arguments.args.first() {
+            Some(Expr::Name(p)) if is_param(idx, f, p.id.as_str()) => Some(p.id.as_str()),
+            _ => None,
+        }
+    })?;
+    arg_params(idx, f, call).into_iter().find_map(|(a, p)| {
+        (p == param)
+            .then(|| {
+                call.arguments
+                    .args
+                    .iter()
+                    .position(|x| x.range() == a.range())
+            })
+            .flatten()
+    })
 }
 
 /// Names bound to instances of project classes, per scope (`trainer = Trainer(...)`); None when
@@ -762,7 +844,8 @@ fn holder_of(idx: &Index, scope: Scope, e: &Expr) -> Option<Holder> {
 fn find_models(idx: &Index, plan: &mut Plan) {
     for &oc in &plan.optimizers {
         let c = &idx.calls[oc];
-        let mut arg: Option<&Expr> = c.call.arguments.args.first();
+        let k = plan.factory_params.get(&oc).copied().unwrap_or(0);
+        let mut arg: Option<&Expr> = c.call.arguments.args.get(k);
         if arg.is_none() {
             arg = c
                 .call
@@ -937,34 +1020,76 @@ fn stored_holder(idx: &Index, plan: &Plan, h: Holder) -> Holder {
             if !matches!(arg, Expr::Name(n) if n.id.as_str() == name) {
                 continue;
             }
-            // `self.X = param` or `self.X = param.to(...)` (method chains on it).
-            for info in &idx.stmts {
-                if info.scope.func != Some(init) {
-                    continue;
-                }
-                let Stmt::Assign(a) = info.stmt else { continue };
-                let [Expr::Attribute(t)] = a.targets.as_slice() else {
-                    continue;
-                };
-                if !matches!(&*t.value, Expr::Name(n) if n.id.as_str() == "self") {
-                    continue;
-                }
-                let mut v: &Expr = &a.value;
-                while let Expr::Call(vc) = v
-                    && let Expr::Attribute(va) = &*vc.func
-                {
-                    v = &va.value;
-                }
-                if matches!(v, Expr::Name(n) if n.id.as_str() == param) {
-                    return Holder::Attr {
-                        class: cl,
-                        attr: t.attr.to_string(),
-                    };
-                }
+            if let Some(held) = stored_attr(idx, init, &param, 3) {
+                return held;
             }
         }
     }
     h
+}
+
+/// The `self.` attribute constructor `init` stores its parameter `param` in: `self.X = param`
+/// or `self.X = param.to(...)` (method chains on it), or, through
+/// `super().__init__(..., param, ...)`, where the base class's constructor stores it (`depth`
+/// levels up).
+fn stored_attr(idx: &Index, init: FuncId, param: &str, depth: usize) -> Option<Holder> {
+    let class = idx.funcs[init].class?;
+    for info in &idx.stmts {
+        if info.scope.func != Some(init) {
+            continue;
+        }
+        let Stmt::Assign(a) = info.stmt else { continue };
+        let [Expr::Attribute(t)] = a.targets.as_slice() else {
+            continue;
+        };
+        if !matches!(&*t.value, Expr::Name(n) if n.id.as_str() == "self") {
+            continue;
+        }
+        let mut v: &Expr = &a.value;
+        while let Expr::Call(vc) = v
+            && let Expr::Attribute(va) = &*vc.func
+        {
+            v = &va.value;
+        }
+        if matches!(v, Expr::Name(n) if n.id.as_str() == param) {
+            return Some(Holder::Attr {
+                class,
+                attr: t.attr.to_string(),
+            });
+        }
+    }
+    if depth == 0 {
+        return None;
+    }
+    // `super().__init__(model, ...)`: the base class's constructor, with the parameter it binds.
+    for c in idx.calls.iter() {
+        if c.scope.func != Some(init) {
+            continue;
+        }
+        let Expr::Attribute(a) = &*c.call.func else {
+            continue;
+        };
+        let is_super = a.attr.as_str() == "__init__"
+            && matches!(&*a.value, Expr::Call(sc) if matches!(&*sc.func, Expr::Name(n) if n.id.as_str() == "super"));
+        if !is_super {
+            continue;
+        }
+        for base in idx.ancestors(class) {
+            let Some(&base_init) = idx.classes[base].methods.get("__init__") else {
+                continue;
+            };
+            // The bound arguments, as a call through an instance binds them (no `self`).
+            for (arg, p) in arg_params(idx, base_init, c.call) {
+                if matches!(arg, Expr::Name(n) if n.id.as_str() == param)
+                    && let Some(h) = stored_attr(idx, base_init, &p, depth - 1)
+                {
+                    return Some(h);
+                }
+            }
+            break;
+        }
+    }
+    None
 }
 
 pub fn is_param(idx: &Index, f: FuncId, name: &str) -> bool {

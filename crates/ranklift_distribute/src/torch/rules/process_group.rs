@@ -119,7 +119,8 @@ pub fn run(tx: &mut Tx) {
         if coords && !os_before {
             imports.push(NewImport::module("os", None));
         }
-        if is_main && local_name(idx, m, "torch").is_none() {
+        // The process group's setup and a wrap's `device_ids` name `torch`.
+        if (is_main || needs.ddp) && local_name(idx, m, "torch").is_none() {
             imports.push(NewImport::module("torch", None));
         }
         if needs.contextlib && local_name(idx, m, "contextlib").is_none() {
@@ -220,8 +221,22 @@ pub fn run(tx: &mut Tx) {
                 }
                 let (at, before, after) = match tx.ed.import_anchor(m, last_torch) {
                     Some(a) => imports::after_block(&tx.ed, m, a),
-                    None if need_nl => (at, nl.to_owned(), String::new()),
-                    None => (at, String::new(), String::new()),
+                    None => {
+                        // Blank lines before what follows: two before a class or a function.
+                        let rest = tx.ed.src(m)[usize::from(at)..].trim_start();
+                        let defs = ["class ", "def ", "async def ", "@"];
+                        let gap = if defs.iter().any(|d| rest.starts_with(d)) {
+                            format!("{nl}{nl}")
+                        } else {
+                            nl.to_owned()
+                        };
+                        let before = if need_nl {
+                            nl.to_owned()
+                        } else {
+                            String::new()
+                        };
+                        (at, before, gap)
+                    }
                 };
                 let text = format!("{before}{text}{after}");
                 tx.ed
