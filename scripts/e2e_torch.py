@@ -123,6 +123,15 @@ def _wrap_in_main_after_trainer(text):
     return "\n".join(lines).replace("self.model.module.", "self.model.")
 
 
+def _rank_after_last_torch_import(text):
+    """`RANK = ...` moved below the script's last torch import, where ranklift used to put the
+    header: the download barrier above it reads RANK before it exists."""
+    line = next(l for l in text.split("\n") if l.startswith("RANK = "))
+    text = text.replace(line + "\n", "", 1)
+    anchor = "import torch.optim as optim  # noqa: E402\n"
+    return text.replace(anchor, anchor + line + "\n", 1)
+
+
 CONTROLS = [
     ("plain_loop.py", "no DDP wrap", lambda t: _without_statement(t, "= DDP(").replace("model.module.", "model."), "agree"),
     ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
@@ -168,6 +177,7 @@ CONTROLS = [
     ("project_installed_package:tinyreg/trainer.py", "wrap before configure_optimizers", lambda t: t.replace(
         "        self.optimizer = model.configure_optimizers(",
         "        model = DDP(model)\n        self.optimizer = model.configure_optimizers(", 1), "runs"),
+    ("imports_mid_file.py", "coordinates after the last torch import", _rank_after_last_torch_import, "runs"),
     ("frozen_encoder.py", "DDP-wrapped frozen module", lambda t: t.replace(
         "\ndecoder = DDP(", "\nencoder = DDP(encoder)\ndecoder = DDP(", 1), "runs"),
     # The generator's pass over the loader without the sampler's epoch advanced: every pass

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Real PyTorch programs nobody here wrote, run through `ranklift distribute` on real ranks
-(issue 31): the sweep that measures first contact.
+"""Real PyTorch programs nobody here wrote, run through `ranklift distribute` on real ranks:
+the sweep that measures first contact.
 
 For every program of the manifest (`scripts/realworld-torch-programs.json`: a public repository
 at a pinned commit, a script, its arguments), from a snapshot fetched locally (the search tool's

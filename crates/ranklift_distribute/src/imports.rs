@@ -209,6 +209,19 @@ pub fn block_ending_at<'a>(ed: &Editor<'a, '_>, m: usize, last: &Stmt) -> Option
     Some(suite[j..=i].iter().collect())
 }
 
+/// The last statement of the run of consecutive top-level imports that holds `s` (`s` itself
+/// when it is not a top-level import).
+pub fn end_of_block<'a>(ed: &Editor<'a, '_>, m: usize, s: &'a Stmt) -> &'a Stmt {
+    let suite = ed.idx.project.modules[m].parsed.suite();
+    let Some(mut i) = suite.iter().position(|x| x.range() == s.range()) else {
+        return s;
+    };
+    while i + 1 < suite.len() && matches!(suite[i + 1], Stmt::Import(_) | Stmt::ImportFrom(_)) {
+        i += 1;
+    }
+    &suite[i]
+}
+
 /// Insert `new` into `block` (from [`block_ending_at`]) at their sorted places.
 pub fn place(
     ed: &mut Editor,

@@ -4,8 +4,10 @@
 //! `LOCAL_RANK` or `WORLD_SIZE`, and always the main script.
 //!
 //! **Rewrite:** the missing imports at their sorted places in the module's leading import block
-//! (`crate::imports`); after the block (and after its last `torch` import) the process's
-//! coordinates, read from the environment `torchrun` sets
+//! (`crate::imports`); after the block (and after the block holding the first import of each
+//! name the header uses: `torch`, and the module's own `dist` or `os`, never a later import —
+//! a tutorial that imports `torch.optim` mid-file keeps its header at the top, above the lines
+//! that use `RANK`) the process's coordinates, read from the environment `torchrun` sets
 //! (defaults make the module importable outside `torchrun`). In the main script, under
 //! `if __name__ == "__main__":` so that a DataLoader worker that re-imports the script never
 //! joins the group: `dist.init_process_group` (NCCL with CUDA, Gloo without) and
@@ -76,22 +78,34 @@ pub fn run(tx: &mut Tx) {
         let q = tx.ed.quote(m);
         let nl = tx.ed.nl(m);
         let unit = tx.ed.indent_unit(m).to_owned();
-        // After the last top-level `torch` import: the header uses `torch`.
-        let last_torch = idx.modules[m]
-            .stmts
-            .clone()
-            .filter(|&s| idx.stmts[s].parent.is_none())
-            .rfind(|&s| match idx.stmts[s].stmt {
-                Stmt::Import(i) => i
-                    .names
-                    .iter()
-                    .any(|a| a.name.as_str().split('.').next() == Some("torch")),
-                Stmt::ImportFrom(i) => i
-                    .module
-                    .as_ref()
-                    .is_some_and(|mm| mm.as_str().split('.').next() == Some("torch")),
-                _ => false,
+        // After the imports that bind what the header uses (`torch`; the module's own names
+        // for `torch.distributed` and `os`, when it has them): the first top-level import that
+        // binds each, not a later one — a tutorial that imports `torch.optim` mid-file keeps
+        // the header at the top, above the dataset lines a barrier guards.
+        let binds = |s: &Stmt, local: &str| match s {
+            Stmt::Import(i) => i.names.iter().any(|a| match &a.asname {
+                Some(x) => x.as_str() == local,
+                None => a.name.as_str().split('.').next() == Some(local),
+            }),
+            Stmt::ImportFrom(i) => i
+                .names
+                .iter()
+                .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == local),
+            _ => false,
+        };
+        let mut used: Vec<String> = vec![n.torch.clone()];
+        used.extend(local_name(idx, m, "torch.distributed"));
+        used.extend(local_name(idx, m, "os"));
+        let last_torch = used
+            .iter()
+            .filter_map(|u| {
+                idx.modules[m]
+                    .stmts
+                    .clone()
+                    .filter(|&s| idx.stmts[s].parent.is_none())
+                    .find(|&s| binds(idx.stmts[s].stmt, u))
             })
+            .max_by_key(|&s| idx.stmts[s].stmt.start())
             .map(|s| idx.stmts[s].stmt);
         let (at, need_nl) = tx.ed.import_block_point(m, last_torch);
         // The imports this module lacks, and the setup code after them.
@@ -181,6 +195,7 @@ pub fn run(tx: &mut Tx) {
         // statement between the imports that another rule edits ends the header's section).
         match last_torch.filter(|t| t.end() > at) {
             Some(t) if !init.is_empty() => {
+                let t = imports::end_of_block(&tx.ed, m, t);
                 let (at, before, after) = imports::after_block(&tx.ed, m, t);
                 let text = format!("{before}{}{nl}{after}", init.join(nl));
                 tx.ed.edit(m, RULE, at, Edit::insert(at, text).first(), "");
