@@ -178,6 +178,9 @@ CONTROLS = [
         "        self.optimizer = model.configure_optimizers(",
         "        model = DDP(model)\n        self.optimizer = model.configure_optimizers(", 1), "runs"),
     ("imports_mid_file.py", "coordinates after the last torch import", _rank_after_last_torch_import, "runs"),
+    # Labels dropped at random leave the label embedding without a gradient in some steps:
+    # without find_unused_parameters DDP fails at the next step.
+    ("dropped_labels.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
     ("frozen_encoder.py", "DDP-wrapped frozen module", lambda t: t.replace(
         "\ndecoder = DDP(", "\nencoder = DDP(encoder)\ndecoder = DDP(", 1), "runs"),
     # The generator's pass over the loader without the sampler's epoch advanced: every pass

@@ -22,9 +22,10 @@
 //! `no_grad` backbone), or the program discards some of the model's outputs (`validity, _ =
 //! discriminator(x)`: the head behind `_` gets no gradient from that loss, as in a GAN whose
 //! discriminator has an auxiliary head), or its class builds a submodule that no method uses
-//! (`self.label_emb = nn.Embedding(...)` left over in a generator), the wrap says `find_unused_parameters=True`: DDP
-//! otherwise waits for gradients of parameters that never get one and fails at the next
-//! iteration.
+//! (`self.label_emb = nn.Embedding(...)` left over in a generator), or its `forward` calls a
+//! layer only under a condition on its inputs (`if labels is not None:`, labels dropped at
+//! random), the wrap says `find_unused_parameters=True`: DDP otherwise waits for gradients of
+//! parameters that never get one and fails at the next iteration.
 //!
 //! **Why:** DDP broadcasts rank 0's parameters and buffers when it is built and averages
 //! gradients in `backward()`, so every rank takes the same step (`ddp-rules.md` §1.3). A checkpoint
@@ -104,7 +105,8 @@ pub fn run(tx: &mut Tx) {
         };
         let extra = if model.part
             || discards_outputs(idx, &callee)
-            || model_class(idx, &model.holder).is_some_and(|c| has_unused_submodule(idx, c))
+            || model_class(idx, &model.holder)
+                .is_some_and(|c| has_unused_submodule(idx, c) || calls_layers_on_condition(idx, c))
         {
             ", find_unused_parameters=True"
         } else {
@@ -723,6 +725,94 @@ fn model_class(idx: &crate::index::Index, holder: &Holder) -> Option<crate::inde
 /// Does the class build a submodule (`self.x = nn.Something(...)` in `__init__`) that nothing
 /// in the class reads again (`self.x` appears once)? Its parameters never get a gradient. A class
 /// that reaches its submodules dynamically (`getattr(self, ...)`, `self.children()`) is not judged.
+/// Does the model's `forward` call one of its layers only under a condition on its inputs
+/// (`if y is not None: h = h + self.label_emb(y)`, a class label dropped at random for
+/// classifier-free guidance)? Then a step can leave that layer without a gradient, and DDP, which
+/// waits for every parameter's gradient, fails at the next step. A condition on the model's own
+/// attributes (`if self.downsample is not None:`) is the same at every step and does not count.
+fn calls_layers_on_condition(idx: &crate::index::Index, class: crate::index::ClassId) -> bool {
+    use ruff_python_ast::visitor::{Visitor, walk_expr, walk_stmt};
+    let Some(f) = idx.method(class, "forward") else {
+        return false;
+    };
+    let def = idx.funcs[f].def;
+    let params: Vec<&str> = def
+        .parameters
+        .iter_non_variadic_params()
+        .map(|p| p.parameter.name.as_str())
+        .filter(|n| *n != "self")
+        .collect();
+    struct Names<'p>(&'p [&'p str], bool);
+    impl<'a> Visitor<'a> for Names<'_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Name(n) = e
+                && self.0.contains(&n.id.as_str())
+            {
+                self.1 = true;
+            }
+            walk_expr(self, e);
+        }
+    }
+    struct LayerCalls(bool);
+    impl<'a> Visitor<'a> for LayerCalls {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::Call(c) = e
+                && let Expr::Attribute(a) = &*c.func
+                && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
+            {
+                self.0 = true;
+            }
+            walk_expr(self, e);
+        }
+    }
+    struct V<'p> {
+        params: &'p [&'p str],
+        found: bool,
+    }
+    impl<'a> Visitor<'a> for V<'_> {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            if let Stmt::If(i) = s {
+                let mut on_input = Names(self.params, false);
+                on_input.visit_expr(&i.test);
+                if on_input.1 {
+                    let mut calls = LayerCalls(false);
+                    for b in &i.body {
+                        calls.visit_stmt(b);
+                    }
+                    for c in &i.elif_else_clauses {
+                        for b in &c.body {
+                            calls.visit_stmt(b);
+                        }
+                    }
+                    self.found |= calls.0;
+                }
+            }
+            walk_stmt(self, s);
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if let Expr::If(x) = e {
+                let mut on_input = Names(self.params, false);
+                on_input.visit_expr(&x.test);
+                if on_input.1 {
+                    let mut calls = LayerCalls(false);
+                    calls.visit_expr(&x.body);
+                    calls.visit_expr(&x.orelse);
+                    self.found |= calls.0;
+                }
+            }
+            walk_expr(self, e);
+        }
+    }
+    let mut v = V {
+        params: &params,
+        found: false,
+    };
+    for st in &def.body {
+        v.visit_stmt(st);
+    }
+    v.found
+}
+
 fn has_unused_submodule(idx: &crate::index::Index, class: crate::index::ClassId) -> bool {
     let info = &idx.classes[class];
     let m = info.module;
