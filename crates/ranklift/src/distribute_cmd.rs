@@ -523,10 +523,35 @@ fn report_and_write(
             }
         }
     };
-    let commands = outcome
-        .launch
-        .as_ref()
-        .map(|l| launch::commands(l, &script));
+    // One rewritten file written away from the program (`-o ../elsewhere/train.py`) of a
+    // program that opens files by relative paths: it runs from the original's directory, with
+    // that directory on PYTHONPATH when the program imports its siblings.
+    let away = match &dest {
+        Some(Dest::File(f)) if project.entry.is_some() => {
+            let dir = |p: &Path| {
+                let d = p.parent().filter(|d| !d.as_os_str().is_empty());
+                std::fs::canonicalize(d.unwrap_or(Path::new("."))).ok()
+            };
+            let orig = dir(&args.path);
+            (orig.is_some() && orig != dir(f)).then(|| {
+                args.path
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            })
+        }
+        _ => None,
+    };
+    let commands = outcome.launch.as_ref().map(|l| match &away {
+        Some(from) if l.relative_paths => {
+            let mut l = l.clone();
+            if project.modules.len() > 1 && l.pythonpath.is_none() {
+                l.pythonpath = Some(".".to_owned());
+            }
+            launch::commands_from(&l, &script, Some(from))
+        }
+        _ => launch::commands(l, &script),
+    });
     // Report.
     let json = args.format != Format::Text;
     let mut stdout = std::io::stdout().lock();

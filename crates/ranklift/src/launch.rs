@@ -89,6 +89,7 @@ fn command(
     script: &Path,
     relative_paths: bool,
     pythonpath: Option<&str>,
+    run_from: Option<&Path>,
 ) -> Command {
     let here = from_here(script);
     let dir = here
@@ -96,14 +97,44 @@ fn command(
         .filter(|d| !d.as_os_str().is_empty())
         .map(Path::to_path_buf);
     // A root on PYTHONPATH is named from the script's directory: the command starts there.
-    let (cwd, name) = match dir {
-        Some(d) if relative_paths || pythonpath.is_some() => (
+    let (cwd, name) = match (dir, run_from) {
+        // The rewrite was written away from the program's files: it starts where they are.
+        (_, Some(from)) => {
+            let from_abs = std::fs::canonicalize(from).unwrap_or_else(|_| from.to_path_buf());
+            let script_abs = script
+                .parent()
+                .and_then(|p| {
+                    std::fs::canonicalize(if p.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        p
+                    })
+                    .ok()
+                })
+                .map(|p| p.join(script.file_name().unwrap_or_default()))
+                .unwrap_or_else(|| script.to_path_buf());
+            let at_cwd = std::env::current_dir()
+                .ok()
+                .and_then(|c| std::fs::canonicalize(c).ok())
+                .is_some_and(|c| c == from_abs);
+            let name = match script_abs.strip_prefix(&from_abs) {
+                Ok(rel) => rel.to_path_buf(),
+                Err(_) if at_cwd => here.clone(),
+                Err(_) => script_abs.clone(),
+            };
+            let cwd = from_here(&from_abs.join("x"))
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(|d| d.display().to_string());
+            (cwd, name.display().to_string())
+        }
+        (Some(d), None) if relative_paths || pythonpath.is_some() => (
             Some(d.display().to_string()),
             here.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
         ),
-        _ => (None, here.display().to_string()),
+        (_, None) => (None, here.display().to_string()),
     };
     // The launcher's words are written as they must be typed (`$SLURM_JOB_ID`, `$(...)`); only
     // the path is quoted.
@@ -138,16 +169,26 @@ fn command(
 }
 
 pub fn commands(l: &Launch, script: &Path) -> Commands {
+    commands_from(l, script, None)
+}
+
+/// [`commands`], started in `run_from` (the original program's directory) instead of the
+/// script's own: a single rewritten file written elsewhere (`-o ../out/train.py`) of a program
+/// that opens files by relative paths finds them where the original does.
+pub fn commands_from(l: &Launch, script: &Path, run_from: Option<&Path>) -> Commands {
+    let one = |w: &[String]| {
+        command(
+            w,
+            script,
+            l.relative_paths,
+            l.pythonpath.as_deref(),
+            run_from,
+        )
+    };
     Commands {
-        single: command(&l.single, script, l.relative_paths, l.pythonpath.as_deref()),
-        nodes: l
-            .nodes
-            .as_ref()
-            .map(|w| command(w, script, l.relative_paths, l.pythonpath.as_deref())),
-        slurm: l
-            .slurm
-            .as_ref()
-            .map(|w| command(w, script, l.relative_paths, l.pythonpath.as_deref())),
+        single: one(&l.single),
+        nodes: l.nodes.as_deref().map(one),
+        slurm: l.slurm.as_deref().map(one),
     }
 }
 

@@ -664,6 +664,47 @@ fn a_script_importing_its_installed_project_distributes_the_project() {
 }
 
 #[test]
+fn a_rewrite_written_elsewhere_runs_where_the_programs_files_are() {
+    let d = tmpdir("torch-written-elsewhere");
+    std::fs::create_dir_all(d.join("src")).unwrap();
+    std::fs::write(
+        d.join("src/rel.py"),
+        "import torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\n\
+         x = torch.load(\"data/x.pt\")\n\
+         loader = DataLoader(TensorDataset(x, x.sum(1, keepdim=True)), batch_size=8, shuffle=True)\n\
+         model = nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n\
+         for epoch in range(2):\n    for a, b in loader:\n        opt.zero_grad()\n\
+         \x20       nn.functional.mse_loss(model(a), b).backward()\n        opt.step()\n",
+    )
+    .unwrap();
+    let n = cpu_fallback_nproc();
+    // Control: written next to the original, the program starts in its own directory.
+    let (code, _, err) = run(bin()
+        .args(["distribute", "src/rel.py", "-o", "src/rel_ddp.py"])
+        .current_dir(&d));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "launch: cd src && torchrun --standalone --nproc-per-node {n} rel_ddp.py"
+        )),
+        "{err}"
+    );
+    // Written to another directory: it still starts where `data/x.pt` is.
+    let (code, _, err) = run(bin()
+        .args(["distribute", "src/rel.py", "-o", "out/rel_ddp.py"])
+        .current_dir(&d));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "launch: cd src && torchrun --standalone --nproc-per-node {n} "
+        )),
+        "{err}"
+    );
+    assert!(err.contains("out/rel_ddp.py"), "{err}");
+    assert!(!err.contains("cd out"), "{err}");
+}
+
+#[test]
 fn a_torch_project_without_training_says_pytorch_and_names_the_directory_once() {
     let d = tmpdir("torch-no-training");
     let proj = d.join("notrain");
