@@ -144,9 +144,13 @@ MOVED_TO_COLLECTIVES = {
 # `ranklift verify` itself (scripts/e2e_verify_tf.py --ci --engine collectives).
 # Four of them run locally only since 2026-11-29 (CI's time): a schedule, a checkpoint path, a
 # subclassed fit and a dataset with steps; their rewrites stay pinned by the golden tests.
+# Four more since 2026-11-29's second session (CI's time again, with the PyTorch target's new
+# examples and controls): a tf.function step, a legacy optimizer, fit then a tape, and a trainer
+# class — none of them carries a control on this engine.
 CI_SAMPLE = (MOVED_TO_COLLECTIVES | {"tape_mlp.py"}) - {
     "tape_piecewise_schedule.py", "tape_checkpoint_path_used.py", "keras_subclass_fit.py",
-    "keras_dataset_steps.py"}
+    "keras_dataset_steps.py", "tape_tf_function.py", "tape_legacy_optimizer.py",
+    "keras_fit_then_tape.py", "tape_trainer_class.py"}
 # What CI runs on Horovod (`--ci`): every example that carries a negative control (a TF1 session
 # and TF1 hooks among them); the other examples run locally only. Their rewrites stay pinned by
 # the golden tests in CI, and the whole list's table is in the closing notes. Measured on
