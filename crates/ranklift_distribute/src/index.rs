@@ -2,7 +2,7 @@
 //! the rules and checks share — how names resolve, what kind of value an expression holds, which
 //! code the main script reaches, and which functions train.
 //!
-//! This is the seed's training-loop identification (§3, `summary_*`) generalised: summaries are
+//! Training-loop identification by per-function summaries (`summary_*`): summaries are
 //! joined across modules through real import resolution, `if __name__ == "__main__":` is looked
 //! into, and calls are followed through functions, methods (`self.train_step(...)`), instances
 //! of project classes and functions passed as values.

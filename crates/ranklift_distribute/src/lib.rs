@@ -419,7 +419,7 @@ pub mod codes {
     /// Several scripts of the project train, and none was named: which one is the program?
     ///
     /// **Why:** ranklift rewrites one program (the main script and the modules it imports);
-    /// guessing would rewrite the wrong one (seed 001 §3.1.1).
+    /// guessing would rewrite the wrong one.
     ///
     /// ```text
     /// project/train_a.py   # both call model.fit(...)
@@ -432,7 +432,7 @@ pub mod codes {
     /// loops, `optimizer.minimize` in TF2.
     ///
     /// **Why:** each rewrite needs to see the optimizer and the step it takes; these patterns
-    /// hide one or the other (seed 001 §3.1.2).
+    /// hide one or the other.
     ///
     /// ```python
     /// classifier = tf.estimator.DNNClassifier(hidden_units=[8], feature_columns=columns)  # DST102
@@ -444,7 +444,7 @@ pub mod codes {
     /// patterns in one program. (`fit` next to a custom loop is distributed.)
     ///
     /// **Why:** TF1 and TF2 need different Horovod rewrites (graph hooks vs. eager wrappers);
-    /// one program gets one (seed 001 §3.1.3).
+    /// one program gets one.
     ///
     /// ```python
     /// model.fit(x, y)                  # TF2

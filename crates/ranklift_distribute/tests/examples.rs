@@ -133,7 +133,7 @@ fn runnable_examples_match_their_golden_rewrites() {
     let all = inputs(&dir);
     assert!(
         all.len() >= 20,
-        "issue 2 asks for at least 20 example programs, found {}",
+        "the TensorFlow examples must number at least 20 programs, found {}",
         all.len()
     );
     for p in all {
@@ -161,7 +161,7 @@ fn torch_examples_match_their_golden_rewrites() {
     let all = inputs(&torch_dir());
     assert!(
         all.len() >= 16,
-        "issue 15 asks for at least 16 PyTorch programs, found {}",
+        "the PyTorch examples must number at least 16 programs, found {}",
         all.len()
     );
     for p in all {

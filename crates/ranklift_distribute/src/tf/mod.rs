@@ -354,7 +354,7 @@ fn pick_main(
         found,
         "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`",
         "point ranklift at the training script, or check that it trains with GradientTape or Model.fit",
-        " (seed 001 §3.1 restriction 1)",
+        "",
     )
 }
 
@@ -427,7 +427,7 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
             c,
             codes::UNSUPPORTED_PATTERN,
             format!(
-                "unsupported training pattern: {name} (ranklift rewrites TF2 GradientTape and Model.fit, and TF1 Session, MonitoredTrainingSession and custom Estimator programs; seed 001 §3.1 restriction 2)"
+                "unsupported training pattern: {name} (ranklift rewrites TF2 GradientTape and Model.fit, and TF1 Session, MonitoredTrainingSession and custom Estimator programs)"
             ),
             "use one of the supported patterns (e.g. a custom `tf.estimator.Estimator` with a `model_fn`)",
         )]);
@@ -470,7 +470,7 @@ fn classify(idx: &Index, reach: &pattern::Reach, main: usize) -> Result<Pattern,
             for (i, p) in many.iter().enumerate() {
                 let msg = if i == 0 {
                     format!(
-                        "this program trains with several patterns ({}); the pattern is ambiguous (seed 001 §3.1 restriction 3)",
+                        "this program trains with several patterns ({}); the pattern is ambiguous",
                         names.join(", ")
                     )
                 } else {

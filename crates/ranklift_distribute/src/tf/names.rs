@@ -233,7 +233,7 @@ pub fn is_save_function(canon: &str) -> bool {
     )
 }
 
-// ----- TensorFlow 1 (seed 000; tf.compat.v1) -----------------------------------------------
+// ----- TensorFlow 1 (tf.compat.v1) --------------------------------------------------------
 
 /// TF1 optimizer classes (`tf.compat.v1.train.*Optimizer`); the learning rate is the
 /// `learning_rate` keyword or the first positional argument of each.

@@ -1,12 +1,12 @@
-//! Training-pattern identification: which code the main script reaches, and which of seed 001's
-//! patterns it follows.
+//! Training-pattern identification: which code the main script reaches, and which of the
+//! training patterns ranklift rewrites it follows.
 //!
 //! Starting from the main module's top-level code (including `if __name__ == "__main__":`), the
 //! worklist follows calls into project functions and methods, instantiations of project classes
 //! (their `__init__`), and functions passed as values (`tf.function(step)`, `app.run(main)`), and
 //! it takes in the top-level code of every project module imported on the way. In the reached
 //! code it looks for the indicators of each pattern — `tf.GradientTape` with `apply_gradients`,
-//! or `Model.fit` — and joins them in the seed's flat lattice: TF1 and TF2 patterns together are
+//! or `Model.fit` — and joins them in a flat lattice: TF1 and TF2 patterns together are
 //! ambiguous (DST103); `fit` with a custom loop (pre-training, then fine-tuning) is distributed
 //! with the rules of both.
 
@@ -42,7 +42,7 @@ impl Pattern {
         }
     }
 
-    /// The TensorFlow 1 patterns (seed 000).
+    /// The TensorFlow 1 patterns.
     pub fn is_tf1(self) -> bool {
         matches!(
             self,

@@ -1,4 +1,4 @@
-//! DST001 — `tensorflow` must be imported at the top level of the main script (seed 001 §2.1.1).
+//! DST001 — `tensorflow` must be imported at the top level of the main script.
 //!
 //! **Finding:** the main script imports tensorflow only inside a function, class or block.
 //! **Why:** `hvd.init()` and the GPU pinning must run once, at start-up, before any TensorFlow
@@ -37,7 +37,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         };
         if binds_tf {
             out.push(cx.make_diag(main, info.stmt.range(), "DST001", Severity::Error,
-                "tensorflow is imported inside a function or block of the main script (seed 001 restriction 1)",
+                "tensorflow is imported inside a function or block of the main script",
                 "move the import to the top of the file, so Horovod can be initialised before TensorFlow is used"));
             return;
         }

@@ -1,4 +1,4 @@
-//! DST002 — the `tensorflow` module is bound only by an import (seed 001 §2.1.2).
+//! DST002 — the `tensorflow` module is bound only by an import.
 //!
 //! **Finding:** a name bound to tensorflow by an import is assigned, used as a loop variable or
 //! parameter, or tensorflow is loaded with `importlib.import_module`/`__import__`.
@@ -43,9 +43,17 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 if let Expr::Name(n) = t
                     && tf_names.iter().any(|x| x == n.id.as_str())
                 {
-                    out.push(cx.make_diag(m, t.range(), "DST002", Severity::Error,
-                            format!("`{}` is bound to tensorflow by an import and rebound here (seed 001 restriction 2)", n.id),
-                            "use another name for this value"));
+                    out.push(cx.make_diag(
+                        m,
+                        t.range(),
+                        "DST002",
+                        Severity::Error,
+                        format!(
+                            "`{}` is bound to tensorflow by an import and rebound here",
+                            n.id
+                        ),
+                        "use another name for this value",
+                    ));
                 }
             }
         }
@@ -66,7 +74,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 c.call.range(),
                 "DST002",
                 Severity::Error,
-                "tensorflow is imported dynamically (seed 001 restriction 2)",
+                "tensorflow is imported dynamically",
                 "use `import tensorflow as tf`",
             ));
         }

@@ -1,4 +1,4 @@
-//! DST003 — TensorFlow members must be reachable by name (seed 001 §2.1.3).
+//! DST003 — TensorFlow members must be reachable by name.
 //!
 //! **Finding:** an optimizer, schedule, dataset, checkpoint or `GradientTape` class reached
 //! dynamically — `getattr(tf.keras.optimizers, name)`, `tf.keras.optimizers.get(...)` — or aliased
@@ -43,7 +43,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             Some("tensorflow.keras.optimizers.get" | "tensorflow.keras.optimizers.deserialize")
         ) {
             out.push(cx.make_diag(m, c.call.range(), "DST003", Severity::Error,
-                "the optimizer class is chosen at run time, so its learning rate cannot be scaled (seed 001 restriction 3)",
+                "the optimizer class is chosen at run time, so its learning rate cannot be scaled",
                 "create the optimizer by calling its class, e.g. `tf.keras.optimizers.Adam(learning_rate=...)`"));
         }
         if matches!(&*c.call.func, Expr::Name(n) if n.id.as_str() == "getattr")
@@ -52,9 +52,17 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 .canonical(m, obj)
                 .is_some_and(|q| q.starts_with("tensorflow") && !tf::is_model_zoo(&q))
         {
-            out.push(cx.make_diag(m, c.call.range(), "DST003", Severity::Error,
-                        format!("`getattr` on `{}` hides which TensorFlow member is used (seed 001 restriction 3)", cx.text(m, obj)),
-                        "name the class directly, e.g. `tf.keras.optimizers.Adam`"));
+            out.push(cx.make_diag(
+                m,
+                c.call.range(),
+                "DST003",
+                Severity::Error,
+                format!(
+                    "`getattr` on `{}` hides which TensorFlow member is used",
+                    cx.text(m, obj)
+                ),
+                "name the class directly, e.g. `tf.keras.optimizers.Adam`",
+            ));
         }
     }
     for m in cx.modules() {
@@ -76,7 +84,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             }
             if let Some(member) = aliased_member(idx, m, &a.value) {
                 out.push(cx.make_diag(m, a.range(), "DST003", Severity::Error,
-                    format!("`{member}` is aliased here; ranklift only follows plain module-level aliases (seed 001 restriction 3)"),
+                    format!("`{member}` is aliased here; ranklift only follows plain module-level aliases"),
                     "call the class by its TensorFlow name, or alias it once at module level"));
             }
         }

@@ -1,4 +1,4 @@
-//! DST004 — `print` calls must not have side effects (seed 001 §2.1.4).
+//! DST004 — `print` calls must not have side effects.
 //!
 //! **Finding:** a `print(...)` whose arguments assign (`:=`), advance an iterator (`next(it)`),
 //! read input, mutate a container (`.pop()`, `.append()`, ...), update variables
@@ -64,9 +64,16 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             v.visit_expr(&k.value);
         }
         if let Some((range, what)) = v.found {
-            out.push(cx.make_diag(m, range, "DST004", Severity::Error,
-                format!("this `print` has a side effect ({what}); ranklift runs prints on rank 0 only (seed 001 restriction 4)"),
-                "compute the value in a statement of its own before printing it"));
+            out.push(cx.make_diag(
+                m,
+                range,
+                "DST004",
+                Severity::Error,
+                format!(
+                    "this `print` has a side effect ({what}); ranklift runs prints on rank 0 only"
+                ),
+                "compute the value in a statement of its own before printing it",
+            ));
         }
     }
 }

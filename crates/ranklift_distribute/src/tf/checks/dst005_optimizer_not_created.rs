@@ -1,4 +1,4 @@
-//! DST005 — an optimizer is created once, by a call ranklift can see (seed 001 §2.1.5).
+//! DST005 — an optimizer is created once, by a call ranklift can see.
 //!
 //! **Finding (warning):** the receiver of `apply_gradients` is an optimizer ranklift cannot trace
 //! to a constructor call — it comes from a library function, a parameter nobody passes an
@@ -33,7 +33,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         }
         let m = c.scope.module;
         out.push(cx.make_diag(m, attr.value.range(), "DST005", Severity::Warning,
-            format!("ranklift cannot see where the optimizer `{}` is created, so its learning rate is not scaled by `hvd.size()` (seed 001 restriction 5)", cx.text(m, &*attr.value)),
+            format!("ranklift cannot see where the optimizer `{}` is created, so its learning rate is not scaled by `hvd.size()`", cx.text(m, &*attr.value)),
             "create the optimizer with a TensorFlow optimizer class in this project, or scale its learning rate by `hvd.size()` yourself"));
     }
 }

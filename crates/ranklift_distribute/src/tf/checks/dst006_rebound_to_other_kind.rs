@@ -1,5 +1,5 @@
-//! DST006 — optimizer, dataset and checkpoint variables keep holding such objects (seed 001
-//! §2.1.6).
+//! DST006 — optimizer, dataset and checkpoint variables keep holding such objects
+//!.
 //!
 //! **Finding:** in one scope, a name bound to an optimizer, dataset or checkpoint is bound
 //! elsewhere to a different kind of TensorFlow object or to a literal other than `None`.
@@ -72,10 +72,22 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         let other_kind = k != Kind::Unknown && tracked(k) && k.describe() != orig.describe();
         if literal || other_kind {
             let m = scope.module;
-            out.push(cx.make_diag(m, stmt.range(), "DST006", Severity::Error,
-                format!("`{name}` holds a {} elsewhere in this scope and is rebound here to {} (seed 001 restriction 6)",
-                    orig.describe(), if literal { "a literal".to_owned() } else { format!("a {}", k.describe()) }),
-                "use a separate variable for this value"));
+            out.push(cx.make_diag(
+                m,
+                stmt.range(),
+                "DST006",
+                Severity::Error,
+                format!(
+                    "`{name}` holds a {} elsewhere in this scope and is rebound here to {}",
+                    orig.describe(),
+                    if literal {
+                        "a literal".to_owned()
+                    } else {
+                        format!("a {}", k.describe())
+                    }
+                ),
+                "use a separate variable for this value",
+            ));
         }
     }
 }

@@ -1,4 +1,4 @@
-//! DST007 — optimizers are not created conditionally (seed 001 §2.1.7).
+//! DST007 — optimizers are not created conditionally.
 //!
 //! **Finding (warning):** one branch of an `if` binds a name to an optimizer and another branch
 //! binds the same name to a value ranklift does not recognise as one — that branch's learning
@@ -55,7 +55,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                                 && !matches!(idx.kind_of(info.scope, v2), Kind::Optimizer { .. })
                             {
                                 out.push(cx.make_diag(m, st2.range(), "DST007", Severity::Warning,
-                                    format!("`{name}` is an optimizer in another branch, but here ranklift cannot tell what it is; its learning rate is not scaled (seed 001 restriction 7)"),
+                                    format!("`{name}` is an optimizer in another branch, but here ranklift cannot tell what it is; its learning rate is not scaled"),
                                     "create the optimizer with a TensorFlow optimizer class in every branch"));
                             }
                         }

@@ -1,5 +1,5 @@
 //! DST009 — a global optimizer used by functions is not changed after its initialisation
-//! (seed 001 §2.1.9).
+//!.
 //!
 //! **Finding (warning):** a function declares `global opt` for a module-level optimizer and
 //! assigns it. The broadcast of `broadcast_initial_state` runs once per call site; an optimizer
@@ -51,7 +51,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                             .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name.as_str()))
                     {
                         out.push(cx.make_diag(m, a.range(), "DST009", Severity::Warning,
-                                format!("the global optimizer `{name}` is replaced inside `{}` after its initialisation (seed 001 restriction 9)", idx.funcs[f].def.name),
+                                format!("the global optimizer `{name}` is replaced inside `{}` after its initialisation", idx.funcs[f].def.name),
                                 "create the optimizer once at module level, before training starts"));
                     }
                 }

@@ -1,5 +1,5 @@
 //! DST010 — a checkpoint is created once by a call and not aliased through containers
-//! (seed 001 §2.1.10).
+//!.
 //!
 //! **Finding:** a `tf.train.Checkpoint`/`CheckpointManager` is put into a list, tuple, dict or
 //! set. Saves made through that container (`state["ckpt"].save(...)`) cannot be recognised, so
@@ -55,7 +55,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
     }
     for (m, r) in found {
         out.push(cx.make_diag(m, r, "DST010", Severity::Error,
-            "a checkpoint is stored in a container; saves made through it cannot be limited to rank 0 (seed 001 restriction 10)",
+            "a checkpoint is stored in a container; saves made through it cannot be limited to rank 0",
             "keep the checkpoint in a variable (or an attribute of `self`) and save through that"));
     }
 }

@@ -1,4 +1,4 @@
-//! DST104 — functions are not assigned to variables or passed as arguments (seed 001 §3.1.4).
+//! DST104 — functions are not assigned to variables or passed as arguments.
 //!
 //! **Finding (warning):** a function that performs a training step is passed to code outside
 //! the project (`strategy.run(step)`, `map(step, batches)`) or stored in a variable. ranklift
@@ -55,7 +55,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             {
                 let m = c.scope.module;
                 out.push(cx.make_diag(m, a.range(), "DST104", Severity::Warning,
-                        format!("the training step `{}` is passed to `{}`; ranklift assumes it runs once per batch on every process (seed 001 §3.1 restriction 4)", n.id, cx.text(m, &*c.call.func)),
+                        format!("the training step `{}` is passed to `{}`; ranklift assumes it runs once per batch on every process", n.id, cx.text(m, &*c.call.func)),
                         "call the training step directly from the training loop"));
             }
         }

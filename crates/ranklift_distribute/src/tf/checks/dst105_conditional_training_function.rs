@@ -1,4 +1,4 @@
-//! DST105 — the training loop is not defined conditionally (seed 001 §3.1.5).
+//! DST105 — the training loop is not defined conditionally.
 //!
 //! **Finding:** a function that performs a training step is defined more than once in one module
 //! (in the branches of an `if` or `try`). ranklift resolves a name to one definition, so the other
@@ -59,9 +59,14 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for &f in &ids[1..] {
-            out.push(cx.make_diag(m, idx.funcs[f].def.name.range(), "DST105", Severity::Error,
-                format!("the training function `{name}` is defined more than once (seed 001 §3.1 restriction 5)"),
-                "define the training step once; choose behaviour inside it instead"));
+            out.push(cx.make_diag(
+                m,
+                idx.funcs[f].def.name.range(),
+                "DST105",
+                Severity::Error,
+                format!("the training function `{name}` is defined more than once"),
+                "define the training step once; choose behaviour inside it instead",
+            ));
         }
     }
 }

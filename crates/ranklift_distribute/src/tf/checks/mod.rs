@@ -1,25 +1,26 @@
-//! Restriction checks: seed 001 §2.1 (items 1–10) and §3.1 (items 1–5), one stable code each.
+//! Restriction checks: what the TensorFlow rewrite must be able to follow (DST001–DST010) and the
+//! program shapes it takes (DST101–DST105), one stable code each.
 //!
-//! | code | seed | check |
-//! |---|---|---|
-//! | DST001 | §2.1.1 | `tensorflow` imported only inside a function or block of the main script |
-//! | DST002 | §2.1.2 | the name bound to `tensorflow` is rebound, or tensorflow is imported dynamically |
-//! | DST003 | §2.1.3 | TensorFlow members reached in ways ranklift cannot follow (`getattr`, `optimizers.get`, local/conditional class aliases) |
-//! | DST004 | §2.1.4 | `print(...)` with side effects (it will run on rank 0 only) |
-//! | DST005 | §2.1.5 | the optimizer that applies gradients is not created where ranklift can see it (its learning rate cannot be scaled) |
-//! | DST006 | §2.1.6 | an optimizer/dataset/checkpoint variable is rebound to another kind of value |
-//! | DST007 | §2.1.7 | an optimizer is created in one branch, something unrecognised in another |
-//! | DST008 | §2.1.8 | `apply_gradients` not an expression statement or direct assignment value (rule `broadcast_initial_state`) |
-//! | DST009 | §2.1.9 | a global optimizer is replaced inside a function after initialisation |
-//! | DST010 | §2.1.10 | a checkpoint is stored in a container, so saves through it cannot be guarded |
-//! | DST101 | §3.1.1 | several scripts train: the main script is ambiguous (`lib.rs`) |
-//! | DST102 | §3.1.2 | a training pattern ranklift does not rewrite (TF1 sessions, Estimator, `tf.distribute`, `train_on_batch`, `minimize`) (`lib.rs`) |
-//! | DST103 | §3.1.3 | TF2 training (`Model.fit` or a custom loop) mixed with a TF1 pattern, or two TF1 patterns (`lib.rs`); `fit` with a custom loop is distributed |
-//! | DST104 | §3.1.4 | the training step is passed as a value to code outside the project |
-//! | DST105 | §3.1.5 | a training function is defined conditionally (several alternative definitions) |
+//! | code | check |
+//! |---|---|
+//! | DST001 | `tensorflow` imported only inside a function or block of the main script |
+//! | DST002 | the name bound to `tensorflow` is rebound, or tensorflow is imported dynamically |
+//! | DST003 | TensorFlow members reached in ways ranklift cannot follow (`getattr`, `optimizers.get`, local/conditional class aliases) |
+//! | DST004 | `print(...)` with side effects (it will run on rank 0 only) |
+//! | DST005 | the optimizer that applies gradients is not created where ranklift can see it (its learning rate cannot be scaled) |
+//! | DST006 | an optimizer/dataset/checkpoint variable is rebound to another kind of value |
+//! | DST007 | an optimizer is created in one branch, something unrecognised in another |
+//! | DST008 | `apply_gradients` not an expression statement or direct assignment value (rule `broadcast_initial_state`) |
+//! | DST009 | a global optimizer is replaced inside a function after initialisation |
+//! | DST010 | a checkpoint is stored in a container, so saves through it cannot be guarded |
+//! | DST101 | several scripts train: the main script is ambiguous (`lib.rs`) |
+//! | DST102 | a training pattern ranklift does not rewrite (TF1 sessions, Estimator, `tf.distribute`, `train_on_batch`, `minimize`) (`lib.rs`) |
+//! | DST103 | TF2 training (`Model.fit` or a custom loop) mixed with a TF1 pattern, or two TF1 patterns (`lib.rs`); `fit` with a custom loop is distributed |
+//! | DST104 | the training step is passed as a value to code outside the project |
+//! | DST105 | a training function is defined conditionally (several alternative definitions) |
 //!
-//! A check reports only what would make the rewrite wrong. Where the seed's restriction is stricter
-//! than the rewrite needs, the code is accepted and the check's doc comment says what is accepted.
+//! A check reports only what would make the rewrite wrong. Where a stricter restriction would be
+//! simpler to state, the code is accepted and the check's doc comment says what is accepted.
 
 pub mod dst001_tf_import_not_top_level;
 pub mod dst002_tf_rebound;

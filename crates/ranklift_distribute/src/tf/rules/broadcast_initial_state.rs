@@ -1,20 +1,20 @@
 //! Rule `broadcast_initial_state`: start every process from rank 0's model and optimizer state.
 //!
 //! **Trigger:** each `optimizer.apply_gradients(grads_and_vars)` in reached code, as an expression
-//! statement or the direct right-hand side of an assignment (seed 001 restriction 8).
+//! statement or the direct right-hand side of an assignment.
 //!
 //! **Rewrite:** right after the first execution of that call, broadcast from rank 0 the variables
 //! it optimised and the optimizer's own variables (slots exist only after the first step, hence
-//! "after", as in Horovod's TF2 example). Three corrections to seed 001 §2.2:
+//! "after", as in Horovod's TF2 example). Three traps of the obvious rewrite:
 //!
-//! 1. *The exhausted zip.* The seed stores `zip(...)` in a variable and reads it again after
-//!    `apply_gradients` consumed it, so it broadcasts nothing and ranks diverge. Here the variables
+//! 1. *The exhausted zip.* Storing `zip(...)` in a variable and reading it again after
+//!    `apply_gradients` consumed it broadcasts nothing and ranks diverge. Here the variables
 //!    come from the zip's second argument when that is side-effect free (`model.trainable_variables`
 //!    widens to `model.variables`, so non-trainable state is synchronised too), otherwise the
 //!    argument is materialised with `list(...)` before the call.
 //! 2. *One flag per call site*, defined at module level and declared with a single `global`
 //!    statement at the top of the function, so a GAN with two optimizers in one function broadcasts
-//!    both and stays valid Python (the seed emitted one `global` per call: a SyntaxError).
+//!    both and stays valid Python (one `global` per call would be a SyntaxError).
 //! 3. *`@tf.function` steps.* A Python flag read inside a traced function is frozen at trace time,
 //!    so the broadcast ops would be baked into the graph and run on every step. Following Horovod's
 //!    own example, the traced function gets a `first_batch=False` parameter and broadcasts under
@@ -81,7 +81,7 @@ pub fn run(cx: &mut Cx) {
         };
         if !direct {
             cx.diag(m, c.call.range(), "DST008", Severity::Error,
-                "`apply_gradients` must be an expression statement or the direct right-hand side of an assignment (seed 001 restriction 8)",
+                "`apply_gradients` must be an expression statement or the direct right-hand side of an assignment",
                 "call it on a line of its own, e.g. `optimizer.apply_gradients(zip(grads, vars))`, so the initial-state broadcast can follow it");
             continue;
         }

@@ -7,7 +7,7 @@
 //! that run it wait for an allreduce.
 //!
 //! **Rewrite:** after the `with` block, `t = hvd.DistributedGradientTape(t)` for every tape of the
-//! statement (seed 001 §2.2 with-rule, which only handled a single item). Also inside a Keras
+//! statement (a `with` of several items included). Also inside a Keras
 //! model's own `train_step` run by `fit`: Horovod's Keras optimizer wrapper averages gradients
 //! only inside `minimize`, which such a step does not call, so without the tape the ranks
 //! silently diverge (measured on Keras 2.13). There `hvd` is `horovod.tensorflow.keras`, which has

@@ -5,11 +5,10 @@
 //! **Rewrite:** after the module's leading imports (never in the middle of them, and never above
 //! the main script's `tensorflow` import), insert `import horovod.tensorflow as hvd` — or
 //! `horovod.tensorflow.keras` for `Model.fit` programs — then, in the main script, `hvd.init()` and
-//! the GPU pinning of Horovod's TF2 guide (seed 001 §2.2 import rule, with the seed's `gp` typo
-//! fixed). Other modules get `hvd.init()` only when their import-time code calls `hvd` (it is
+//! the GPU pinning of Horovod's TF2 guide. Other modules get `hvd.init()` only when their import-time code calls `hvd` (it is
 //! idempotent), and the module-level broadcast flags of `broadcast_initial_state`. When the module
 //! binds no name to `tensorflow` (e.g. only `from tensorflow import keras`), `import tensorflow as
-//! tf` is added, fixing the seed's from-import rule that refers to an unbound `tensorflow`.
+//! tf` is added (the rewrite's own code refers to `tensorflow`).
 //!
 //! ```python
 //! # before

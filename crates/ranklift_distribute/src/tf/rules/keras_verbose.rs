@@ -4,7 +4,7 @@
 //!
 //! **Rewrite:** `verbose=V` (keyword or positional) becomes `verbose=V if hvd.rank() == 0 else 0`;
 //! without it, `verbose=1 if hvd.rank() == 0 else 0` is added (Keras's `"auto"` is 1 here).
-//! `verbose=0` is left alone. Horovod's Keras guide; the seed has no such rule.
+//! `verbose=0` is left alone. From Horovod's Keras guide.
 //!
 //! ```python
 //! # before

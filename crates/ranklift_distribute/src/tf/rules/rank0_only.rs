@@ -37,8 +37,8 @@
 //! strings. A statement that shares its line (`for x in xs: print(x)`) becomes
 //! `hvd.rank() == 0 and print(x)`. A file writer becomes `... if hvd.rank() == 0 else
 //! tf.summary.create_noop_writer()`, so summaries written through it are no-ops elsewhere. Why:
-//! N processes would print every line N times and race on the same checkpoint files (seed 001
-//! §2.2 print and checkpoint rules; Horovod's guide, step 6).
+//! N processes would print every line N times and race on the same checkpoint files (Horovod's guide,
+//! step 6).
 //!
 //! ```python
 //! # before

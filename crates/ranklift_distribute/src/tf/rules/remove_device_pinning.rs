@@ -9,7 +9,7 @@
 //!
 //! **Rewrite:** the statement is deleted (replaced by `pass` where a block would become empty).
 //! Each Horovod process must see the GPU of its local rank, which `horovod_init` selects; a
-//! hard-coded device would put every process on the same GPU (seed 001 §2.2, Horovod TF2 guide).
+//! hard-coded device would put every process on the same GPU (Horovod's TF2 guide).
 //!
 //! ```python
 //! # before

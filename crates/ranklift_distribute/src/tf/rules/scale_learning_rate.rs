@@ -6,7 +6,7 @@
 //!
 //! **Rewrite:** the learning-rate argument (`learning_rate=`, `lr=` or the first positional;
 //! `initial_learning_rate` for schedules, every value of `PiecewiseConstantDecay`) becomes
-//! `(expr) * hvd.size()`, parenthesised when needed — the seed's textual `expr * hvd.size()` turns
+//! `(expr) * hvd.size()`, parenthesised when needed — a textual `expr * hvd.size()` would turn
 //! `base + 0.1` into `base + 0.1 * hvd.size()`. With no learning rate, the class default is written
 //! out and scaled. A learning rate that is itself a (scaled) schedule is left alone.
 //! Why: with N processes the effective batch is N times larger (Horovod's guide, step 3).

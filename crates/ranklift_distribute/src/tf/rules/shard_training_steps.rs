@@ -8,7 +8,7 @@
 //! and function returns; a variable or a project function whose value is such a `take`.
 //!
 //! **Rewrite:** `range(n // hvd.size())`, `take(n // hvd.size())` (parenthesised when needed), as in
-//! Horovod's TF2 example and seed 001 §2.2's `take` rule. Unlike the seed, `take` calls outside
+//! Horovod's TF2 example. `take` calls outside
 //! training loops (`test_ds.take(1)` for a preview) are left alone: dividing them changes output.
 //! `range(a, b)` is reported and left alone (no single obvious division).
 //!
