@@ -13,7 +13,7 @@
 //!   resolve imports between them.
 //!
 //! - [`files`]: the excludes every directory walk honours (Ruff's defaults, `exclude`).
-//! - [`fxhash`]: the fast hasher every analysis's maps use.
+//! - [`fxhash`]: the fast hash maps every analysis uses (rustc-hash, under our names).
 //! - [`builtins`]: Python's builtin names.
 //!
 //! Architecture invariant: this crate does no writing to disk; callers own all writes.
