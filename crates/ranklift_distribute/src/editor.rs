@@ -288,6 +288,22 @@ impl<'a, 'i> Editor<'a, 'i> {
         self.edit(m, rule, stmt.start(), Edit::insert(at, text), message);
     }
 
+    /// [`Editor::insert_lines_before`], ahead of the lines other rules insert before the same
+    /// statement (a download barrier comes before the dataset another rule moved out of it).
+    pub fn insert_lines_before_all(
+        &mut self,
+        m: usize,
+        rule: &'static str,
+        stmt: &impl Ranged,
+        lines: &[String],
+        message: impl Into<String>,
+    ) {
+        self.insert_lines_before(m, rule, stmt, lines, message);
+        if let Some(e) = self.edits[m].last_mut() {
+            *e = e.clone().first();
+        }
+    }
+
     /// Insert whole lines before a statement, at its indentation.
     pub fn insert_lines_before(
         &mut self,

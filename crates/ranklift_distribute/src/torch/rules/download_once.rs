@@ -53,7 +53,9 @@ pub fn run(tx: &mut Tx) {
         let dist = tx.dist(m);
         let unit = tx.ed.indent_unit(m).to_owned();
         let stmt = idx.stmts[c.stmt].stmt;
-        tx.ed.insert_lines_before(
+        // Before everything else inserted there: the dataset a loader's sampler needs is moved
+        // out of the loader's call to the line before it, and must be made after the wait.
+        tx.ed.insert_lines_before_all(
             m,
             RULE,
             stmt,
