@@ -86,14 +86,7 @@ pub(super) fn holder_of(idx: &Index, scope: Scope, e: &Expr) -> Option<Holder> {
                 s = scope;
             }
             // A parameter is local to its function even without assignments.
-            let is_param = scope.func.is_some_and(|f| {
-                let p = &idx.funcs[f].def.parameters;
-                p.posonlyargs
-                    .iter()
-                    .chain(&p.args)
-                    .chain(&p.kwonlyargs)
-                    .any(|a| a.parameter.name.as_str() == name)
-            });
+            let is_param = scope.func.is_some_and(|f| is_param(idx, f, &name));
             Some(Holder::Name {
                 scope: if is_param { scope } else { s },
                 name,
