@@ -705,6 +705,25 @@ fn a_rewrite_written_elsewhere_runs_where_the_programs_files_are() {
 }
 
 #[test]
+fn a_top_level_script_is_the_main_before_one_in_a_subdirectory() {
+    let d = tmpdir("torch-top-before-subdir");
+    let proj = d.join("proj");
+    std::fs::create_dir_all(proj.join("examples")).unwrap();
+    let train = std::fs::read_to_string(examples().join("torch/plain_loop.py")).unwrap();
+    std::fs::write(proj.join("train.py"), &train).unwrap();
+    std::fs::write(proj.join("examples/small.py"), &train).unwrap();
+    let (code, _, err) = run(bin().args(["distribute", "proj", "--diff"]).current_dir(&d));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("torchrun --standalone"), "{err}");
+    assert!(err.contains(" proj/train.py"), "{err}");
+    // Control: alone, the script in the subdirectory (nothing imports it) is the program.
+    std::fs::remove_file(proj.join("train.py")).unwrap();
+    let (code, _, err) = run(bin().args(["distribute", "proj", "--diff"]).current_dir(&d));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("small.py"), "{err}");
+}
+
+#[test]
 fn a_torch_project_without_training_says_pytorch_and_names_the_directory_once() {
     let d = tmpdir("torch-no-training");
     let proj = d.join("notrain");

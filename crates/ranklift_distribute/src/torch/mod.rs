@@ -196,6 +196,15 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), V
             found.push((m, guard && top, p));
         }
     }
+    // A script at the top or with a `__main__` block is the program before a file in a
+    // subdirectory that merely nothing imports (`projects/x/train.py`, `examples/demo.py`).
+    let plain = |m: usize| {
+        let pm = &project.modules[m];
+        pm.rel_path.contains('/') && !crate::has_main_guard(pm.parsed.suite())
+    };
+    if found.iter().any(|(m, _, _)| !plain(*m)) {
+        found.retain(|(m, _, _)| !plain(*m));
+    }
     // A module another training script imports is that script's library: its own
     // `if __name__ == "__main__":` block is a self-test or a demo, not the program.
     let imported: Vec<usize> = found
