@@ -322,7 +322,8 @@ impl Project {
 /// `setup.py`, `setup.cfg`) and the imported package (`mingpt/__init__.py`) or module — the
 /// script's path from that root, and the package's name. None when the script's own directory
 /// provides every module it imports, or no such ancestor exists. Only directory entries are
-/// looked at: nothing in the files found chooses a path.
+/// looked at, and the imported names (identifiers, as parsed) only name children of those
+/// ancestors: the script's text cannot choose a path outside them.
 pub fn installed_project_root(script: &Path) -> Option<(PathBuf, String, String)> {
     let dir = script
         .parent()
