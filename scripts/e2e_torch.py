@@ -201,6 +201,13 @@ CONTROLS = [
     # The index list left whole: every rank samples all the training indices.
     ("subset_sampler.py", "the whole index list on every rank", lambda t: t.replace(
         "SubsetRandomSampler(train_idx[RANK::WORLD_SIZE][: len(train_idx) // WORLD_SIZE])", "SubsetRandomSampler(train_idx)"), "shuffle"),
+    # The rows walked by hand left whole: every rank takes all of the original's steps.
+    ("hand_batched_lm.py", "every rank walks all the rows", lambda t: re.sub(
+        r"\n# Each process trains on its own contiguous block[^\n]*\n#[^\n]*\nrows_per_rank = [^\n]*\ntrain_data = [^\n]*", "", t), "split"),
+    # The helper that runs on the wrapped model and, after the reload, on the plain one, reading
+    # `.module` (as ranklift wrote it at first): AttributeError on every rank after the reload.
+    ("reload_best.py", ".module in a helper that also runs after the reload", lambda t: t.replace(
+        'getattr(model, "module", model).baseline', "model.module.baseline"), "runs"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]
@@ -380,6 +387,28 @@ def check_draws(recs):
             raise Failure(f"pass {e}: the ranks drew the same samples ({same} of {n} aligned draws equal)")
 
 
+def check_split(orig_steps, got):
+    """Each rank takes about half the original's optimizer steps (within SPLIT_TOL or 1 step)."""
+    want = orig_steps / 2
+    slack = max(1.0, SPLIT_TOL * want)
+    if any(abs(g - want) > slack for g in got):
+        raise Failure(f"work not split: the original took {orig_steps} steps, the ranks {got}")
+
+
+def original_steps(ex, work):
+    """The optimizer steps of example file `ex` run as it is, on one process (from a copy)."""
+    src, out, tmp = work / "orig-src", work / "orig-rec", work / "orig-tmp"
+    for d in (src, out, tmp):
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+    shutil.copy2(ex, src / ex.name)
+    env = {"RANKLIFT_E2E_OUT": str(out), "TMPDIR": str(tmp), "PYTHONPATH": site_path(), "PYTHONHASHSEED": "0"}
+    rc, _, se, _ = run([sys.executable, str(src / ex.name)], env=env, cwd=src)
+    if rc != 0:
+        raise Failure(f"original failed ({rc}): {se[-2000:]}")
+    return load(out, 0)["steps"]
+
+
 def check_example(ex, bin_path, work):
     row = {"example": ex.name, "t1": 0.0, "t2": 0.0, "steps": "", "np1": "", "result": "FAIL", "why": ""}
     shutil.rmtree(work, ignore_errors=True)
@@ -514,6 +543,12 @@ def check_control(name, what, edit, check, bin_path, work):
     if broken == text:
         return {"example": f"control: {name} ({what})", "result": "FAIL", "why": "the control edit changed nothing"}
     target.write_text(broken)
+    orig_steps = None
+    if check == "split":
+        try:
+            orig_steps = original_steps(ex, work)
+        except Failure as e:
+            return {"example": f"control: {name} ({what})", "result": "FAIL", "why": str(e)[:300]}
     try:
         recs, stdouts, r1_files, _ = two_ranks(prog, work, "-ctl", desync=check != "shuffle",
                                                path=(prog.parent / pp).resolve() if pp else None)
@@ -531,6 +566,8 @@ def check_control(name, what, edit, check, bin_path, work):
             check_draws(recs)
         elif check == "output":
             check_output(stdouts, r1_files, True, recs[1]["saves"], recs[1].get("writes", ()))
+        elif check == "split":
+            check_split(orig_steps, [r["steps"] for r in recs])
     except Failure as e:
         return {"example": f"control: {name} ({what})", "result": "PASS", "why": f"check '{check}' failed as it must: {e}"}
     return {"example": f"control: {name} ({what})", "result": "FAIL", "why": f"check '{check}' passed on a broken program"}

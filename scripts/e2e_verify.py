@@ -41,6 +41,7 @@ EXPECT = {
     "shuffle": {"reshuffle", "data split"},
     "output": {"rank 0 only"},
     "runs": {"runs"},
+    "split": {"data split"},
 }
 # Where verify names another check than e2e_torch's harness, and why that is the right one:
 # e2e_torch seeds its ranks apart (its DESYNC), so a wrap after Opacus' make_private shows there
@@ -57,6 +58,7 @@ CI_CONTROLS = {
     ("plain_loop.py", "no set_epoch"),
     ("plain_loop.py", "saving on every rank"),
     ("plateau_schedule.py", "rank-local plateau metric"),
+    ("hand_batched_lm.py", "every rank walks all the rows"),
 }
 # Faults only verify looks for (e2e_torch has no check of them): (example, what, edit, checks one
 # of which must fail). Run to the end.

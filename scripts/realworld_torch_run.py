@@ -102,6 +102,9 @@ def run_program(p, bin_path, mirror, work, verify=False):
     else:
         export_program(p, mirror, subdir, src)
     for setup in p.get("setup", []):  # e.g. a data generator the README runs first
+        # `@name.py`: a stand-in of the sweep's own (its offline data layer, realworld_torch/).
+        if setup and setup[0].startswith("@"):
+            setup = [str(SITE / setup[0][1:])] + setup[1:]
         rc, so, se, _ = e2e.run([sys.executable] + setup, cwd=src)
         if rc != 0:
             row.update(result="SKIP", why=f"setup {setup} failed: {se[-300:]}")

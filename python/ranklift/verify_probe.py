@@ -18,6 +18,8 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
 - `saves`: every `torch.save` — the file, the keys and shapes of its state dicts, and whether a
   DistributedDataParallel wrapper was pickled into it;
 - `schedules`: every learning-rate scheduler's plain state (numbers, strings) after each step;
+- `examples`: for a step whose batch came from no DataLoader (hand-built batches), one hash per
+  row of the first tensor the model was called with;
 - `process_group_left`: whether torch.distributed's process group was still up at exit;
 - and what every recorder records (`ranklift_verify_record`, written beside this file: which
   process records, writes, prints, redirected paths, synthetic datasets).
@@ -89,6 +91,10 @@ if _r.active:
                     if key not in _rec["names"]:
                         _rec["names"][key] = _names.get(id(p), f"parameter {i} {tuple(p.shape)}")
         current = _open_passes[-1]["id"] if _open_passes else None
+        if _fed[0] is not None and len(_rec["examples"]) < 10000:
+            _rec["examples"].append(_fed[0])
+            _rec["example_passes"].append(0)
+        _fed[0] = None
         _rec["steps"].append({"t": _r.now(), "lr": lrs, "params": digests, "pass": current})
         if _open_passes:
             _open_passes[-1]["trains"] = True
@@ -245,6 +251,29 @@ if _r.active:
         return batch
 
     _tdl._BaseDataLoaderIter.__next__ = _next
+
+    # Hand-built batches (no DataLoader pass open): the rows of the first tensor the outermost
+    # module is called with, hashed one by one, for the step they feed (`examples`, which the
+    # "data split" check compares between ranks as it does TensorFlow's batches).
+    _depth, _fed = [0], [None]
+
+    def _pre_forward(module, args):
+        if _depth[0] == 0 and _fed[0] is None and not _open_passes and torch.is_grad_enabled():
+            try:
+                t = next((a for a in args if isinstance(a, torch.Tensor) and a.dim() > 0), None)
+                if t is not None:
+                    _fed[0] = _r.row_hashes([t.detach().cpu().numpy()])
+            except Exception:  # the recorder never breaks the program
+                pass
+        _depth[0] += 1
+
+    def _post_forward(module, args, out):
+        _depth[0] -= 1
+
+    import torch.nn.modules.module as _mm
+
+    _mm.register_module_forward_pre_hook(_pre_forward)
+    _mm.register_module_forward_hook(_post_forward, always_call=True)
 
     def _structure(obj, prefix="", depth=0):
         """Keys and shapes of the tensors in a saved object, and whether a DDP wrapper is in it."""

@@ -77,23 +77,7 @@ if _r.active:
 
         _random.Random = _OffsetRandom
 
-    def _row_hashes(arrays):
-        """One hash per example over every array whose first dimension is the batch."""
-        import numpy as np
-
-        arrays = [np.asarray(a) for a in arrays]
-        arrays = [a for a in arrays if a.ndim >= 1 and a.dtype != object]
-        if not arrays:
-            return []
-        n = arrays[0].shape[0]
-        arrays = [a for a in arrays if a.shape[0] == n]
-        out = []
-        for i in range(min(n, 4096)):
-            h = hashlib.blake2b(digest_size=8)
-            for a in arrays:
-                h.update(np.ascontiguousarray(a[i]).tobytes())
-            out.append(int.from_bytes(h.digest(), "little") >> 1)
-        return out
+    _row_hashes = _r.row_hashes
 
     def _digests(values):
         return [hashlib.blake2b(v.tobytes(), digest_size=8).hexdigest() for v in values]

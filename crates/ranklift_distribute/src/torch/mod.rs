@@ -281,6 +281,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     distributed_sampler::run(&mut tx);
     replacement_sampler::run(&mut tx);
     subset_sampler::run(&mut tx);
+    split_rows::run(&mut tx);
     download_once::run(&mut tx);
     set_epoch::run(&mut tx);
     no_sync::run(&mut tx);

@@ -15,6 +15,7 @@ use crate::torch::names;
 
 mod calls;
 mod models;
+pub mod streams;
 
 use calls::{callee_of, duck_callee, instances, module_factory_arg, unique_methods};
 pub use models::{call_sites, is_param};
@@ -105,6 +106,12 @@ pub struct Plan {
     pub unresolved_loops: Vec<StmtId>,
     /// Optimizer steps that no loop over a loader runs (full-batch training).
     pub unfed_steps: Vec<CallId>,
+    /// Tensors that training loops walk by row with their own index (hand-made mini-batches):
+    /// each rank takes its share of their rows.
+    pub row_streams: Vec<streams::RowStream>,
+    /// Why a step loop that counts with `range(...)` or `while i < ...` could not be read as
+    /// walking rows (said by DST405).
+    pub not_streams: crate::index::FastMap<StmtId, String>,
     /// `for` loops that reach a step.
     pub train_loops: Vec<StmtId>,
     /// Library calls that take the model and its loader and distribute themselves once the
@@ -323,6 +330,8 @@ pub fn build(idx: &Index, main: usize) -> Plan {
         loaders: Vec::new(),
         unresolved_loops: Vec::new(),
         unfed_steps: Vec::new(),
+        row_streams: Vec::new(),
+        not_streams: Default::default(),
         train_loops: Vec::new(),
         adopters: Vec::new(),
         adopted: Vec::new(),
@@ -739,7 +748,31 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             })
         });
         if !draws {
-            plan.unresolved_loops.push(s);
+            match streams::find(idx, plan, s) {
+                Ok(found) => plan.row_streams.extend(found),
+                Err(why) => {
+                    plan.not_streams.insert(s, why);
+                    plan.unresolved_loops.push(s);
+                }
+            }
+        }
+    }
+    // `while i < data.size(0) - 1:` that steps: a walk over hand-made mini-batches too.
+    for &c in &plan.steps.clone() {
+        let Some(lp) = crate::editor::nearest_loop(idx, idx.calls[c].stmt) else {
+            continue;
+        };
+        if !matches!(idx.stmts[lp].stmt, Stmt::While(_))
+            || plan.row_streams.iter().any(|r| r.walked_by == lp)
+            || plan.not_streams.contains_key(&lp)
+        {
+            continue;
+        }
+        match streams::find(idx, plan, lp) {
+            Ok(found) => plan.row_streams.extend(found),
+            Err(why) => {
+                plan.not_streams.insert(lp, why);
+            }
         }
     }
     // Steps that no data loop feeds (full-graph training called once per epoch, ...).
@@ -757,6 +790,7 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
                         .filter_map(|&d| crate::editor::nearest_loop(idx, d)),
                 )
         })
+        .chain(plan.row_streams.iter().map(|r| r.walked_by))
         .collect();
     for &c in &plan.steps.clone() {
         if !fed(idx, plan, &fed_loops, idx.calls[c].stmt, 0) {

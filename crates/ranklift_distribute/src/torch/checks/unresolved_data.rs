@@ -24,8 +24,13 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     for &c in &tx.plan.unfed_steps {
         let ci = &idx.calls[c];
+        // A `while i < len(data)` walk ranklift could not split says why.
+        let why = crate::editor::nearest_loop(idx, ci.stmt)
+            .and_then(|lp| tx.plan.not_streams.get(&lp))
+            .map(|w| format!(" (its loop walks rows by hand, but {w})"))
+            .unwrap_or_default();
         tx.ed.diag(ci.scope.module, ci.call.range(), "DST405", Severity::Error,
-            "no loop over a DataLoader runs this optimizer step (full-batch training): every rank would train on the same data (no split, no speed-up)",
+            format!("no loop over a DataLoader runs this optimizer step (full-batch training{why}): every rank would train on the same data (no split, no speed-up)"),
             "feed the step from a torch.utils.data.DataLoader (ranklift then adds a DistributedSampler), or split the data by RANK yourself");
     }
     for &s in &tx.plan.unresolved_loops {
@@ -35,7 +40,8 @@ pub fn run(tx: &mut Tx) {
         let m = idx.stmts[s].scope.module;
         tx.ed.diag(m, f.iter.range(), "DST405", Severity::Error,
             if idx.text(m, crate::torch::plan::loop_source(&f.iter)).starts_with("range(") {
-                format!("this training loop counts steps with `{}` and draws no batch from a DataLoader: every rank would train on the same data (no split, no speed-up)", idx.text(m, &*f.iter))
+                format!("this training loop counts steps with `{}` and draws no batch from a DataLoader{}: every rank would train on the same data (no split, no speed-up)", idx.text(m, &*f.iter),
+                    tx.plan.not_streams.get(&s).map(|w| format!(" (read as a walk over rows by hand, {w})")).unwrap_or_default())
             } else {
                 format!("this training loop iterates `{}`, which is not a DataLoader ranklift can follow: its data would not be split between ranks", idx.text(m, &*f.iter))
             },

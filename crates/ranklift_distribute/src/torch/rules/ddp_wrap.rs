@@ -175,6 +175,9 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
         })
         .collect();
     let mut stmts_after = stmts_after;
+    // Functions also called after the name is bound to a fresh model (the best checkpoint
+    // loaded for a last evaluation) see either: `getattr(model, "module", model)`.
+    let mut stmts_either: Vec<StmtId> = Vec::new();
     if scope.func.is_none() {
         // Module-level functions that read the global model and only run after the wrap.
         for (f, info) in idx.funcs.iter().enumerate() {
@@ -199,22 +202,28 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
             {
                 continue;
             }
-            stmts_after.extend(
-                idx.modules[m]
-                    .stmts
-                    .clone()
-                    .filter(|&s| idx.stmts[s].scope == fs && !is_compound(idx.stmts[s].stmt)),
-            );
+            let late = sites
+                .iter()
+                .any(|&c| idx.calls[c].call.start() >= rebound && idx.calls[c].scope.module == m);
+            let body = idx.modules[m]
+                .stmts
+                .clone()
+                .filter(|&s| idx.stmts[s].scope == fs && !is_compound(idx.stmts[s].stmt));
+            if late {
+                stmts_either.extend(body);
+            } else {
+                stmts_after.extend(body);
+            }
         }
         stmts_after.sort_unstable();
         stmts_after.dedup();
+        stmts_either.sort_unstable();
+        stmts_either.dedup();
+        stmts_after.retain(|s| !stmts_either.contains(s));
     }
-    module_access(
-        tx,
-        m,
-        &stmts_after,
-        &|e| matches!(e, Expr::Name(n) if n.id.as_str() == name),
-    );
+    let is_name = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == name);
+    module_access(tx, m, &stmts_after, &is_name, false);
+    module_access(tx, m, &stmts_either, &is_name, true);
     // Functions the wrapped model is passed to after the wrap.
     let mut funcs: Vec<(FuncId, String)> = Vec::new();
     for c in &idx.calls {
@@ -267,6 +276,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
             fs.module,
             &stmts,
             &move |e| matches!(e, Expr::Name(n) if n.id.as_str() == pn),
+            false,
         );
     }
 }
@@ -365,10 +375,16 @@ fn wrap_attr(tx: &mut Tx, class: usize, attr: &str, extra: &str) {
         })
         .collect();
     let a = attr.to_owned();
-    module_access(tx, m, &stmts, &move |e| {
-        matches!(e, Expr::Attribute(x) if x.attr.as_str() == a
+    module_access(
+        tx,
+        m,
+        &stmts,
+        &move |e| {
+            matches!(e, Expr::Attribute(x) if x.attr.as_str() == a
             && matches!(&*x.value, Expr::Name(n) if n.id.as_str() == "self"))
-    });
+        },
+        false,
+    );
 }
 
 fn outermost(idx: &crate::index::Index, f: FuncId) -> FuncId {
@@ -441,7 +457,12 @@ fn wrap_point(tx: &Tx, scope: Scope, name: &str) -> Option<StmtId> {
                 && r.contains_range(idx.stmts[a.stmt].stmt.range())
         })
     };
-    let training = |s: StmtId| tx.plan.training_stmts.contains(&s) || adopts(s);
+    // A `def` that trains runs nothing where it stands: the wrap goes before the code that
+    // calls it (not between the definitions).
+    let training = |s: StmtId| {
+        !matches!(idx.stmts[s].stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_))
+            && (tx.plan.training_stmts.contains(&s) || adopts(s))
+    };
     // The first binding in source order, in the scope's own code (not a class body).
     let binding = idx.modules[m]
         .stmts
@@ -551,7 +572,16 @@ fn binds(s: &Stmt, name: &str) -> bool {
 /// In the given statements (headers of compound statements included), `M.attr` → `M.module.attr`
 /// for attributes the wrapper does not answer, and `torch.save(M, ...)` → `torch.save(M.module,
 /// ...)`, where `is_model` recognises `M`.
-fn module_access(tx: &mut Tx, m: usize, stmts: &[StmtId], is_model: &dyn Fn(&Expr) -> bool) {
+/// `model.attr` → `model.module.attr` in `stmts` (and a whole-model `torch.save(model)` saves
+/// `model.module`); with `either`, for code that also runs on the unwrapped model,
+/// `getattr(model, "module", model).attr`.
+fn module_access(
+    tx: &mut Tx,
+    m: usize,
+    stmts: &[StmtId],
+    is_model: &dyn Fn(&Expr) -> bool,
+    either: bool,
+) {
     let idx = tx.idx;
     struct V<'a, 'f> {
         is_model: &'f dyn Fn(&Expr) -> bool,
@@ -609,15 +639,14 @@ fn module_access(tx: &mut Tx, m: usize, stmts: &[StmtId], is_model: &dyn Fn(&Exp
             continue;
         }
         done.push(recv.end());
+        let text = tx.ed.text(m, recv);
+        let (edit, how) = unwrap_edit(tx, m, recv, either);
         tx.ed.edit(
             m,
             RULE,
             recv.start(),
-            Edit::insert(recv.end(), ".module"),
-            format!(
-                "`{}.{attr}` read through `.module` (the wrapped model's own attribute)",
-                tx.ed.text(m, recv)
-            ),
+            edit,
+            format!("`{text}.{attr}` read through {how} (the wrapped model's own attribute)"),
         );
     }
     for e in v.saves {
@@ -625,15 +654,31 @@ fn module_access(tx: &mut Tx, m: usize, stmts: &[StmtId], is_model: &dyn Fn(&Exp
             continue;
         }
         done.push(e.end());
+        let (edit, _) = unwrap_edit(tx, m, e, either);
         tx.ed.edit(
             m,
             RULE,
             e.start(),
-            Edit::insert(e.end(), ".module"),
+            edit,
             "the whole model is saved without its DDP wrapper",
         );
     }
     let _ = top_ancestor;
+}
+
+/// `model` → `model.module`, or `getattr(model, "module", model)` for code that also runs on
+/// the unwrapped model; and how that reads, for `--explain`.
+fn unwrap_edit(tx: &Tx, m: usize, recv: &Expr, either: bool) -> (Edit, &'static str) {
+    if either {
+        let text = tx.ed.text(m, recv);
+        let module = tx.ed.quoted(m, "module");
+        (
+            Edit::replace(recv.range(), format!("getattr({text}, {module}, {text})")),
+            "`getattr(..., \"module\", ...)`, as the function also runs after the name is bound to an unwrapped model",
+        )
+    } else {
+        (Edit::insert(recv.end(), ".module"), "`.module`")
+    }
 }
 
 /// The expressions of a simple statement.

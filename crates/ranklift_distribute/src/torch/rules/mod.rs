@@ -15,6 +15,7 @@ pub mod replacement_sampler;
 pub mod scale_lr;
 pub mod set_epoch;
 pub mod shared_dirs;
+pub mod split_rows;
 pub mod step_counts;
 pub mod subset_sampler;
 pub mod wandb_ranks;

@@ -1,5 +1,6 @@
 //! **data split** for programs whose batches do not come from a DataLoader (TensorFlow: Keras
-//! `fit`, loops over `tf.data`) — the ranks train on different examples.
+//! `fit`, loops over `tf.data`; PyTorch: hand-built batches, the rows of the first tensor the
+//! model is called with) — the ranks train on different examples.
 //!
 //! Trigger: the original trained without a DataLoader, and the recorder hashed the examples of
 //! every step's batch (`examples`: one hash per example over all of its tensors). Compares the
@@ -44,7 +45,7 @@ pub fn check(o: &Record, a: &Record, b: &Record) -> Check {
                 "data split",
                 Status::Fail,
                 format!(
-                    "rank 0 and rank 1 trained on {common} of the same {smaller} examples in their pass {} over the data: the data is not split between the ranks (each needs its own shard: `dataset.shard(hvd.size(), hvd.rank())`, or `x[hvd.rank()::hvd.size()]`)",
+                    "rank 0 and rank 1 trained on {common} of the same {smaller} examples in their pass {} over the data: the data is not split between the ranks (each needs its own shard: `dataset.shard(hvd.size(), hvd.rank())`, `x[hvd.rank()::hvd.size()]`, or its own block of the rows a loop walks by hand)",
                     k + 1
                 ),
             );
