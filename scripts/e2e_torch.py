@@ -208,6 +208,10 @@ CONTROLS = [
     # `.module` (as ranklift wrote it at first): AttributeError on every rank after the reload.
     ("reload_best.py", ".module in a helper that also runs after the reload", lambda t: t.replace(
         'getattr(model, "module", model).baseline', "model.module.baseline"), "runs"),
+    # The loader the trainer takes out of a returned pair, its sampler made to give every rank
+    # the whole data set (the trainer's set_epoch stays valid): every rank reads all.
+    ("project_loader_tuple:data_loader.py", "every rank reads the whole loader taken from the pair", lambda t: t.replace(
+        "DistributedSampler(train_dataset, shuffle=True)", "DistributedSampler(train_dataset, num_replicas=1, rank=0, shuffle=True)"), "split"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]
@@ -395,15 +399,22 @@ def check_split(orig_steps, got):
         raise Failure(f"work not split: the original took {orig_steps} steps, the ranks {got}")
 
 
-def original_steps(ex, work):
-    """The optimizer steps of example file `ex` run as it is, on one process (from a copy)."""
+def original_steps(ex, work, main="main.py"):
+    """The optimizer steps of example `ex` (a file, or a project run from its `main`) run as it
+    is, on one process (from a copy)."""
     src, out, tmp = work / "orig-src", work / "orig-rec", work / "orig-tmp"
     for d in (src, out, tmp):
         shutil.rmtree(d, ignore_errors=True)
-        d.mkdir(parents=True)
-    shutil.copy2(ex, src / ex.name)
+        if d is not src or ex.is_file():
+            d.mkdir(parents=True)
+    if ex.is_file():
+        shutil.copy2(ex, src / ex.name)
+        prog = src / ex.name
+    else:
+        shutil.copytree(ex, src)
+        prog = src / main
     env = {"RANKLIFT_E2E_OUT": str(out), "TMPDIR": str(tmp), "PYTHONPATH": site_path(), "PYTHONHASHSEED": "0"}
-    rc, _, se, _ = run([sys.executable, str(src / ex.name)], env=env, cwd=src)
+    rc, _, se, _ = run([sys.executable, str(prog)], env=env, cwd=prog.parent)
     if rc != 0:
         raise Failure(f"original failed ({rc}): {se[-2000:]}")
     return load(out, 0)["steps"]
@@ -546,7 +557,7 @@ def check_control(name, what, edit, check, bin_path, work):
     orig_steps = None
     if check == "split":
         try:
-            orig_steps = original_steps(ex, work)
+            orig_steps = original_steps(ex, work, report["main"])
         except Failure as e:
             return {"example": f"control: {name} ({what})", "result": "FAIL", "why": str(e)[:300]}
     try:

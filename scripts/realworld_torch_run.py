@@ -64,9 +64,10 @@ def ensure_extras(ci=False):
             subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + pins, check=True)
 
 
-def probe_env(rec, tmp, shared, n, root=None):
+def probe_env(rec, tmp, shared, n, root=None, extra=None):
     path = f"{SITE}{os.pathsep}{root}" if root else str(SITE)
-    env = {"RANKLIFT_E2E_OUT": str(rec), "CHECKPOINT_DIR": str(shared), "PYTHONPATH": path,
+    env = dict(extra or {})
+    env |= {"RANKLIFT_E2E_OUT": str(rec), "CHECKPOINT_DIR": str(shared), "PYTHONPATH": path,
            "PYTHONHASHSEED": "0", "RANKLIFT_OFFLINE_N": str(n), "MPLBACKEND": "Agg",
            "TMPDIR": str(tmp)}
     if tmp.name.startswith("tmp2"):
@@ -74,11 +75,11 @@ def probe_env(rec, tmp, shared, n, root=None):
     return env
 
 
-def verify_row(row, bin_path, prog, original, args, timeout):
+def verify_row(row, bin_path, prog, original, args, timeout, env=None):
     """`ranklift verify` on the same rewrite (`--verify`): its verdict beside the sweep's."""
     cmd = [str(bin_path), "verify", str(prog), "--original", str(original), "--format", "json",
            "--python", sys.executable, "--synthetic-data", "--timeout", str(timeout), "--"] + args
-    rc, so, se, t = e2e.run(cmd, timeout=4 * timeout + 120)
+    rc, so, se, t = e2e.run(cmd, env=env, timeout=4 * timeout + 120)
     try:
         checks = json.loads(so).get("checks", [])
     except json.JSONDecodeError:
@@ -123,7 +124,7 @@ def run_program(p, bin_path, mirror, work, verify=False):
     rec1, tmp1, shared1 = work / "rec1", work / "tmp1", work / "shared1"
     for d in (rec1, tmp1, shared1):
         d.mkdir()
-    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n, root),
+    rc, so, se, t1 = e2e.run([sys.executable, script] + args, env=probe_env(rec1, tmp1, shared1, n, root, p.get("env")),
                              cwd=orig, timeout=timeout)
     row["t1"] = round(t1, 1)
     if rc != 0:
@@ -146,7 +147,7 @@ def run_program(p, bin_path, mirror, work, verify=False):
     rec2, tmp2, logs, shared2 = work / "rec2", work / "tmp2", work / "logs2", work / "shared2"
     for d in (rec2, tmp2, logs, shared2):
         d.mkdir()
-    env = probe_env(rec2, tmp2, shared2, n, root)
+    env = probe_env(rec2, tmp2, shared2, n, root, p.get("env"))
     # Variables the printed command sets (`env PYTHONPATH=../.. torchrun ...`: the rewritten
     # project's packages first, relative to the script's directory).
     words = launch.get("argv", []) if isinstance(launch, dict) else []
@@ -191,7 +192,7 @@ def run_program(p, bin_path, mirror, work, verify=False):
     except e2e.Failure as e:
         row["why"] = str(e)
     if verify:
-        verify_row(row, bin_path, prog, src / script, args, timeout)
+        verify_row(row, bin_path, prog, src / script, args, timeout, p.get("env"))
     return row
 
 

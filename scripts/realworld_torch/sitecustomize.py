@@ -9,3 +9,12 @@ _scripts = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _spec = importlib.util.spec_from_file_location("ranklift_e2e_probe", os.path.join(_scripts, "e2e_torch", "sitecustomize.py"))
 _mod = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_mod)
+
+if os.environ.get("RANKLIFT_SWEEP_CUDA_ON_CPU") == "1":
+    # A program written for a GPU (`.cuda()` with no test) runs on this CPU-only machine: tensors
+    # and modules stay where they are. `torch.cuda.is_available()` is still False, so the
+    # rewrite's own device choices (gloo, no device_ids) are the ones a CPU run makes.
+    import torch
+
+    torch.Tensor.cuda = lambda self, *a, **k: self
+    torch.nn.Module.cuda = lambda self, *a, **k: self

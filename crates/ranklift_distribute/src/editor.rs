@@ -343,7 +343,12 @@ impl<'a, 'i> Editor<'a, 'i> {
             }
             let off = TextSize::try_from(line_start).unwrap_or_default();
             let inside_token = toks.iter().any(|t| t.start() < off && off < t.end());
-            if !inside_token {
+            // A blank line stays blank (no trailing whitespace).
+            let blank = src[line_start..]
+                .split('\n')
+                .next()
+                .is_some_and(|l| l.trim().is_empty());
+            if !inside_token && !blank {
                 self.edits[m].push(Edit::insert(off, unit.clone()));
             }
             pos = line_start;

@@ -473,7 +473,7 @@ impl<'a> Index<'a> {
             .map(|c| {
                 if idx.is_external(c.scope, &c.call.func) {
                     Some(None)
-                } else if idx.kind_dependent_local(c.call) {
+                } else if idx.kind_dependent_local(c.scope, c.call) {
                     None
                 } else {
                     Some(idx.resolve_local(c.scope, c.call))
@@ -716,8 +716,24 @@ impl<'a> Index<'a> {
 
     /// `obj.method(...)` on something other than `self`: its callee may change as kinds are learnt
     /// (the caller has already ruled out calls into external modules).
-    fn kind_dependent_local(&self, call: &ast::ExprCall) -> bool {
-        matches!(&*call.func, Expr::Attribute(a) if !matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self"))
+    fn kind_dependent_local(&self, scope: Scope, call: &ast::ExprCall) -> bool {
+        let Expr::Attribute(a) = &*call.func else {
+            return false;
+        };
+        match &*a.value {
+            Expr::Name(n) if n.id.as_str() == "self" => false,
+            // `data_loader.get_loaders(...)` with `import data_loader`, a project module: a
+            // function of that module whatever the kinds.
+            Expr::Name(n) => {
+                let info = &self.modules[scope.module];
+                !(info.import_bound.contains(n.id.as_str())
+                    && info
+                        .aliases
+                        .get(n.id.as_str())
+                        .is_some_and(|q| self.project.module(q).is_some()))
+            }
+            _ => true,
+        }
     }
 
     /// [`Self::resolve_call`] for a call already known not to go to an external module.

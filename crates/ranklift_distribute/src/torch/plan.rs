@@ -968,6 +968,100 @@ pub fn resolve_loader(
             }
         }
         Expr::Named(n) => resolve_loader(idx, plan, scope, &n.value, depth + 1, out),
+        // `data_loader[0]` of a `(train_loader, valid_loader)` a project function returned,
+        // `loaders["train"]` of a dict literal.
+        Expr::Subscript(sub) => {
+            let key = match &*sub.slice {
+                Expr::NumberLiteral(n) => match &n.value {
+                    ast::Number::Int(i) => i.as_usize().map(Key::Index),
+                    _ => None,
+                },
+                Expr::StringLiteral(st) => Some(Key::Str(st.value.to_str())),
+                _ => None,
+            };
+            if let Some(key) = key {
+                element(idx, plan, scope, &sub.value, &key, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A subscript's constant key.
+enum Key<'k> {
+    Index(usize),
+    Str(&'k str),
+}
+
+/// The loaders at `key` of the tuples, lists and dicts `e` may be (followed as
+/// [`resolve_loader`] follows a loader).
+fn element(
+    idx: &Index,
+    plan: &Plan,
+    scope: Scope,
+    e: &Expr,
+    key: &Key,
+    depth: usize,
+    out: &mut Vec<CallId>,
+) {
+    if depth > 8 {
+        return;
+    }
+    match (e, key) {
+        (Expr::Tuple(t), Key::Index(k)) => {
+            if let Some(el) = t.elts.get(*k) {
+                resolve_loader(idx, plan, scope, el, depth + 1, out);
+            }
+        }
+        (Expr::List(l), Key::Index(k)) => {
+            if let Some(el) = l.elts.get(*k) {
+                resolve_loader(idx, plan, scope, el, depth + 1, out);
+            }
+        }
+        (Expr::Dict(d), Key::Str(k)) => {
+            for item in &d.items {
+                if matches!(&item.key, Some(Expr::StringLiteral(s)) if s.value.to_str() == *k) {
+                    resolve_loader(idx, plan, scope, &item.value, depth + 1, out);
+                }
+            }
+        }
+        (Expr::Name(n), _) => {
+            let name = n.id.as_str();
+            if let Some(f) = scope.func
+                && is_param(idx, f, name)
+            {
+                for c in call_sites(idx, plan, f) {
+                    let ci = &idx.calls[c];
+                    for (arg, p) in arg_params(idx, f, ci.call) {
+                        if p == name {
+                            element(idx, plan, ci.scope, arg, key, depth + 1, out);
+                        }
+                    }
+                }
+                return;
+            }
+            for (s, v, pos) in bindings(idx, scope, name) {
+                if pos.is_none() {
+                    element(idx, plan, s, v, key, depth + 1, out);
+                }
+            }
+        }
+        (Expr::Call(c), _) => {
+            let m = scope.module;
+            let f = match idx.resolve_call(scope, c) {
+                Some(Callee::Func(f)) => Some(f),
+                _ => call_id(idx, m, c).and_then(|id| plan.callee[id]),
+            };
+            if let Some(f) = f {
+                let fs = Scope {
+                    module: idx.funcs[f].module,
+                    func: Some(f),
+                };
+                for r in returns(idx, f) {
+                    element(idx, plan, fs, r, key, depth + 1, out);
+                }
+            }
+        }
         _ => {}
     }
 }
