@@ -212,6 +212,9 @@ CONTROLS = [
     # the whole data set (the trainer's set_epoch stays valid): every rank reads all.
     ("project_loader_tuple:data_loader.py", "every rank reads the whole loader taken from the pair", lambda t: t.replace(
         "DistributedSampler(train_dataset, shuffle=True)", "DistributedSampler(train_dataset, num_replicas=1, rank=0, shuffle=True)"), "split"),
+    # The training loader handed out from the dict of splits made to give every rank all of it.
+    ("loaders_by_split.py", "every rank reads the whole training split", lambda t: t.replace(
+        "DistributedSampler(train_dataset, shuffle=True)", "DistributedSampler(train_dataset, num_replicas=1, rank=0, shuffle=True)"), "split"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

@@ -157,6 +157,18 @@ pub fn is_dataset_constructor(canon: &str) -> bool {
         )
 }
 
+/// Dataset constructors whose dataset comes batched and finite (a shard of it splits batches).
+pub fn is_batched_finite_source(canon: &str) -> bool {
+    matches!(
+        canon,
+        "tensorflow.keras.utils.image_dataset_from_directory"
+            | "tensorflow.keras.utils.text_dataset_from_directory"
+            | "tensorflow.keras.utils.timeseries_dataset_from_array"
+            | "tensorflow.keras.preprocessing.image_dataset_from_directory"
+            | "tensorflow.keras.preprocessing.text_dataset_from_directory"
+    )
+}
+
 /// Dataset constructors that shuffle inside, before they batch (so a shard can only come after
 /// the shuffle): the keyword that seeds that shuffle, and the one that turns it off.
 pub fn internal_shuffle_seed(canon: &str) -> Option<(&'static str, &'static str)> {

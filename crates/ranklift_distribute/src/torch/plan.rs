@@ -751,7 +751,9 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
             match streams::find(idx, plan, s) {
                 Ok(found) => plan.row_streams.extend(found),
                 Err(why) => {
-                    plan.not_streams.insert(s, why);
+                    if let Some(why) = why {
+                        plan.not_streams.insert(s, why);
+                    }
                     plan.unresolved_loops.push(s);
                 }
             }
@@ -770,9 +772,10 @@ fn find_loaders(idx: &Index, plan: &mut Plan) {
         }
         match streams::find(idx, plan, lp) {
             Ok(found) => plan.row_streams.extend(found),
-            Err(why) => {
+            Err(Some(why)) => {
                 plan.not_streams.insert(lp, why);
             }
+            Err(None) => {}
         }
     }
     // Steps that no data loop feeds (full-graph training called once per epoch, ...).
@@ -987,6 +990,115 @@ pub fn resolve_loader(
     }
 }
 
+/// The loaders a dict `name` holds at key `k`, stored item by item (`loaders[split] = dl`, in
+/// a loop over the splits): the stored value, and for a name, only its bindings that an
+/// `if split == "train":` / `else:` around them allows for `k`.
+fn stored_items(
+    idx: &Index,
+    plan: &Plan,
+    scope: Scope,
+    name: &str,
+    k: &str,
+    depth: usize,
+    out: &mut Vec<CallId>,
+) {
+    let m = scope.module;
+    let home = bindings(idx, scope, name)
+        .first()
+        .map_or(scope, |(s, _, _)| *s);
+    for st in idx.modules[m].stmts.clone() {
+        let info = &idx.stmts[st];
+        let Stmt::Assign(a) = info.stmt else { continue };
+        if info.scope != home {
+            continue;
+        }
+        let Some(Expr::Subscript(sub)) = a.targets.first() else {
+            continue;
+        };
+        if !matches!(&*sub.value, Expr::Name(n) if n.id.as_str() == name) {
+            continue;
+        }
+        match (&*sub.slice, &*a.value) {
+            (Expr::StringLiteral(lit), v) => {
+                if lit.value.to_str() == k {
+                    resolve_loader(idx, plan, home, v, depth + 1, out);
+                }
+            }
+            (Expr::Name(var), Expr::Name(v)) => {
+                for b in idx.modules[m].stmts.clone() {
+                    let bi = &idx.stmts[b];
+                    if bi.scope == home
+                        && let Stmt::Assign(ba) = bi.stmt
+                        && ba
+                            .targets
+                            .iter()
+                            .any(|t| matches!(t, Expr::Name(n) if n.id == v.id))
+                        && allows(idx, b, var.id.as_str(), k)
+                    {
+                        resolve_loader(idx, plan, home, &ba.value, depth + 1, out);
+                    }
+                }
+            }
+            (_, v) => resolve_loader(idx, plan, home, v, depth + 1, out),
+        }
+    }
+}
+
+/// Can statement `s` run when `var == k`, as far as the `if var == "lit":` / `elif` / `else`
+/// branches around it say?
+fn allows(idx: &Index, s: StmtId, var: &str, k: &str) -> bool {
+    // `var == "lit"`: Some(lit); any other test: None.
+    let literal = |e: &Expr| -> Option<String> {
+        let Expr::Compare(c) = e else { return None };
+        let ([ast::CmpOp::Eq], [right]) = (&*c.ops, &*c.comparators) else {
+            return None;
+        };
+        match (&*c.left, right) {
+            (Expr::Name(n), Expr::StringLiteral(l)) | (Expr::StringLiteral(l), Expr::Name(n))
+                if n.id.as_str() == var =>
+            {
+                Some(l.value.to_str().to_owned())
+            }
+            _ => None,
+        }
+    };
+    let r = idx.stmts[s].stmt.range();
+    let mut cur = idx.stmts[s].parent;
+    while let Some(p) = cur {
+        if let Stmt::If(i) = idx.stmts[p].stmt {
+            let mut tests: Vec<Option<String>> = vec![literal(&i.test)];
+            let in_body = i.body.iter().any(|b| b.range().contains_range(r));
+            if in_body {
+                if tests[0].as_deref().is_some_and(|l| l != k) {
+                    return false;
+                }
+            } else {
+                for clause in &i.elif_else_clauses {
+                    let inside = clause.body.iter().any(|b| b.range().contains_range(r));
+                    if inside {
+                        // Every earlier test failed; this clause's own test (if any) held.
+                        if tests.iter().any(|t| t.as_deref() == Some(k)) {
+                            return false;
+                        }
+                        if let Some(t) = &clause.test
+                            && literal(t).is_some_and(|l| l != k)
+                        {
+                            return false;
+                        }
+                        break;
+                    }
+                    tests.push(clause.test.as_ref().and_then(literal));
+                }
+            }
+        }
+        if matches!(idx.stmts[p].stmt, Stmt::FunctionDef(_)) {
+            break;
+        }
+        cur = idx.stmts[p].parent;
+    }
+    true
+}
+
 /// A subscript's constant key.
 enum Key<'k> {
     Index(usize),
@@ -1044,6 +1156,9 @@ fn element(
                 if pos.is_none() {
                     element(idx, plan, s, v, key, depth + 1, out);
                 }
+            }
+            if let Key::Str(k) = key {
+                stored_items(idx, plan, scope, name, k, depth + 1, out);
             }
         }
         (Expr::Call(c), _) => {

@@ -13,7 +13,8 @@
 //!
 //! When the learning rate given to `compile` was scaled by `hvd.size()` (a number, not a
 //! schedule), `hvd.callbacks.LearningRateWarmupCallback` ramps it up from the single-process
-//! rate over the first `--lr-warmup` epochs (default 3; 0 turns it off), as Horovod's Keras
+//! rate over the first `--lr-warmup` epochs (default 3; 0 turns it off; at most E - 1 of a
+//! `fit(epochs=E)`, so that its last epoch trains at the scaled rate), as Horovod's Keras
 //! examples do: a rate N times larger from the first step can diverge. With one process the
 //! warmup multiplies the rate by 1, so `-np 1` still trains like the original. Not added to a
 //! model with its own `train_step` (its `compile` optimizer may not be the one that steps), nor
@@ -221,7 +222,15 @@ fn warmup_callback(
     fit: &ruff_python_ast::ExprCall,
     fit_stmt: crate::index::StmtId,
 ) -> Option<String> {
-    let epochs = cx.opts.lr_warmup_epochs;
+    let mut epochs = cx.opts.lr_warmup_epochs;
+    // A `fit` of E epochs (a number) warms up over at most E - 1 of them, so that at least its
+    // last epoch trains at the scaled rate (a 3-epoch warm-up in a 2-epoch fit never got there).
+    if let Some(Expr::NumberLiteral(n)) = fit.arguments.find_keyword("epochs").map(|k| &k.value)
+        && let ruff_python_ast::Number::Int(e) = &n.value
+        && let Some(e) = e.as_u64()
+    {
+        epochs = epochs.min(u32::try_from(e.saturating_sub(1)).unwrap_or(u32::MAX));
+    }
     if epochs == 0 {
         return None;
     }

@@ -12,6 +12,10 @@
 //!   is sharded too (`shard_training_steps` and `keras_steps` divide the count).
 //!
 //! **Rewrite:**
+//! - a source that comes batched and finite (`timeseries_dataset_from_array`,
+//!   `image_dataset_from_directory`) and is bound alone to a name is cut to a multiple of
+//!   `hvd.size()` batches before its shard, so that every process takes as many steps (one more
+//!   batch on one process would leave it waiting forever in its last all-reduce);
 //! - a dataset gets `.shard(hvd.size(), hvd.rank())` right after the call its pipeline starts
 //!   from (`from_tensor_slices(...)`, `TFRecordDataset(...)`, ...), *before* its shuffle and
 //!   batch, so that the processes read disjoint elements (Horovod's and tf.data's advice) — when
@@ -181,7 +185,9 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
             if !cx.sharded.insert((sm, src.call.start())) {
                 return;
             }
-            cx.trailer(sm, RULE, src.call, SHARD);
+            if !even_batches(cx, src.scope, src.call) {
+                cx.trailer(sm, RULE, src.call, SHARD);
+            }
             seed_internal_shuffle(cx, src.scope, src.call);
             let line = cx.line_of(sm, src.call.start());
             cx.note(
@@ -212,6 +218,54 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
             cx.use_hvd(scope);
         }
     }
+}
+
+/// A source that comes batched and finite (`timeseries_dataset_from_array`,
+/// `image_dataset_from_directory`), bound alone to a name: sharded after the statement, cut
+/// first to a multiple of `hvd.size()` batches — sharded as they come, 31 batches give one
+/// worker 16 and the other 15, and the worker with the extra batch waits forever for the
+/// other's gradients. False (nothing done) for any other source.
+fn even_batches(cx: &mut Cx, scope: Scope, call: &Expr) -> bool {
+    let idx = cx.idx;
+    let m = scope.module;
+    let Expr::Call(c) = call else { return false };
+    if !idx
+        .canonical(m, &c.func)
+        .is_some_and(|q| tf::is_batched_finite_source(&q))
+    {
+        return false;
+    }
+    let Some(st) = idx.modules[m].stmts.clone().find(|&st| {
+        idx.stmts[st].scope == scope
+            && matches!(idx.stmts[st].stmt, Stmt::Assign(a)
+                if a.value.range() == call.range()
+                    && matches!(a.targets.as_slice(), [Expr::Name(_)]))
+    }) else {
+        return false;
+    };
+    let stmt = idx.stmts[st].stmt;
+    let Stmt::Assign(a) = stmt else { return false };
+    let Expr::Name(n) = &a.targets[0] else {
+        return false;
+    };
+    if !cx.ed.stmt_alone(m, stmt) || !cx.ed.lines_around_ok(st) {
+        return false;
+    }
+    let name = n.id.as_str();
+    let lines = [
+        "# Every worker the same number of batches (a worker with one more would wait forever"
+            .to_owned(),
+        "# for the others' gradients), then its own share of them.".to_owned(),
+        format!("{name} = {name}.take({name}.cardinality() // hvd.size() * hvd.size()){SHARD}"),
+    ];
+    cx.insert_lines_after(
+        m,
+        RULE,
+        stmt,
+        &lines,
+        format!("`{name}` comes batched: cut to a multiple of hvd.size() batches, then sharded"),
+    );
+    true
 }
 
 /// `make_csv_dataset(...)` without `shuffle_seed` (and not `shuffle=False`): seeded, so that every

@@ -192,20 +192,14 @@ fn param_at<'a>(idx: &Index<'a>, f: FuncId, pos: usize) -> Option<&'a str> {
         .map(|a| a.parameter.name.as_str())
 }
 
-/// The row streams training loop `lp` walks, or why they cannot be split.
-pub fn find(idx: &Index, plan: &Plan, lp: StmtId) -> Result<Vec<RowStream>, String> {
+/// The row streams training loop `lp` walks; or why they cannot be split (`None`: the loop
+/// indexes nothing by its counter, so it is no walk over rows — full-batch training).
+pub fn find(idx: &Index, plan: &Plan, lp: StmtId) -> Result<Vec<RowStream>, Option<String>> {
     let info = &idx.stmts[lp];
     let (scope, m) = (info.scope, info.scope.module);
     let Some((var, bound)) = index_and_bound(info.stmt) else {
-        return Err("it walks no tensor's rows by index".into());
+        return Err(None);
     };
-    let counted = row_counts(bound);
-    if counted.is_empty() {
-        return Err(format!(
-            "its bound `{}` is not the row count of a tensor (`len(data)`, `data.size(0)`)",
-            idx.text(m, bound)
-        ));
-    }
     let body: &[Stmt] = match info.stmt {
         Stmt::For(f) => &f.body,
         Stmt::While(w) => &w.body,
@@ -250,12 +244,22 @@ pub fn find(idx: &Index, plan: &Plan, lp: StmtId) -> Result<Vec<RowStream>, Stri
             }
         }
     }
-    let Some(unindexed) = counted.iter().find(|c| !tensors.contains(c)) else {
-        return bind_all(idx, scope, lp, &tensors);
-    };
-    Err(format!(
-        "its bound counts the rows of `{unindexed}`, which the loop does not index by `{var}`"
-    ))
+    if tensors.is_empty() {
+        return Err(None);
+    }
+    let counted = row_counts(bound);
+    if counted.is_empty() {
+        return Err(Some(format!(
+            "its bound `{}` is not the row count of a tensor it indexes (`len(data)`, `data.size(0)`)",
+            idx.text(m, bound)
+        )));
+    }
+    match counted.iter().find(|c| !tensors.contains(c)) {
+        None => bind_all(idx, scope, lp, &tensors).map_err(Some),
+        Some(unindexed) => Err(Some(format!(
+            "its bound counts the rows of `{unindexed}`, which the loop does not index by `{var}`"
+        ))),
+    }
 }
 
 /// Where each of `names` is bound and where its share is taken: after the last binding of all
