@@ -215,6 +215,9 @@ CONTROLS = [
     # The training loader handed out from the dict of splits made to give every rank all of it.
     ("loaders_by_split.py", "every rank reads the whole training split", lambda t: t.replace(
         "DistributedSampler(train_dataset, shuffle=True)", "DistributedSampler(train_dataset, num_replicas=1, rank=0, shuffle=True)"), "split"),
+    # The log file opened on every rank: rank 1 writes its own lines into it.
+    ("log_file_and_best_copy.py", "a FileHandler on every rank", lambda t: t.replace(
+        " if RANK == 0 else logging.NullHandler()", ""), "output"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]

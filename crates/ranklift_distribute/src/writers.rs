@@ -27,6 +27,15 @@ pub fn is_file_writer(qual: &str) -> bool {
             | "json.dump"
             | "pickle.dump"
             | "joblib.dump"
+            // A copy or a move writes its destination (the best checkpoint copied from the
+            // last one: only rank 0 wrote the source).
+            | "shutil.copyfile"
+            | "shutil.copy"
+            | "shutil.copy2"
+            | "shutil.copytree"
+            | "shutil.move"
+            | "os.rename"
+            | "os.replace"
     )
 }
 

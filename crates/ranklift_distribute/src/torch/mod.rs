@@ -291,6 +291,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     shared_dirs::run(&mut tx);
     checkpoint_load::run(&mut tx);
     rank0_only::run(&mut tx);
+    log_files::run(&mut tx);
     wandb_ranks::run(&mut tx);
     process_group::run(&mut tx);
     let (changes, applied, diags) = tx.ed.finish(&plan.modules);

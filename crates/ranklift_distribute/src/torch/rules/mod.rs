@@ -7,6 +7,7 @@ pub mod ddp_wrap;
 pub mod device_pinning;
 pub mod distributed_sampler;
 pub mod download_once;
+pub mod log_files;
 pub mod no_sync;
 pub mod plateau_metric;
 pub mod process_group;
