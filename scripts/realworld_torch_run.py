@@ -85,6 +85,9 @@ def verify_row(row, bin_path, prog, original, args, timeout, env=None):
     except json.JSONDecodeError:
         checks = []
     failed = [c["name"] for c in checks if c["status"] == "fail"]
+    # What verify said of each failed check (its evidence), for the table's reader.
+    row["verify_evidence"] = {c["name"]: str(c.get("evidence") or c.get("detail") or c)[:4000]
+                              for c in checks if c["status"] == "fail"}
     row["verify"] = {"exit": rc, "failed": failed, "secs": round(t, 1),
                      "why": "" if rc != 2 else (se.strip().splitlines() or ["?"])[-1][:160]}
     row["agree"] = (row["result"] == "PASS") == (rc == 0)

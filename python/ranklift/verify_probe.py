@@ -308,7 +308,7 @@ if _r.active:
         path = f if isinstance(f, (str, os.PathLike)) else getattr(f, "name", None)
         keys, wrapped = _structure(obj)
         if len(_rec["saves"]) < 200:
-            shown = None if path is None else _show(os.path.realpath(os.fsdecode(path)))
+            shown = None if path is None else _r.shown(path)
             _rec["saves"].append({"path": shown, "keys": keys, "wraps_ddp": wrapped, "at": _user_line()})
         return _orig_save(obj, _place(f, True), *a, **k)
 

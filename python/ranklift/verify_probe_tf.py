@@ -379,11 +379,8 @@ if _r.active:
                 _state["saving"] += 1
                 try:
                     if isinstance(filepath, (str, bytes)) or hasattr(filepath, "__fspath__"):
-                        import os
-
-                        real = os.path.realpath(os.fsdecode(filepath))
                         if len(_rec["saves"]) < 200:
-                            _rec["saves"].append({"path": _r.show(real), "keys": weights_of(self),
+                            _rec["saves"].append({"path": _r.shown(filepath), "keys": weights_of(self),
                                                   "wraps_ddp": False, "at": _r.user_line(), "via": via})
                         filepath = _r.place(filepath, True)
                     return original(self, filepath, *a, **k)

@@ -100,6 +100,14 @@ def show(path):
     return path
 
 
+def shown(file):
+    """[`show`] of a path as the program named it: a path through a directory the project links
+    to (a checkpoint directory linked into the run's copy) stays the project's relative path, so
+    that every run names the same file alike."""
+    path = os.path.abspath(os.fsdecode(file))
+    return show(path if inside(path) else os.path.realpath(path))
+
+
 # Not the program's writes: devices, the records, the stand-ins' own files.
 _system = tuple(
     os.path.realpath(p) + os.sep
@@ -138,7 +146,7 @@ def note_write(file):
     if "__pycache__" in path or "__autograph_generated" in path or (path + os.sep).startswith(_system):
         return
     if len(rec["writes"]) < 200:
-        rec["writes"].append({"path": show(path), "at": user_line()})
+        rec["writes"].append({"path": shown(file), "at": user_line()})
 
 
 def stop(why):
@@ -216,7 +224,11 @@ if active:
 
     def _makedirs(name, mode=0o777, exist_ok=False):
         path = os.path.realpath(os.fsdecode(name))
-        if _redirect and not inside(path) and not (path + os.sep).startswith(_exempt):
+        # The redirect directory's own ancestors are made as they are (redirecting them would
+        # redirect the redirect, without end).
+        if _redirect and not inside(path) and not (path + os.sep).startswith(_exempt) and not (
+            os.path.realpath(_redirect) + os.sep
+        ).startswith(path + os.sep):
             name = os.path.join(_redirect, path.lstrip(os.sep))
             exist_ok = exist_ok or os.path.isdir(name)
         return _orig_makedirs(name, mode, exist_ok)

@@ -355,9 +355,11 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
             ),
             Some(n) => l.set_nproc_per_node(n),
             // One process per CPU core is what `auto` means without a GPU: dozens of ranks on a
-            // workstation. Two show the program distributed; the user says how many with
-            // --nproc-per-node.
-            None if l.nproc_per_node() == Some("auto") && !crate::launch::has_nvidia_gpu() => {
+            // workstation; and `gpu` fails at once. Two show the program distributed here; the
+            // user says how many with --nproc-per-node (the multi-machine forms keep theirs).
+            None if matches!(l.nproc_per_node(), Some("auto" | "gpu"))
+                && !crate::launch::has_nvidia_gpu() =>
+            {
                 l.set_nproc_per_node_single("2")
             }
             None => {}

@@ -305,7 +305,14 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     // `--nproc-per-node gpu` needs CUDA; a program that falls back to the CPU gets `auto` (one
     // process per GPU, else per CPU), so the printed command runs on any machine it runs on.
     let main = &idx.project.modules[plan.main].parsed;
-    let cpu_fallback = main.text.contains("cuda.is_available()") || !main.text.contains("cuda");
+    // Over the modules the run reaches (a trainer module often holds the device choice).
+    let texts = || {
+        plan.modules
+            .iter()
+            .map(|&m| &idx.project.modules[m].parsed.text)
+    };
+    let cpu_fallback =
+        texts().any(|t| t.contains("cuda.is_available()")) || !texts().any(|t| t.contains("cuda"));
     let mut launch =
         crate::Launch::torchrun(cpu_fallback, crate::uses_relative_paths(main.suite()));
     launch.pythonpath = crate::root_on_path(idx.project, plan.main);

@@ -587,6 +587,8 @@ fn module_access(
         is_model: &'f dyn Fn(&Expr) -> bool,
         hits: Vec<(&'a Expr, String)>,
         saves: Vec<&'a Expr>,
+        /// Names of what `torch.save` saves (`state`, bound to a dict that holds the model).
+        saved_names: Vec<&'a str>,
         torch_save: &'f dyn Fn(&Expr) -> bool,
     }
     impl<'a> Visitor<'a> for V<'a, '_> {
@@ -603,9 +605,14 @@ fn module_access(
             if let Expr::Call(c) = e
                 && (self.torch_save)(&c.func)
                 && let Some(first) = c.arguments.args.first()
-                && (self.is_model)(first)
             {
-                self.saves.push(first);
+                if (self.is_model)(first) {
+                    self.saves.push(first);
+                } else if let Expr::Name(n) = first {
+                    self.saved_names.push(n.id.as_str());
+                } else {
+                    bare_models(first, self.is_model, &mut self.saves);
+                }
             }
             walk_expr(self, e);
         }
@@ -615,11 +622,22 @@ fn module_access(
         is_model,
         hits: Vec::new(),
         saves: Vec::new(),
+        saved_names: Vec::new(),
         torch_save: &torch_save,
     };
     for &s in stmts {
         for e in header_exprs(idx.stmts[s].stmt) {
             v.visit_expr(e);
+        }
+    }
+    // `state = {"net": net, ...}` then `torch.save(state, path)`: the model in the saved dict.
+    for &s in stmts {
+        if let Stmt::Assign(a) = idx.stmts[s].stmt
+            && a.targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(n) if v.saved_names.contains(&n.id.as_str())))
+        {
+            bare_models(&a.value, is_model, &mut v.saves);
         }
     }
     // Compound statements' headers (`for x in model.blocks:`, `if model.flag:`).
@@ -664,6 +682,29 @@ fn module_access(
         );
     }
     let _ = top_ancestor;
+}
+
+/// The model itself (not one of its attributes) among the values of a saved container: a dict's
+/// values, a list's or tuple's items, either branch of a conditional expression.
+fn bare_models<'a>(e: &'a Expr, is_model: &dyn Fn(&Expr) -> bool, out: &mut Vec<&'a Expr>) {
+    if is_model(e) {
+        out.push(e);
+        return;
+    }
+    match e {
+        Expr::Dict(d) => {
+            for item in &d.items {
+                bare_models(&item.value, is_model, out);
+            }
+        }
+        Expr::List(l) => l.elts.iter().for_each(|x| bare_models(x, is_model, out)),
+        Expr::Tuple(t) => t.elts.iter().for_each(|x| bare_models(x, is_model, out)),
+        Expr::If(i) => {
+            bare_models(&i.body, is_model, out);
+            bare_models(&i.orelse, is_model, out);
+        }
+        _ => {}
+    }
 }
 
 /// `model` → `model.module`, or `getattr(model, "module", model)` for code that also runs on

@@ -18,8 +18,9 @@ pub fn check(original: &Run, two: &Run) -> Check {
     let mut why_not = if o.examples.is_empty() {
         "the original's training data does not come from a DataLoader".to_owned()
     } else {
-        // Keras and tf.data shuffle inside the dataset; the ranks' orders are not compared.
-        "batches from Keras or tf.data: the order of each epoch is the dataset's own, not checked"
+        // Keras and tf.data shuffle inside the dataset, hand-built batches in the program's own
+        // code; the ranks' orders are not compared.
+        "batches not drawn from a DataLoader (Keras, tf.data, or built by hand): the order of each epoch is the program's own, not checked"
             .to_owned()
     };
     for k in training_loaders(o) {
