@@ -224,6 +224,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
     let is_name = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == name);
     module_access(tx, m, &stmts_after, &is_name, false);
     module_access(tx, m, &stmts_either, &is_name, true);
+    copies_get_module(tx, scope, name, after, rebound);
     // Functions the wrapped model is passed to after the wrap.
     let mut funcs: Vec<(FuncId, String)> = Vec::new();
     for c in &idx.calls {
@@ -682,6 +683,55 @@ fn module_access(
         );
     }
     let _ = top_ancestor;
+}
+
+/// After the wrap, what copies the model — `copy.deepcopy(model)`, `AveragedModel(model)`, a
+/// project class whose `__init__` deep-copies the argument (an EMA helper) — is given
+/// `model.module`: a copy of the wrapper would be a second DDP over the same process group,
+/// and its averaged weights would sit behind `.module` where the program reads them directly.
+fn copies_get_module(tx: &mut Tx, scope: Scope, name: &str, after: TextSize, rebound: TextSize) {
+    let idx = tx.idx;
+    let m = scope.module;
+    let mut edits = Vec::new();
+    for (cid, c) in idx.calls.iter().enumerate() {
+        if c.scope != scope || c.call.start() < after || c.call.start() >= rebound {
+            continue;
+        }
+        let Some(arg) = c.call.arguments.args.first() else {
+            continue;
+        };
+        if !matches!(arg, Expr::Name(n) if n.id.as_str() == name) {
+            continue;
+        }
+        let copies = match tx.plan.qual(cid) {
+            Some("copy.deepcopy" | "torch.optim.swa_utils.AveragedModel") => true,
+            _ => match idx.resolve_call(c.scope, c.call) {
+                Some(Callee::Class(cl)) => idx.method(cl, "__init__").is_some_and(|f| {
+                    let first = arg_params(idx, f, c.call)
+                        .into_iter()
+                        .find(|(a, _)| a.range() == arg.range())
+                        .map(|(_, p)| p);
+                    first.is_some_and(|p| {
+                        let text = idx.text(idx.funcs[f].module, idx.funcs[f].def);
+                        text.contains(&format!("deepcopy({p})"))
+                    })
+                }),
+                _ => false,
+            },
+        };
+        if copies {
+            edits.push(arg.end());
+        }
+    }
+    for at in edits {
+        tx.ed.edit(
+            m,
+            RULE,
+            at,
+            Edit::insert(at, ".module"),
+            format!("the copy of `{name}` is made of the model, not of its DDP wrapper"),
+        );
+    }
 }
 
 /// The model itself (not one of its attributes) among the values of a saved container: a dict's
