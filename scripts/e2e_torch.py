@@ -220,6 +220,9 @@ CONTROLS = [
         " if RANK == 0 else logging.NullHandler()", ""), "output"),
     # The EMA helper given the DDP wrapper (as ranklift did at first): its copy has no `weight`.
     ("ema_after_wrap.py", "the EMA copies the wrapper", lambda t: t.replace("EMA(model.module)", "EMA(model)"), "runs"),
+    # The CSV logger's handle opened on every rank: rank 1 writes the metrics file too.
+    ("csv_logger_handle.py", "the logger's file opened on every rank", lambda t: t.replace(
+        " if RANK == 0 else os.devnull", ""), "output"),
     # set_epoch on the progress bar instead of the loader it wraps (tqdm has no sampler).
     ("optional_progress.py", "set_epoch on the progress bar", lambda t: t.replace("loader.sampler.set_epoch", "batches.sampler.set_epoch"), "runs"),
 ]
@@ -233,7 +236,8 @@ CONTROLS = [
 # Their rewrites stay pinned in CI by the golden tests.
 LOCAL_ONLY = {"finetune_head.py", "gan_aux_head.py", "weighted_sampler.py", "samples_and_progress.py",
               "plateau_schedule.py", "loaders_by_split.py", "project_loader_tuple",
-              "log_file_and_best_copy.py", "reload_best.py", "ema_after_wrap.py"}
+              "log_file_and_best_copy.py", "reload_best.py", "ema_after_wrap.py",
+              "csv_logger_handle.py"}
 # What CI runs (`--ci`): the controls above but LOCAL_ONLY's, the examples they edit, and one
 # project; the other examples run locally only (their rewrites stay pinned by the golden tests in
 # CI). The whole list took ~650 s here, ~900 s with a later session's examples and controls, and

@@ -49,6 +49,10 @@ pub fn is_console_output(qual: &str) -> bool {
             | "sys.stdout.flush"
             | "sys.stdout.writelines"
             | "pprint.pprint"
+            // A line printed above a progress bar.
+            | "tqdm.tqdm.write"
+            | "tqdm.write"
+            | "tqdm.auto.tqdm.write"
             | "IPython.display.display"
             | "IPython.display.clear_output"
     )

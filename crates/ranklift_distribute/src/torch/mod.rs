@@ -292,6 +292,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     checkpoint_load::run(&mut tx);
     rank0_only::run(&mut tx);
     log_files::run(&mut tx);
+    write_handles::run(&mut tx);
     wandb_ranks::run(&mut tx);
     process_group::run(&mut tx);
     let (changes, applied, diags) = tx.ed.finish(&plan.modules);

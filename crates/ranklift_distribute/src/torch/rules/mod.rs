@@ -20,6 +20,7 @@ pub mod split_rows;
 pub mod step_counts;
 pub mod subset_sampler;
 pub mod wandb_ranks;
+pub mod write_handles;
 
 use ruff_python_ast::Stmt;
 
