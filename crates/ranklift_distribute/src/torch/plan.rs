@@ -876,15 +876,7 @@ pub fn resolve_loader(
             }
             // A project function that returns loaders, or a method of a project class's
             // instance (`batch_loader.next()`, found through `plan.callee`).
-            let f = match idx.resolve_call(scope, c) {
-                Some(Callee::Func(f)) => Some(f),
-                _ => call_id(idx, m, c).and_then(|id| plan.callee[id]),
-            };
-            if let Some(f) = f {
-                let fs = Scope {
-                    module: idx.funcs[f].module,
-                    func: Some(f),
-                };
+            if let Some((f, fs)) = project_callee(idx, plan, scope, c) {
                 for r in returns(idx, f) {
                     resolve_loader(idx, plan, fs, r, depth + 1, out);
                 }
@@ -1099,6 +1091,25 @@ fn allows(idx: &Index, s: StmtId, var: &str, k: &str) -> bool {
     true
 }
 
+/// The project function a call runs (the index's callee, else the plan's: methods of project
+/// instances), with its scope.
+fn project_callee(
+    idx: &Index,
+    plan: &Plan,
+    scope: Scope,
+    c: &ast::ExprCall,
+) -> Option<(FuncId, Scope)> {
+    let f = match idx.resolve_call(scope, c) {
+        Some(Callee::Func(f)) => f,
+        _ => call_id(idx, scope.module, c).and_then(|id| plan.callee[id])?,
+    };
+    let fs = Scope {
+        module: idx.funcs[f].module,
+        func: Some(f),
+    };
+    Some((f, fs))
+}
+
 /// A subscript's constant key.
 enum Key<'k> {
     Index(usize),
@@ -1162,16 +1173,7 @@ fn element(
             }
         }
         (Expr::Call(c), _) => {
-            let m = scope.module;
-            let f = match idx.resolve_call(scope, c) {
-                Some(Callee::Func(f)) => Some(f),
-                _ => call_id(idx, m, c).and_then(|id| plan.callee[id]),
-            };
-            if let Some(f) = f {
-                let fs = Scope {
-                    module: idx.funcs[f].module,
-                    func: Some(f),
-                };
+            if let Some((f, fs)) = project_callee(idx, plan, scope, c) {
                 for r in returns(idx, f) {
                     element(idx, plan, fs, r, key, depth + 1, out);
                 }
