@@ -123,6 +123,10 @@ COLLECTIVES_EXAMPLES = {
     p.name for p in EXAMPLES.iterdir()
     if not p.name.startswith(("tf1_", ".", "_")) and p.name not in ("violations", "torch", "__pycache__")
 }
+# Examples written for Keras 3 APIs that Keras 2 (TensorFlow 2.13, Horovod's engine) lacks.
+KERAS3_ONLY = {
+    "tape_keras3_apply.py": "`optimizer.apply(grads, variables)` is Keras 3's",
+}
 LEGACY_KERAS = {
     "keras_dataset_steps.py": "Keras 3 saves weights only to `*.weights.h5`",
     "keras_fit_generator_callbacks.py": "`fit_generator` is gone from Keras 3",
@@ -181,6 +185,8 @@ def runnable_examples():
         if p.name.startswith((".", "_")) or p.name in ("violations", "torch") or p.name == "__pycache__":
             continue
         if ENGINE["name"] == "collectives" and p.name not in COLLECTIVES_EXAMPLES:
+            continue
+        if ENGINE["name"] == "horovod" and p.name in KERAS3_ONLY:
             continue
         if p.suffix == ".py" or p.is_dir():
             out.append(p)

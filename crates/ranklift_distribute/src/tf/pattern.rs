@@ -334,6 +334,13 @@ pub fn reach(idx: &Index, main: usize) -> Reach {
             }
             match a.attr.as_str() {
                 "apply_gradients" => r.applies.push(i),
+                // Keras 3's `optimizer.apply(grads, trainable_variables)`: the same step.
+                "apply"
+                    if matches!(recv, Kind::Optimizer { .. })
+                        && !c.call.arguments.args.is_empty() =>
+                {
+                    r.applies.push(i)
+                }
                 "fit" | "fit_generator" if idx.is_model_receiver(c.scope, &a.value) => {
                     r.fits.push(i)
                 }

@@ -105,8 +105,8 @@ pub fn run(cx: &mut Cx) {
                 c.call.range(),
                 "DST008",
                 Severity::Error,
-                "`apply_gradients` is called without its `grads_and_vars` argument",
-                "pass `zip(grads, variables)`",
+                "`apply_gradients` is called without its `grads_and_vars` argument (or `apply` without its variables as a name or attribute)",
+                "pass `zip(grads, variables)` (`apply(grads, model.trainable_variables)`)",
             );
             continue;
         };
@@ -195,6 +195,15 @@ type Pre = Option<(String, Option<(ruff_text_size::TextRange, String)>)>;
 /// The expression of the variables to broadcast, and a statement to insert before the call when
 /// the argument must be materialised.
 fn broadcast_vars(cx: &Cx, m: usize, call: &ExprCall) -> Option<(String, Pre)> {
+    // Keras 3's `optimizer.apply(grads, trainable_variables)`: the variables are an argument.
+    if matches!(&*call.func, Expr::Attribute(a) if a.attr.as_str() == "apply") {
+        let v = call
+            .arguments
+            .find_keyword("trainable_variables")
+            .map(|k| &k.value)
+            .or_else(|| call.arguments.args.get(1))?;
+        return pure(v).then(|| (widen_to_all_variables(cx, m, v), None));
+    }
     let arg = call
         .arguments
         .find_keyword("grads_and_vars")

@@ -49,6 +49,7 @@ pub fn training_loops(cx: &Cx) -> BTreeSet<StmtId> {
             continue;
         }
         let is_step = reach.session_steps.contains(&ci)
+            || reach.applies.contains(&ci)
             || matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
             || matches!(idx.resolve_call(c.scope, c.call), Some(Callee::Func(f)) if reach.trains.contains(&f));
         if !is_step {
@@ -258,11 +259,12 @@ fn is_literal(e: &Expr) -> bool {
 pub fn comprehension_over_dataset<'a>(cx: &Cx<'a, '_>, l: StmtId) -> Option<&'a Expr> {
     let idx = cx.idx;
     let reach = cx.reach;
-    for c in &idx.calls {
+    for (ci, c) in idx.calls.iter().enumerate() {
         if c.stmt == l || !crate::editor::within(idx, c.stmt, l) {
             continue;
         }
-        let is_step = matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
+        let is_step = reach.applies.contains(&ci)
+            || matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
             || matches!(idx.resolve_call(c.scope, c.call), Some(Callee::Func(f)) if reach.trains.contains(&f));
         if !is_step {
             continue;
