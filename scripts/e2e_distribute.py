@@ -126,6 +126,7 @@ COLLECTIVES_EXAMPLES = {
 # Examples written for Keras 3 APIs that Keras 2 (TensorFlow 2.13, Horovod's engine) lacks.
 KERAS3_ONLY = {
     "tape_keras3_apply.py": "`optimizer.apply(grads, variables)` is Keras 3's",
+    "tape_guide_redefined_step.py": "`optimizer.apply(grads, variables)` is Keras 3's",
 }
 LEGACY_KERAS = {
     "keras_dataset_steps.py": "Keras 3 saves weights only to `*.weights.h5`",

@@ -68,6 +68,22 @@ pub fn run(cx: &mut Cx) {
         let c = &idx.calls[a];
         let scope = c.scope;
         let m = scope.module;
+        // A step that a later `def` of the same name replaces before anything calls it (a
+        // guide's intermediate version) never runs: it needs no broadcast.
+        if let Some(f) = scope.func
+            && superseded_uncalled(idx, f)
+        {
+            cx.note(
+                m,
+                RULE,
+                c.call.start(),
+                format!(
+                    "`{}` is redefined below before anything calls it: this version never runs, no broadcast",
+                    idx.funcs[f].def.name
+                ),
+            );
+            continue;
+        }
         let stmt_info = &idx.stmts[c.stmt];
         let stmt = stmt_info.stmt;
         let direct = match stmt {
@@ -162,6 +178,29 @@ pub fn run(cx: &mut Cx) {
             }
         }
     }
+}
+
+/// Is module-level function `f` never called (nor named) and redefined by a later module-level
+/// `def` of the same name?
+fn superseded_uncalled(idx: &crate::index::Index, f: FuncId) -> bool {
+    let info = &idx.funcs[f];
+    if info.class.is_some() || info.parent.is_some() {
+        return false;
+    }
+    let name = info.def.name.as_str();
+    let later = idx.funcs.iter().any(|g| {
+        g.module == info.module
+            && g.class.is_none()
+            && g.parent.is_none()
+            && g.def.name.as_str() == name
+            && g.def.start() > info.def.end()
+    });
+    later
+        && !idx
+            .calls
+            .iter()
+            .any(|c| idx.resolve_call(c.scope, c.call) == Some(Callee::Func(f)))
+        && !idx.refs.iter().any(|r| idx.resolve_ref(r) == Some(f))
 }
 
 /// The text of `v` with every `X.trainable_variables` / `X.trainable_weights` widened to
