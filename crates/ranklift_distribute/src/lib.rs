@@ -464,8 +464,11 @@ pub mod codes {
     /// import keras                     # DST200
     /// ```
     pub const NOT_TENSORFLOW: &str = "DST200";
-    /// No training step is reached from the main script: no `apply_gradients`, `fit`,
-    /// `optimizer.step()` or session training op that the analysis can follow.
+    /// No training step is reached from the main script: no `apply_gradients` (or Keras 3's
+    /// `optimizer.apply`), `fit`, `optimizer.step()` or session training op that the analysis
+    /// can follow. Reported on the main script; or, when PyTorch optimizers are stepped through
+    /// a loop over a list of them (`for net, opt in zip(nets, opts): opt.step()`, which ranklift
+    /// cannot follow by name), at that `step()` call.
     ///
     /// **Why:** the rewrite is anchored on the training step; without one there is nothing to
     /// distribute (an inference script, a hand-written `assign_sub` update).

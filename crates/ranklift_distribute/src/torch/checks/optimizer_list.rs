@@ -1,4 +1,5 @@
-//! Check `optimizer_list` (DST201): optimizers stepped through a loop variable over a list.
+//! Check `optimizer_list`: optimizers stepped through a loop variable over a list — the located
+//! form of "no training loop" (code `NO_TRAINING_LOOP`, documented with it).
 //!
 //! **Trigger:** no step ranklift can follow, but a `.step()` on the target of a `for` loop that
 //! iterates a container of the program's optimizers (`for net, opt in zip(nets, opts)`).
