@@ -2,7 +2,7 @@
 //! what a later run may do with one it finds.
 //!
 //! A journal is *untrusted input*: it lies in the user's project, where a cloned repository can
-//! have put one. So a journal is acted on only when all of these hold (issue 24):
+//! have put one. So a journal is acted on only when all of these hold:
 //!
 //! - it is ranklift's: the format tag and version match and its MAC verifies. The MAC is
 //!   HMAC-SHA256 under a per-user secret (`$XDG_STATE_HOME/ranklift/journal-key`, else

@@ -16,7 +16,7 @@ mod verify_engine;
 mod write;
 
 /// mimalloc: the analysis allocates many small maps and strings; measured faster than the system
-/// allocator on bench/distribute.sh (see the closing note of issue 2).
+/// allocator on bench/distribute.sh.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -2,8 +2,8 @@
 //! project) into a Horovod data-parallel program.
 //!
 //! Data flow: [`ranklift_python::Project`] (parsed modules) → [`index::Index`] (names, kinds,
-//! calls) → [`pattern::reach`] (what the main script runs, which pattern) → [`checks`] (seed
-//! restrictions, as diagnostics) → [`rules`] (edits, one file per rule) → the edit engine with its
+//! calls) → [`pattern::reach`] (what the main script runs, which pattern) → [`checks`]
+//! (restrictions, as diagnostics) → [`rules`] (edits, one file per rule) → the edit engine with its
 //! re-parse guard → [`Outcome`]. Nothing here writes files: the CLI does, and only when the outcome
 //! has no error.
 

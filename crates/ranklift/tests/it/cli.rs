@@ -147,7 +147,7 @@ fn project_directory_is_copied_whole() {
     );
     // .gitignore is honoured outside git: `scratch/` is not analysed (its junk.py does not
     // parse, yet the run succeeded), and it is linked into the output rather than copied, so
-    // that the output finds it where the input did (issue 14).
+    // that the output finds it where the input did.
     assert!(
         std::fs::symlink_metadata(out.join("scratch"))
             .unwrap()

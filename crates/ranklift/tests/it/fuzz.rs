@@ -1,4 +1,4 @@
-//! Mutation fuzzing of the whole binary (issue 14): every example of every command, mutated at
+//! Mutation fuzzing of the whole binary: every example of every command, mutated at
 //! the byte and line level (deletions, duplications, swaps, truncation, stray bytes including
 //! NUL and invalid UTF-8, a hostile coding cookie), run through `distribute`, `shapes` and
 //! `choreo check`. Each run must end within a time limit with exit 0, 1 or 2, never a panic, and
@@ -186,7 +186,7 @@ fn mutants_never_panic_hang_or_give_unlocated_errors() {
     eprintln!("{runs} mutants in {:.1} s", start.elapsed().as_secs_f64());
 }
 
-/// Mutated journals (issue 24): a real journal of a killed in-place rewrite, mutated, in a
+/// Mutated journals: a real journal of a killed in-place rewrite, mutated, in a
 /// project next to a file that must never change. Every run ends (0-2, no panic) and the file
 /// outside the project is untouched, whatever the journal says.
 #[test]

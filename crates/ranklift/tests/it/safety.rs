@@ -1,4 +1,4 @@
-//! Nothing lost, nothing half-written, no way in (issue 14): the write path under injected
+//! Nothing lost, nothing half-written, no way in: the write path under injected
 //! faults and kills, a hostile file system, `-o` into existing directories, broken pipes.
 //!
 //! Faults are injected through `RANKLIFT_TEST_FAULT=fail:N|kill:N` (`crates/ranklift/src/write.rs`):

@@ -1,9 +1,8 @@
 //! The TensorFlow target: a single-process TensorFlow 2 (or TF1 graph-mode) training program
-//! becomes a Horovod data-parallel program launched by `horovodrun` (seeds 000/001,
-//! `shared/notes/horovod-rules.md`).
+//! becomes a Horovod data-parallel program launched by `horovodrun`.
 //!
 //! Data flow: the shared [`Index`] → [`pattern::reach`] (what the main script runs, which pattern)
-//! → [`checks`] (seed restrictions, as diagnostics) → [`rules`] (edits, one file per rule) →
+//! → [`checks`] (restrictions, as diagnostics) → [`rules`] (edits, one file per rule) →
 //! [`context::Cx::finish`] (the Horovod header, the re-parse guard). Everything TensorFlow-specific
 //! lives under this module; [`names`] holds what ranklift knows of the TensorFlow and Keras APIs.
 

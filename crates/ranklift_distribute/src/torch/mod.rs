@@ -1,5 +1,5 @@
 //! The PyTorch target: a single-process training program becomes a `DistributedDataParallel`
-//! program launched by `torchrun` (`shared/notes/ddp-rules.md`).
+//! program launched by `torchrun`.
 //!
 //! Data flow: the shared [`Index`] → [`plan::build`] (optimizers, steps, what trains, models,
 //! training loaders) → [`checks`] (refusals; on programs already on `torch.distributed`, the known

@@ -1,5 +1,5 @@
 //! Certain shape errors inside project modules the entry imports are reported at the module's
-//! own file and line, once, whichever entry reaches them (issue 13). The expected lines and
+//! own file and line, once, whichever entry reaches them. The expected lines and
 //! messages come from running these programs with NumPy 2.2.6: `python main.py` raises
 //! `ValueError: shapes (10,3) and (4,2) not aligned: 3 (dim 1) != 4 (dim 0)` in helper.py line 5.
 

@@ -1,5 +1,5 @@
 //! The PyTorch program corpus (`tests/torch_programs/`), shaped like the shape bugs of real model
-//! code (issue 28). Every expectation was recorded by running the program with CPython and real
+//! code. Every expectation was recorded by running the program with CPython and real
 //! torch (`gen_torch_expectations.py` under scripts/torch-env.sh's Python; the file names the
 //! versions).
 //!

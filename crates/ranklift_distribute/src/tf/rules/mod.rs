@@ -1,5 +1,5 @@
 //! The rewrite rules, one file each. Every file starts with a doc comment stating its trigger,
-//! its rewrite, why (seed section or Horovod practice) and a before/after example.
+//! its rewrite, why (the fault it prevents, or Horovod practice) and a before/after example.
 pub mod broadcast_initial_state;
 pub mod distributed_gradient_tape;
 pub mod horovod_init;

@@ -5,8 +5,8 @@
 //! `Trainer`/`Fabric` (`names::already_distributed`).
 //!
 //! **Effect:** nothing is rewritten; a note says how to launch the program. A program on
-//! `torch.distributed` is then checked for the known mistakes of DDP programs (`ddp-rules.md`
-//! §2): the other checks of this directory with codes DST410–DST415.
+//! `torch.distributed` is then checked for the known mistakes of DDP programs: the other
+//! checks of this directory with codes DST410–DST415.
 //!
 //! ```python
 //! dist.init_process_group("nccl")        # DST202: launch it with torchrun --nproc-per-node N train.py

@@ -6,7 +6,7 @@
 //!
 //! **Why:** the sampler decides which samples a process reads; a `WeightedRandomSampler` or a
 //! bucketing batch sampler has no distributed counterpart that ranklift could substitute without
-//! changing what the program means (`ddp-rules.md` §1.4).
+//! changing what the program means.
 //!
 //! ```python
 //! loader = DataLoader(ds, batch_size=32, sampler=WeightedRandomSampler(w, len(w)))   # DST401

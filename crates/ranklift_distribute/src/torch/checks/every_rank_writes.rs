@@ -7,7 +7,7 @@
 //! once per rank are left alone); files always count.
 //!
 //! **Why:** N processes print every line N times and race on the same files (clobbered
-//! checkpoints) (`ddp-rules.md` §2).
+//! checkpoints).
 //!
 //! ```python
 //! torch.save(model.module.state_dict(), "ckpt.pt")     # DST411: under `if dist.get_rank() == 0:`

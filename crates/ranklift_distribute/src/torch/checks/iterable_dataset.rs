@@ -5,7 +5,7 @@
 //!
 //! **Why:** a sampler draws indices, and an iterable dataset has none: `DataLoader` refuses a
 //! sampler for it, so ranklift cannot split its data; the dataset has to shard itself by rank
-//! (`ddp-rules.md` §1.4).
+//!.
 //!
 //! ```python
 //! class Stream(IterableDataset): ...

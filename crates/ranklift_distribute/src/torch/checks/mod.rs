@@ -1,6 +1,6 @@
 //! Checks of the PyTorch target, one file each: refusals (what the rewrite cannot make safe,
 //! each an error with a stable code) and, for programs already on `torch.distributed`, the known
-//! mistakes of DDP programs (`ddp-rules.md` §2).
+//! mistakes of DDP programs.
 //!
 //! | code | check | severity |
 //! |---|---|---|

@@ -5,8 +5,7 @@
 //!
 //! **Why:** a model split across GPUs (pipeline or tensor parallelism by hand) is not the
 //! one-process-per-GPU program DDP replicates; pinning each process to its `LOCAL_RANK` would put
-//! every part on one GPU (`ddp-rules.md` §1.3: `device_ids` must be left unset for multi-device
-//! modules).
+//! every part on one GPU.
 //!
 //! ```python
 //! self.part1 = nn.Linear(8, 8).to("cuda:0")

@@ -5,7 +5,7 @@
 //! built without `sampler=` or `batch_sampler=`.
 //!
 //! **Why:** every rank then trains on the whole dataset: N times the work, and with `shuffle`
-//! each rank sees its own order of the same data rather than a share of it (`ddp-rules.md` §2).
+//! each rank sees its own order of the same data rather than a share of it.
 //!
 //! ```python
 //! loader = DataLoader(ds, batch_size=32, shuffle=True)    # DST415 in a DDP program

@@ -20,7 +20,7 @@
 //!
 //! **Why:** a checkpoint saved from `cuda:0` loads onto `cuda:0` in every process unless mapped
 //! (N copies on one GPU); a rank that reads the file while rank 0 writes it reads a torn file or
-//! an old one (`ddp-rules.md` §1.8).
+//! an old one.
 //!
 //! ```python
 //! # before

@@ -28,7 +28,7 @@
 //! parameters that never get one and fails at the next iteration.
 //!
 //! **Why:** DDP broadcasts rank 0's parameters and buffers when it is built and averages
-//! gradients in `backward()`, so every rank takes the same step (`ddp-rules.md` §1.3). A checkpoint
+//! gradients in `backward()`, so every rank takes the same step. A checkpoint
 //! saved from the wrapper has `module.`-prefixed keys that the undistributed model cannot load
 //! (pytorch#3805): saving `model.module.state_dict()` keeps checkpoints interchangeable.
 //!

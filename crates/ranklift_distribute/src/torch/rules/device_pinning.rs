@@ -10,7 +10,7 @@
 //! `CUDA_VISIBLE_DEVICES` assignment → `pass` with a comment saying why.
 //!
 //! **Why:** N processes that all ask for `cuda:0` share one GPU and leave the others idle;
-//! hiding all but one GPU with `CUDA_VISIBLE_DEVICES` does the same (`ddp-rules.md` §1.2). Two
+//! hiding all but one GPU with `CUDA_VISIBLE_DEVICES` does the same. Two
 //! different hard-coded devices are model parallelism, refused by check `model_parallel`.
 //!
 //! ```python

@@ -12,7 +12,7 @@
 //! the sampler `train_kwargs.get("shuffle", False)` and the loader the mapping without it.
 //!
 //! **Why:** without a sampler every rank trains on the whole dataset: N times the work for the
-//! same result (`ddp-rules.md` §1.4). The per-rank batch size stays the user's; the global batch
+//! same result. The per-rank batch size stays the user's; the global batch
 //! grows N times. Validation left whole means every rank evaluates all of it, so the metric rank 0
 //! prints is the whole set's (N× redundant work, and no collective under a rank condition).
 //!

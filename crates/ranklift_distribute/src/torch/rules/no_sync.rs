@@ -10,7 +10,7 @@
 //!
 //! **Why:** DDP all-reduces gradients in every `backward()`; a micro-batch that does not step
 //! only needs its gradients added locally. Without `no_sync` the program is still correct, with
-//! ACCUM times the communication (`ddp-rules.md` §1.10). The forward pass is inside too: DDP
+//! ACCUM times the communication. The forward pass is inside too: DDP
 //! decides in `forward()` whether the next `backward()` synchronises.
 //!
 //! ```python

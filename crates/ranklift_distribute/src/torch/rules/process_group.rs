@@ -17,7 +17,7 @@
 //! `dist.destroy_process_group()` (a wrapper alive at interpreter teardown sometimes aborts the
 //! process with torch 2.15 and gloo).
 //!
-//! **Why:** DDP needs an initialised default process group (`ddp-rules.md` §1.1–1.2); reading
+//! **Why:** DDP needs an initialised default process group; reading
 //! `RANK` from the environment instead of `dist.get_rank()` keeps rank tests valid in code that
 //! runs before the group exists (module level, DataLoader workers).
 //!

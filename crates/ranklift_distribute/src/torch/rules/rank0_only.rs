@@ -13,7 +13,7 @@
 //! that shares its line gets `RANK == 0 and ...`); a progress bar gets `disable=RANK != 0`.
 //!
 //! **Why:** N processes would print every line N times and race on the same files
-//! (`ddp-rules.md` §1.7). Checkpoints are written once, by rank 0, from the unwrapped model (rule
+//!. Checkpoints are written once, by rank 0, from the unwrapped model (rule
 //! `ddp_wrap`), so they load into the original program.
 //!
 //! ```python

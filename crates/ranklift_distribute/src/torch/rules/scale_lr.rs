@@ -8,7 +8,7 @@
 //!
 //! **Why:** DDP averages gradients, so the same learning rate is correct as it is; scaling it
 //! linearly with the global batch is a convention (Goyal et al. 2017), not a requirement
-//! (`ddp-rules.md` §1.6). It is the user's choice.
+//!. It is the user's choice.
 //!
 //! ```python
 //! # before (with --scale-lr linear)

@@ -10,7 +10,7 @@
 //! `if isinstance(loader.sampler, DistributedSampler): loader.sampler.set_epoch(loader.sampler.epoch + 1)`.
 //!
 //! **Why:** a `DistributedSampler` shuffles with a seed derived from its epoch; without
-//! `set_epoch` every epoch replays the same order (pytorch#31771; `ddp-rules.md` §1.4).
+//! `set_epoch` every epoch replays the same order (pytorch#31771).
 //!
 //! ```python
 //! # before

@@ -15,7 +15,7 @@
 //!
 //! **Why:** each of N processes takes a batch per step, so the same step count reads N times the
 //! samples; a loop driven by `len(loader)` adapts by itself (the sampler shrinks the loader), a
-//! literal does not (`ddp-rules.md` §1.5). A scheduler told the original count would stop half way
+//! literal does not. A scheduler told the original count would stop half way
 //! through its schedule (OneCycleLR) or, counting per rank, see fewer steps than it was told.
 //!
 //! ```python
