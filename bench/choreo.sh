@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of `ranklift choreo` (issue 6).
+# Benchmark of `ranklift choreo`.
 #   1. Check and project a generated 2,000-line choreography (bench/gen_choreo.py): best of N
 #      wall times of the whole process, against `ranklift parse-only` on the same file measured in
 #      this run (the parser's wall time, the floor). Target: under 50 ms.

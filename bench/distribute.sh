@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `ranklift distribute --diff` against parse-only, on one thread and on all cores,
 # measured in one run on a generated TensorFlow project (>= 200 modules, >= 50,000 lines).
-# Target (issue 2): end-to-end >= 40% of parse-only throughput on one thread; near-linear scaling.
+# Target: end-to-end >= 40% of parse-only throughput on one thread; near-linear scaling.
 # Wall time on a shared VM varies by +-20% between runs; when valgrind is installed the script also
 # reports the single-thread ratio in instructions (callgrind), which is reproducible.
 #   BENCH_MODULES=N   modules to generate (default 230)

@@ -2,7 +2,7 @@
 # Speed of `ranklift distribute --diff` on a generated PyTorch project (>= 50,000 lines, 261
 # modules), against CPython merely parsing the same files (`ast.parse` of every file, one
 # process) and against ranklift's own parse-only, all measured in one run (medians).
-# Target (issue 15): distribute --diff at least 5x faster than the CPython parse.
+# Target: distribute --diff at least 5x faster than the CPython parse.
 #   BENCH_MODULES=N   modules to generate (default 260)
 #   BENCH_RUNS=N      timed runs per command; the median is reported (default 7)
 #   BENCH_PYTHON=py   the CPython to parse with (default python3)

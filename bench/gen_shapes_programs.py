@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the three benchmark programs of bench/shapes.sh (issue 5) into DIR:
+"""Generate the three benchmark programs of bench/shapes.sh into DIR:
 
 - straight.py: 5,000 lines of straight-line NumPy code (constructors, broadcasting, dot, @,
   reshape, transpose, reductions) over 20 live arrays;

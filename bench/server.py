@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Latency of `ranklift server` on a 5,000-line file (issue 16, part 5).
+"""Latency of `ranklift server` on a 5,000-line file.
 
 Generates bench/gen_shapes_programs.py's straight.py (5,000 lines of NumPy), starts
 `ranklift server` over stdio, opens the file, then measures, as an editor sees it, the time from

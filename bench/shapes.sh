@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of `ranklift shapes` (issue 5). Generates three programs (bench/gen_shapes_programs.py):
+# Benchmark of `ranklift shapes`. Generates three programs (bench/gen_shapes_programs.py):
 #   (a) 5,000 lines of straight-line NumPy code, (b) 200 functions in a call chain,
 #   (c) 200 sequential `if`s on unknown conditions over 20 arrays;
 # and reports, for each, the best of N runs: wall time of the whole process, the in-process
@@ -7,7 +7,7 @@
 #   - measured in this run: `ranklift parse-only` on the same file (the parser's wall time);
 #   - documented: Pytropos, ~3 ms per straight-line line (5,000 lines: 15.9 s) and ~8.7 ms per
 #     `if` join with 20 live variables (../shared/notes/shapes.md, measured on a 2-vCPU EPYC).
-# Target (issue 5): (a) under 15 ms, i.e. >= 1,000x Pytropos; every program finishes.
+# Target: (a) under 15 ms, i.e. >= 1,000x Pytropos; every program finishes.
 # Usage: bench/shapes.sh [RUNS]   (default 15)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of `ranklift shapes` on whole real packages (issue 26, item 8).
+"""Benchmark of `ranklift shapes` on whole real packages.
 
 Runs the release binary over pinned PyPI packages of the shapes sweep (downloaded and checked
 by SHA-256 through scripts/realworld_shapes.py, cached under ~/.cache/ranklift) and reports, per
@@ -7,7 +7,7 @@ package: files, lines, the wall time of `ranklift shapes DIR` (all cores), lines
 run's `ranklift parse-only DIR` as the baseline (ratio = analysis cost over parsing), the
 slowest files (in-process analysis time from `--stats`) and how many files take over 200 ms.
 
-Targets (issue 26): at least 50,000 lines/s on 2 cores; no file over 200 ms. The table goes in
+Targets: at least 50,000 lines/s on 2 cores; no file over 200 ms. The table goes in
 the closing note; nothing here fails on a time (timings are not tests).
 
 Usage: bench/shapes_packages.py [--bin target/release/ranklift] [--runs 3] [PACKAGE ...]

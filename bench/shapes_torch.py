@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of `ranklift shapes` on a PyTorch project with 10 models (issue 28: < 1 s).
+"""Benchmark of `ranklift shapes` on a PyTorch project with 10 models (< 1 s).
 
 The project is torchvision 0.29.2 as installed in the torch venv (scripts/torch-env.sh, PyPI):
 its `.py` files copied to a temporary directory, and a driver of ours that builds ten of its

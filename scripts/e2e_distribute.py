@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end check of `ranklift distribute` on real Horovod (issue 3).
+"""End-to-end check of `ranklift distribute` on real Horovod.
 
 For every runnable example under examples/distribute/ (top-level .py files and project
 directories; `violations/` holds must-fail inputs and is not run):
@@ -31,7 +31,7 @@ rounding: measured max |diff| is 0.0 on this machine (TF 2.13 CPU). The toleranc
 for non-deterministic multi-threaded float reductions in TF's CPU kernels, and is still far below
 the change one training step makes (about 1e-3 for these learning rates).
 
-The split is also proven by the examples themselves (issue 25): scripts/e2e/tf_probe.py hashes
+The split is also proven by the examples themselves: scripts/e2e/tf_probe.py hashes
 every training example each optimizer step consumed, per rank. The ranks' sets must be disjoint
 (at most 1% in common: rows equal in content) and together hold at least 3/4 of the distinct
 examples the original trained on (a validation split taken per rank moves some rows out).
@@ -116,7 +116,7 @@ OUTPUT_CONTROLS = {
         r"if hvd\.rank\(\) == 0\s*or not isinstance", "if True or not isinstance", t)),
 }
 CONTROLS = {"tape_mlp.py": "tape", "keras_fit_basic.py": "keras", "tf1_session_placeholders.py": "tf1", "tf1_monitored.py": "tf1-hook"}
-# The examples of the collectives engine (TensorFlow >= 2.16, issue 29): every TF2 one (TF1 graph
+# The examples of the collectives engine (TensorFlow >= 2.16): every TF2 one (TF1 graph
 # mode is refused there, DST213), each under the Keras it runs on as an original: Keras 3, or
 # tf_keras (TF_USE_LEGACY_KERAS=1) for Keras-2 code that Keras 3 rejects (LEGACY_KERAS, why).
 COLLECTIVES_EXAMPLES = {

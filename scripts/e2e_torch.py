@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end check of `ranklift distribute` on real PyTorch DistributedDataParallel (issue 15).
+"""End-to-end check of `ranklift distribute` on real PyTorch DistributedDataParallel.
 
 Run with the torch venv's python (scripts/torch-env.sh). For every runnable example under
 examples/distribute/torch/ (top-level .py files and project directories; `refusals/` and

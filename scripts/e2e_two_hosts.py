@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A 2-"host" run of the collectives engine (issue 29): two `ranklift launch` invocations, one
+"""A 2-"host" run of the collectives engine: two `ranklift launch` invocations, one
 worker each, that share one cluster spec (`--workers 127.0.0.1:P0,127.0.0.1:P1`, `--index 0` and
 `--index 1`) — what two machines run, one command each. Run with the TensorFlow >= 2.16 venv's
 python (scripts/e2e-tf.sh does).

@@ -3,7 +3,7 @@
 # end-to-end checks run the original and the distributed programs for real:
 # TensorFlow (CPU) 2.13.1 + Horovod 0.28.1 built from source with Gloo.
 #
-# Why these pins (measured on a 2-core machine, see issue 3):
+# Why these pins (measured on a 2-core machine):
 #   - CMake 4 refuses Horovod's bundled gloo, hence "cmake<4" inside the venv;
 #   - without --no-build-isolation the build cannot see the venv's cmake;
 #   - Keras 3 (TensorFlow >= 2.16) breaks horovod.tensorflow.keras.

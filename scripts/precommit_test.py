@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The pre-commit hooks, run by real pre-commit (issue 16, part 2; issue 26: from the wheel).
+"""The pre-commit hooks, run by real pre-commit (from the wheel).
 
 pre-commit (pinned, in a cached venv under ~/.cache/ranklift/precommit-venv) runs the hooks on a
 sample repository made in a temporary directory, in a fresh PRE_COMMIT_HOME, from the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`ranklift shapes` on PyTea's own unit tests (issue 28's anchor: PyTea reports 12 of its 18).
+"""`ranklift shapes` on PyTea's own unit tests (PyTea reports 12 of its 18).
 
 PyTea (ropas/pytea, SNU) keeps small PyTorch programs under `packages/pytea/pytest/unit_tests/`:
 `fails/` must raise a shape error, `passes/` must not. They are read from the fetched repository

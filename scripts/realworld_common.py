@@ -156,7 +156,7 @@ def notebook_to_script(path):
 
 def remove_horovod(path):
     """Horovod's own examples, made single-process as their authors would have written them
-    before Horovod (issue 25: "Horovod's examples with Horovod removed by the harness"), by a
+    before Horovod (Horovod's examples with Horovod removed by the harness), by a
     transform of the syntax tree (the output is `ast.unparse`d: comments are gone, which only
     the harness's copy sees): imports of horovod and `hvd.init()` go; `hvd.size()` is 1 and
     `hvd.rank()`/`hvd.local_rank()` 0, then folded (`x * 1`, `n // 1`, `.shard(1, 0)`,

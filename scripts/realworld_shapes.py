@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`ranklift shapes` on real NumPy code that this project does not contain (issue 13).
+"""`ranklift shapes` on real NumPy code that this project does not contain.
 
 Pinned releases of NumPy-heavy packages are downloaded from PyPI (`pip download`, checked
 against the SHA-256 below) into ~/.cache/ranklift/realworld, their Python sources extracted, and
@@ -110,7 +110,7 @@ PACKAGES = [
     ("dipy", "1.9.0", ["--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux2014_x86_64"],
      "dipy-1.9.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
      "cee0ccd5fd73afc19992b63af3e9cad0d3dee8c6a62b6c68a615c36424255f61"),
-    # Held-out batch 4 (issue 27; optimisation, sensitivity analysis, robotics, astronomy,
+    # Held-out batch 4 (optimisation, sensitivity analysis, robotics, astronomy,
     # finance, signal processing, statistics; 299k lines). First contact, measured before any
     # change for it: 24 findings, 13 real (54%; 0 shape errors). The 11 false ones were three
     # mechanisms, then fixed (NumPy scalars' attributes, `int` annotations, `cuda.jit`).
@@ -142,7 +142,7 @@ PACKAGES = [
         ("sporco", "0.2.1", "sporco-0.2.1-py3-none-any.whl",
          "38d731db804c9408561a9e3141850e530db86f883e5e705a2666c97a11ba4b63"),
     ]],
-    # Held-out batch 5 (issue 27, 2026-11-26; rotations and attitude estimation, dynamic mode
+    # Held-out batch 5 (2026-11-26; rotations and attitude estimation, dynamic mode
     # decomposition, RF networks, finance, empirical mode decomposition, communications and
     # signal processing, neural time series, ML extensions, Bayesian optimisation, manifold
     # optimisation, quaternions). First contact is measured by the commit that adds them, with
@@ -176,7 +176,7 @@ PACKAGES = [
          "a8d4535ec36cce2037d3a6dce190a08749a3f71f3d0f527978ee36b51c1590cf"),
         ("transforms3d", "0.4.2", "transforms3d-0.4.2-py3-none-any.whl",
          "1c70399d9e9473ecc23311fd947f727f7c69ed0b063244828c383aa1aefa5941"),
-    ]],    # Held-out batch 6 (issue 27, 2026-11-26, after batch 5's fixes; nested sampling, finance
+    ]],    # Held-out batch 6 (2026-11-26, after batch 5's fixes; nested sampling, finance
     # metrics, knee detection, metaheuristics, robotics teaching code (Modern Robotics), nature-
     # inspired optimisation, ML from scratch, astronomy, Riemannian BCI, 3-D maths, solar
     # position, optimisation, spatial geometry, matrix profiles). First contact is measured by
@@ -211,7 +211,7 @@ PACKAGES = [
         ("stumpy", "1.14.1", "stumpy-1.14.1-py3-none-any.whl",
          "1150c95905fdee5f6cb8c77d7136035c2ef4f4aed8d41af73a550a4cf55c7fc5"),
     ]],
-    # Held-out batch 7 (issue 27, 2026-11-26, after batch 6's fixes; entropy measures, audio
+    # Held-out batch 7 (2026-11-26, after batch 6's fixes; entropy measures, audio
     # augmentation, automatic differentiation, biosignals, colour spaces, empirical mode
     # decomposition, genetic algorithms, geographically weighted regression, ordinal patterns,
     # persistence diagrams, geodesy, satellite orbits, Kalman filters, tensor decompositions,
@@ -250,7 +250,7 @@ PACKAGES = [
         ("zeus-mcmc", "2.5.4", "zeus_mcmc-2.5.4-py3-none-any.whl",
          "a64a7dae15f413200c6d590a3edfc3b8bc63c6bea3acdf123c0397c8089e123f"),
     ]],
-    # Held-out batch 8 (issue 27, 2026-11-26, after issue 28's interpreter changes; polynomial
+    # Held-out batch 8 (2026-11-26, after the interpreter's changes for PyTorch models; polynomial
     # chaos and polynomials, corner plots, finite differences, finite volumes and elements,
     # k-modes clustering, nested sampling, probabilistic scores, information theory,
     # quaternions, spatial regression, error propagation, variational mode decomposition).

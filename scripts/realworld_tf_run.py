@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Real TensorFlow programs nobody here wrote, run through `ranklift distribute` on 2 real Horovod
-ranks (issue 25): the sweep that measures first contact.
+ranks: the sweep that measures first contact.
 
 For every program of the manifest (`scripts/realworld-tf-programs.json`: a public repository at
 a pinned commit, a script or a notebook, its arguments), from a snapshot fetched locally (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Recall of `ranklift shapes` on shape bugs injected into real functions (issue 13).
+"""Recall of `ranklift shapes` on shape bugs injected into real functions.
 
 The functions are those of real modules of the pinned PyPI packages that
 `scripts/realworld_shapes.py` downloads (used in place from the cache, never copied into the
@@ -37,23 +37,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import realworld_shapes  # noqa: E402  (downloads and caches the packages)
 
-# Packages of the held-out batch 4 (issue 27): measured and gated apart from the corpus above
+# Packages of the held-out batch 4: measured and gated apart from the corpus above
 # (first contact: 35/164 = 21.3%; `--min-recall-held-out` keeps what the fixes since reached:
 # 47/164, and 44/164 with the module imported).
 HELD_OUT = {"astroML", "pytransform3d", "cma"}
-# Held-out batch 5 (issue 27, 2026-11-26): measured apart again (first contact in the closing note;
+# Held-out batch 5 (2026-11-26): measured apart again (first contact in the closing note;
 # `--min-recall-held-out` applies to it too).
 HELD_OUT_5 = {"transforms3d", "pyquaternion", "pydmd", "neurodsp"}
-# Held-out batch 6 (issue 27, 2026-11-26): added after batch 5's fixes, measured the same way.
+# Held-out batch 6 (2026-11-26): added after batch 5's fixes, measured the same way.
 HELD_OUT_6 = {"modern_robotics", "numpy-ml", "PyAstronomy"}
-# Held-out batch 7 (issue 27, 2026-11-26): added after batch 6's fixes, measured the same way.
+# Held-out batch 7 (2026-11-26): added after batch 6's fixes, measured the same way.
 HELD_OUT_7 = {"ordpy", "EntropyHub", "simdkalman", "pyentrp"}
-# Held-out batch 8 (issue 27, 2026-11-26, after issue 28's interpreter changes).
+# Held-out batch 8 (2026-11-26, after the interpreter's changes for PyTorch models).
 HELD_OUT_8 = {"rowan", "nestle", "vmdpy", "kmodes"}
 
 # module (package-relative, under the package's extracted directory) -> driver of our own.
 DRIVERS = {
-    # Held-out batch 4 (issue 27): the self-contained modules (NumPy and the standard library
+    # Held-out batch 4: the self-contained modules (NumPy and the standard library
     # only) of the 13 packages added to the sweep; measured once before any fix for them.
     ("astroML", "astroML/sum_of_norms.py"): """
 x = np.linspace(0, 10, 200)
@@ -298,7 +298,7 @@ x = np.linspace(0, 10, 40)
 y = np.sin(x) + 0.1 * np.cos(7 * x)
 print(lowess(y, x).shape)
 """,
-    # Held-out batch 5 (issue 27, 2026-11-26): the self-contained modules (NumPy and the standard
+    # Held-out batch 5 (2026-11-26): the self-contained modules (NumPy and the standard
     # library only) of the 14 packages of sweep batch 5; drivers written from the modules'
     # docstrings, first contact measured before any fix for their misses.
     ("transforms3d", "transforms3d/_gohlketransforms.py"): """
@@ -414,7 +414,7 @@ back = restore_nans(clean, nans)
 data = np.random.default_rng(6).random((4, 50))
 print(clean.shape, back.shape, discard_outliers(data, 10).shape)
 """,
-    # Held-out batch 6 (issue 27, 2026-11-26, after batch 5's fixes): the self-contained modules
+    # Held-out batch 6 (2026-11-26, after batch 5's fixes): the self-contained modules
     # of sweep batch 6, drivers from the modules' docstrings; first contact measured before any
     # fix for them.
     ("modern_robotics", "modern_robotics/core.py"): """
@@ -514,7 +514,7 @@ u, v, w = gal_uvw(np.array([100.0, 120.0, 200.0]), np.array([-30.0, 10.0, 45.0])
 u1, v1, w1 = gal_uvw(100.0, -30.0, 10.0, 5.0, 100.0, 10.0)
 print(np.shape(u), np.shape(v), np.shape(w), u1, v1, w1)
 """,
-    # Held-out batch 7 (issue 27, 2026-11-26, after batch 6's fixes): self-contained modules of
+    # Held-out batch 7 (2026-11-26, after batch 6's fixes): self-contained modules of
     # sweep batch 7, drivers from their docstrings; first contact measured before any fix.
     ("ordpy", "ordpy/ordpy.py"): """
 rng = np.random.default_rng(11)
@@ -580,7 +580,7 @@ print(time_delay_embedding(ts, 3, 1).shape, util_pattern_space(ts, 1, 3).shape,
       multiscale_permutation_entropy(ts, 3, 1, 3), weighted_permutation_entropy(ts, 3, 1, True),
       composite_multiscale_entropy(ts, 2, 3, 0.2).shape)
 """,
-    # Held-out batch 8 (issue 27, 2026-11-26, after issue 28's interpreter changes): the
+    # Held-out batch 8 (2026-11-26, after the interpreter's changes for PyTorch models): the
     # self-contained modules of sweep batch 8, drivers from their docstrings; first contact
     # measured before any fix for them.
     ("rowan", "rowan/functions.py"): """

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Recall and false alarms of `ranklift shapes` on real PyTorch models (issue 28).
+"""Recall and false alarms of `ranklift shapes` on real PyTorch models.
 
 The models are real `nn.Module` definitions from public repositories fetched onto this machine
 (`fetch` puts their git directories under `--mirror`; read at a pinned commit, used from a
@@ -223,7 +223,7 @@ ffn = PositionwiseFeedForward(32, 64)
 print(ffn(out).shape, attn.shape)
 """, keep_dirs=True)
 
-# Held-out models (issue 28, 2026-11-26): added after the library model was built and tuned on
+# Held-out models (2026-11-26): added after the library model was built and tuned on
 # the models above, measured once before any change for them (first contact in the closing note).
 HELD_OUT = set()
 for stem, ctor in [("resnext", "ResNeXt29_2x64d()"), ("dpn", "DPN26()"),
@@ -272,7 +272,7 @@ print(recons.shape)
 """, keep_dirs=True, shims={"models/__init__.py": "from .base import *  # noqa: F403\n"})
 HELD_OUT |= {"examples-super-resolution", "examples-transformer-net", "gan-esrgan", "vae-beta"}
 
-# Held-out batch 2 (issue 28, 2026-11-26): attention models, added after split/chunk, einsum,
+# Held-out batch 2 (2026-11-26): attention models, added after split/chunk, einsum,
 # scaled_dot_product_attention, MultiheadAttention, the transformer layers and ModuleDict were
 # modelled (on programs of our own and nanoGPT), measured once before any change for them.
 model("examples-mingpt", *EXAMPLES, ["distributed/minGPT-ddp/mingpt/model.py"],
@@ -303,7 +303,7 @@ print(lm(torch.randint(0, 100, (12, 3))).shape)
 HELD_OUT_2 = {"examples-mingpt", "examples-fsdp2-transformer", "examples-word-lm-transformer"}
 HELD_OUT |= HELD_OUT_2
 
-# Held-out batch 3 (2026-11-26, after the stop that resolved issue 28): recurrent cells stepped
+# Held-out batch 3 (2026-11-26, after the PyTorch models' first fixes): recurrent cells stepped
 # by hand and `nn.Transformer`, from two newly fetched repositories and pytorch/examples. Added
 # after RNNCell/LSTMCell/GRUCell were modelled on programs of our own, before `nn.Transformer`
 # was; measured with the binary from before the cells and with the one after (closing note).

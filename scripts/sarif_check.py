@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validate ranklift's SARIF output with real validators (issue 16, part 6).
+"""Validate ranklift's SARIF output with real validators.
 
 1. The SARIF 2.1.0 JSON schema, as Microsoft's SARIF SDK ships it (`sarif-2.1.0.json` in the
    npm package @microsoft/sarif-multitool-linux, pinned and checked by SHA-256 below), applied

@@ -37,8 +37,8 @@ cargo build --quiet --bin ranklift
 # CI skips the three slowest packages (LOCAL_ONLY in scripts/realworld_shapes.py); locally all run.
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/realworld-shapes.sh --ci
 step "shapes recall on bugs injected into real functions (confirmed with real NumPy)"
-# Measured 109/146 = 74.7% when this floor was set (20/57 at the start of issue 13); a drop below it fails.
-# The held-out batch 4 (issue 27) is gated apart: 35/164 at first contact, 47/164 after its first
+# Measured 109/146 = 74.7% when this floor was set (20/57 at the start); a drop below it fails.
+# The held-out batch 4 is gated apart: 35/164 at first contact, 47/164 after its first
 # fixes, 88/164 once `None != (3, 4)` was decided (lazily initialised objects), 105/164 with
 # `np.isscalar` modelled. CI runs the corpus and batch 4 (`--ci`: a cold CI run took 60.5 min with
 # every batch); batches 5-7 run locally (`--min-recall-batch 7=0.20`; tables in the notes).
@@ -64,7 +64,7 @@ cargo build --quiet --bin ranklift
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-distribute.sh --ci
 step "end-to-end check on TensorFlow 2.21's own collectives (Keras 3 / tf_keras, ranklift launch): the CI sample, then 2 hosts"
 # The whole list of TF2 examples runs locally (`scripts/e2e-tf.sh`; its table is in the closing
-# note of issue 29); CI runs CI_SAMPLE of scripts/e2e_distribute.py.
+# note); CI runs CI_SAMPLE of scripts/e2e_distribute.py.
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-tf.sh --ci
 step "end-to-end check on real torch.distributed (torchrun, gloo)"
 # CI runs every control and the examples of CI_EXAMPLES in scripts/e2e_torch.py; the whole list
@@ -87,7 +87,7 @@ step "real programs from PyPI (Opacus 1.6.0's examples) on 2 torchrun ranks: the
 "$(scripts/torch-env.sh | tail -n 1)/bin/python" scripts/realworld_torch_run.py --ci --bin "$PWD/target/debug/ranklift"
 step "shapes on PyTorch models from PyPI (torchvision 0.29.2): injected bugs confirmed by real torch, and the whole package"
 # The fetched repositories' 35 models (10 held out) and torchvision's 5 run locally (`scripts/recall_torch.py`;
-# the table is in the closing note of issue 28); CI runs three of torchvision's.
+# the table is in its closing note); CI runs three of torchvision's.
 # Measured 36/36 on these three when the floor was set.
 python3 scripts/recall_torch.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_TORCH_PYTHON" \
   --source pypi --only torchvision-resnet,torchvision-alexnet,torchvision-squeezenet \

@@ -2,7 +2,7 @@
 # Create (or reuse, when it already works) the Python environment in which the end-to-end
 # checks of the TensorFlow >= 2.16 target run: tensorflow-cpu (ships Keras 3) + tf_keras (the
 # Keras 2 that TF_USE_LEGACY_KERAS=1 selects). No Horovod: the rewrite runs on TensorFlow's own
-# collectives (MultiWorkerMirroredStrategy), see ../shared/notes/modern-tf.md and issue 29.
+# collectives (MultiWorkerMirroredStrategy).
 #
 # Why these pins: tensorflow-cpu 2.21.0 is the newest release on PyPI (2026-11); Horovod 0.28.1
 # does not build against it, which is why this target exists. tf_keras is released in step with

@@ -4,14 +4,14 @@
 # wheel, which is the CUDA build and runs on CPU with gloo) + torchvision (real programs import
 # its datasets, transforms and utils) + numpy + tqdm.
 #
-# Why these pins (measured here, issue 15):
+# Why these pins (measured here):
 #   - torch==2.15.0 from PyPI imports only with its nvidia-* packages installed (without them:
 #     "libcudart.so.13: cannot open shared object file"), so they are not skipped; the venv is
 #     about 5.4 GB, built once and cached under ~/.cache/ranklift (uv installs it in about 20 s,
 #     pip took about 10 min; scripts/uv-env.sh);
 #   - torchrun comes with the wheel; on CPU the programs use the gloo backend;
 #   - torchvision==0.29.2 is the release built against torch 2.15.0 (installed together, pip
-#     resolves them to each other; measured for issue 31).
+#     resolves them to each other; measured here).
 #
 # Prints the venv path on the last line of stdout. Exit 0 only if torch imports, gloo is
 # available and torchrun is on the venv's PATH.

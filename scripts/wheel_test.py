@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The pip package, for real (issue 16, part 1).
+"""The pip package, for real.
 
 Builds the wheel with maturin (pinned, in a cached venv under ~/.cache/ranklift/wheel-venv),
 installs it into a fresh venv with pip (no index: nothing but the wheel), and runs each command
@@ -108,7 +108,7 @@ def main():
         run([str(py), "-m", "pip", "install", "--quiet", "--only-binary", ":all:", "--no-index",
              "--find-links", str(dist), "--disable-pip-version-check", "ranklift"])
         check(True, f"pip install --only-binary :all: --no-index: {time.monotonic() - t0:.1f} s")
-        # ranklift_tf (issue 29) needs TensorFlow to import: that it is installed, and is the
+        # ranklift_tf needs TensorFlow to import: that it is installed, and is the
         # module `distribute` writes next to its programs, is what is checked.
         spec = run([str(py), "-c", "import importlib.util as u; print(u.find_spec('ranklift_tf').origin)"],
                    cwd=tmp).stdout.strip()

@@ -64,7 +64,7 @@ if _rank is not None:
 
         _random.Random = _OffsetRandom
 
-# ----- Counting the training steps (issue 12: "the end-to-end check must prove the work is split").
+# ----- Counting the training steps (the end-to-end check must prove the work is split).
 #
 # With RANKLIFT_E2E_COUNT=DIR, any process (the original too, which horovodrun did not start)
 # writes DIR/count<rank>.json at exit: {"steps": N}, the number of optimizer steps it ran.
@@ -168,7 +168,7 @@ if os.environ.get("RANKLIFT_E2E_COUNT"):
 
     _TF_PATCHES.append(_count_patch)
 
-# ----- The full record (issue 25: weights, losses, the examples each step trained on, writes),
+# ----- The full record (weights, losses, the examples each step trained on, writes),
 # for programs that write no record of their own: scripts/e2e/tf_probe.py.
 if os.environ.get("RANKLIFT_E2E_PROBE"):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -1,4 +1,4 @@
-"""What a TensorFlow process did, recorded from hooks on TensorFlow itself (issue 25): loaded by
+"""What a TensorFlow process did, recorded from hooks on TensorFlow itself: loaded by
 `sitecustomize.py` when `RANKLIFT_E2E_PROBE=DIR` is set, so that programs nobody here wrote (the
 real-program sweep) and our own examples are checked the same way, without editing them.
 
