@@ -174,7 +174,10 @@ CI_SAMPLE = (MOVED_TO_COLLECTIVES | {"tape_mlp.py"}) - {
 # controls of a Keras and a tape program, and the uneven-shares run control. The others (a seeded
 # repeat, tiny data, GIF frames, spread imports, a CSV project, a guide of two programs) run
 # locally; their faults are ones these controls or the collectives engine's CI sample also catch.
-CI_HOROVOD = {"tf1_monitored.py", "tf1_session_placeholders.py", "keras_fit_basic.py",
+# keras_fit_basic (and its split and broadcast controls) is proven in CI on the collectives
+# engine by `ranklift verify` (scripts/e2e_verify_tf.py --ci), the engines' rewrites differing
+# only in the engine (the golden test `collectives_engine_changes_only_the_engine`).
+CI_HOROVOD = {"tf1_monitored.py", "tf1_session_placeholders.py",
               "keras_fit_uneven_shares.py", "tape_epoch_loop.py"}
 # Examples that cannot run here, with the reason (none at the moment: every example runs on CPU).
 SKIP = {}

@@ -67,7 +67,7 @@ step "end-to-end check on TensorFlow 2.21's own collectives (Keras 3 / tf_keras,
 # note); CI runs CI_SAMPLE of scripts/e2e_distribute.py.
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-tf.sh --ci
 step "end-to-end check on real torch.distributed (torchrun, gloo)"
-# CI runs every control and the examples of CI_EXAMPLES in scripts/e2e_torch.py; the whole list
+# CI runs the examples of CI_EXAMPLES in scripts/e2e_torch.py and their controls; the whole list
 # runs locally with scripts/e2e-torch.sh.
 RANKLIFT_BIN="$PWD/target/debug/ranklift" scripts/e2e-torch.sh --ci
 # The real-program sweeps run locally over fetched repositories (their tables are in the notes);
