@@ -64,13 +64,8 @@ pub fn resolve_loader(
             if let Some(f) = scope.func
                 && is_param(idx, f, name)
             {
-                for c in call_sites(idx, plan, f) {
-                    let ci = &idx.calls[c];
-                    for (arg, p) in arg_params(idx, f, ci.call) {
-                        if p == name {
-                            resolve_loader(idx, plan, ci.scope, arg, depth + 1, out);
-                        }
-                    }
+                for (s, arg) in passed_as(idx, plan, f, name) {
+                    resolve_loader(idx, plan, s, arg, depth + 1, out);
                 }
                 return;
             }
@@ -263,6 +258,20 @@ fn allows(idx: &Index, s: StmtId, var: &str, k: &str) -> bool {
     true
 }
 
+/// What the call sites of `f` pass as its parameter `name`, each in its caller's scope.
+fn passed_as<'a>(idx: &Index<'a>, plan: &Plan, f: FuncId, name: &str) -> Vec<(Scope, &'a Expr)> {
+    let mut out = Vec::new();
+    for c in call_sites(idx, plan, f) {
+        let ci = &idx.calls[c];
+        for (arg, p) in arg_params(idx, f, ci.call) {
+            if p == name {
+                out.push((ci.scope, arg));
+            }
+        }
+    }
+    out
+}
+
 /// The project function a call runs (the index's callee, else the plan's: methods of project
 /// instances), with its scope.
 fn project_callee(
@@ -325,13 +334,8 @@ fn element(
             if let Some(f) = scope.func
                 && is_param(idx, f, name)
             {
-                for c in call_sites(idx, plan, f) {
-                    let ci = &idx.calls[c];
-                    for (arg, p) in arg_params(idx, f, ci.call) {
-                        if p == name {
-                            element(idx, plan, ci.scope, arg, key, depth + 1, out);
-                        }
-                    }
+                for (s, arg) in passed_as(idx, plan, f, name) {
+                    element(idx, plan, s, arg, key, depth + 1, out);
                 }
                 return;
             }
