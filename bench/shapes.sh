@@ -6,7 +6,7 @@
 # parse and analysis times (--stats), lines/s, and ratios against two baselines:
 #   - measured in this run: `ranklift parse-only` on the same file (the parser's wall time);
 #   - documented: Pytropos, ~3 ms per straight-line line (5,000 lines: 15.9 s) and ~8.7 ms per
-#     `if` join with 20 live variables (../shared/notes/shapes.md, measured on a 2-vCPU EPYC).
+#     `if` join with 20 live variables (Pytropos's published timings, measured on a 2-vCPU EPYC).
 # Target: (a) under 15 ms, i.e. >= 1,000x Pytropos; every program finishes.
 # Usage: bench/shapes.sh [RUNS]   (default 15)
 set -euo pipefail

@@ -302,7 +302,15 @@ fn check_loaded(
             dir.join(&project.modules[i].rel_path).display().to_string()
         }
     };
-    analyse_entry(&project, &array_like, entry, &display_of, parse_time, opts)
+    analyse_entry(
+        &project,
+        &array_like,
+        entry,
+        &display_of,
+        parse_time,
+        opts,
+        Start::Fresh,
+    )
 }
 
 /// A notebook: its code cells as one program (`ranklift_python::notebook`), every finding on it
@@ -424,18 +432,44 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
         .collect();
     let array_like = Arc::new(project_array_like(&project));
     let display_of = |i: usize| dir.join(&project.modules[i].rel_path).display().to_string();
+    let n = project.modules.len();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(STACK)
+        .build()
+        .ok();
+    // The imported modules' bodies run once, in an interpreter every entry starts from.
+    let prime = || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            shared_imports(&project, &array_like, opts)
+        }))
+        .ok()
+    };
+    let base = match &pool {
+        Some(pool) if n > 1 => pool.install(prime),
+        _ => None,
+    };
     let run = |i: usize| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            analyse_entry(&project, &array_like, i, &display_of, parse_time, opts)
+            let start = match &base {
+                Some(b) => Start::Fork(b),
+                None => Start::Fresh,
+            };
+            analyse_entry(
+                &project,
+                &array_like,
+                i,
+                &display_of,
+                parse_time,
+                opts,
+                start,
+            )
         }))
         .unwrap_or_else(|_| (internal_error(Path::new(&display_of(i))), Vec::new()))
     };
-    let n = project.modules.len();
-    let analysed: Vec<(FileResult, Vec<Diagnostic>)> =
-        match rayon::ThreadPoolBuilder::new().stack_size(STACK).build() {
-            Ok(pool) => pool.install(|| (0..n).into_par_iter().map(run).collect()),
-            Err(_) => (0..n).map(run).collect(),
-        };
+    let analysed: Vec<(FileResult, Vec<Diagnostic>)> = match &pool {
+        Some(pool) => pool.install(|| (0..n).into_par_iter().map(run).collect()),
+        None => (0..n).map(run).collect(),
+    };
     let mut imported = Vec::new();
     for (r, extra) in analysed {
         out.push(r);
@@ -490,6 +524,63 @@ pub fn check_paths(paths: &[PathBuf], opts: &Options) -> Vec<FileResult> {
     out
 }
 
+/// Where an entry's analysis starts.
+enum Start<'s, 'a> {
+    /// A new interpreter with the entry and the project modules it imports, transitively.
+    Fresh,
+    /// A fork of [`shared_imports`]' interpreter (slot `k + 1` is project module `k`).
+    Fork(&'s Interp<'a>),
+}
+
+/// The interpreter of a directory's run after the bodies of every module some other module
+/// imports have run ([`Interp::prime`]): slot 0 is left for the entry, slot `k + 1` is project
+/// module `k`. Its own time budget is the one of a file.
+fn shared_imports<'a>(
+    project: &'a Project,
+    array_like: &Arc<FxSet<Arc<str>>>,
+    opts: &Options,
+) -> Interp<'a> {
+    let mut imported = vec![false; project.modules.len()];
+    for m in &project.modules {
+        for name in ranklift_python::project::imported_module_names(m) {
+            if let Some(i) = project.module(&name) {
+                imported[i] = true;
+            }
+        }
+    }
+    let entry_slot = SourceModule {
+        name: "__main__".into(),
+        suite: &[],
+        report: false,
+        is_package: false,
+    };
+    let modules = std::iter::once(entry_slot)
+        .chain(project.modules.iter().map(|m| SourceModule {
+            name: m.name.clone(),
+            suite: m.parsed.suite(),
+            report: false,
+            is_package: m.is_package,
+        }))
+        .collect();
+    let config = Config {
+        fuel: opts.fuel,
+        numpy: opts.numpy,
+        array_like: array_like.clone(),
+        stop: opts.stop.clone(),
+        collect_types: false,
+        deadline: opts.time_budget.map(|b| std::time::Instant::now() + b),
+    };
+    let mut interp = Interp::new(modules, &config);
+    interp.prime(
+        imported
+            .iter()
+            .enumerate()
+            .filter(|(_, imported)| **imported)
+            .map(|(k, _)| k as u32 + 1),
+    );
+    interp
+}
+
 /// Analyse module `entry` as `__main__`: its findings, and the certain findings its run reached
 /// inside the project modules it imports (each at its own file and line).
 fn analyse_entry(
@@ -499,6 +590,7 @@ fn analyse_entry(
     display_of: &dyn Fn(usize) -> String,
     parse_time: std::time::Duration,
     opts: &Options,
+    start: Start,
 ) -> (FileResult, Vec<Diagnostic>) {
     let display = display_of(entry);
     if let Some((major, minor)) = opts.python_version {
@@ -534,32 +626,35 @@ fn analyse_entry(
             );
         }
     }
-    // Module 0 is the entry; the rest are the project modules it imports, transitively.
+    // Module 0 is the entry; the rest are the project modules it imports, transitively (or,
+    // forked, every project module).
+    let source = |i: usize| SourceModule {
+        name: project.modules[i].name.clone(),
+        suite: project.modules[i].parsed.suite(),
+        report: i == entry,
+        is_package: project.modules[i].is_package,
+    };
     let mut order = vec![entry];
-    let mut seen = vec![false; project.modules.len()];
-    seen[entry] = true;
-    let mut next = 0;
-    while next < order.len() {
-        let m = &project.modules[order[next]];
-        next += 1;
-        for name in ranklift_python::project::imported_module_names(m) {
-            if let Some(i) = project.module(&name)
-                && !seen[i]
-            {
-                seen[i] = true;
-                order.push(i);
+    match start {
+        Start::Fork(_) => order.extend(0..project.modules.len()),
+        Start::Fresh => {
+            let mut seen = vec![false; project.modules.len()];
+            seen[entry] = true;
+            let mut next = 0;
+            while next < order.len() {
+                let m = &project.modules[order[next]];
+                next += 1;
+                for name in ranklift_python::project::imported_module_names(m) {
+                    if let Some(i) = project.module(&name)
+                        && !seen[i]
+                    {
+                        seen[i] = true;
+                        order.push(i);
+                    }
+                }
             }
         }
     }
-    let modules: Vec<SourceModule> = order
-        .iter()
-        .map(|&i| SourceModule {
-            name: project.modules[i].name.clone(),
-            suite: project.modules[i].parsed.suite(),
-            report: i == entry,
-            is_package: project.modules[i].is_package,
-        })
-        .collect();
     let config = Config {
         fuel: opts.fuel,
         numpy: opts.numpy,
@@ -576,7 +671,11 @@ fn analyse_entry(
         types,
         unknown,
         coverage,
-    } = Interp::new(modules, &config).run(0);
+    } = match start {
+        Start::Fork(base) => base.fork(source(entry), &config),
+        Start::Fresh => Interp::new(order.iter().map(|&i| source(i)).collect(), &config),
+    }
+    .run(0);
     let mut types: Vec<(ruff_text_size::TextRange, String)> = types
         .into_iter()
         .map(|(r, (tensor, s))| {

@@ -51,7 +51,7 @@ struct Cause {
 /// expression was evaluated becomes the expression's *origin* when its value is unknown; a
 /// name or attribute bound to an unknown value keeps its origin for the places that read it
 /// (by its text, scopes aside: the origin only ranks causes, it never decides a finding).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Coverage {
     seen: FxMap<(u32, u32), (Class, Option<u32>)>,
     causes: Vec<Cause>,
@@ -117,6 +117,17 @@ impl Coverage {
             (u32::from(range.start()), u32::from(range.end())),
             (class, origin),
         );
+    }
+
+    /// What a new entry starts from after the imported modules ran in a shared run
+    /// ([`super::Interp::fork`]): the causes met there (the entry's values may trace back to
+    /// them), none of the expressions or bindings, which belong to no entry.
+    pub(crate) fn for_entry(&self) -> Coverage {
+        Coverage {
+            causes: self.causes.clone(),
+            by_name: self.by_name.clone(),
+            ..Coverage::default()
+        }
     }
 
     /// Met cause `what` in `module` at `range`: its id, which becomes the current origin.

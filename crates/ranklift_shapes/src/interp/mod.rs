@@ -28,6 +28,7 @@ mod ops;
 pub mod partial;
 mod pytest_setup;
 mod scope;
+pub mod sharded;
 pub mod state;
 pub(crate) mod stmt;
 mod super_call;
@@ -90,6 +91,7 @@ pub struct RunOutput {
 }
 
 /// One module of the program.
+#[derive(Clone)]
 pub struct SourceModule<'a> {
     /// Dotted module name (`pkg.mod`); the entry file runs as `__main__`.
     pub name: String,
@@ -205,6 +207,7 @@ enum Catch {
     Names(Vec<String>),
 }
 
+#[derive(Clone)]
 pub(crate) struct FuncDef<'a> {
     pub module: u32,
     pub def: &'a ruff_python_ast::StmtFunctionDef,
@@ -226,6 +229,7 @@ pub(crate) struct FuncDef<'a> {
     pub conditional: bool,
 }
 
+#[derive(Clone)]
 pub(crate) struct ClassDef {
     pub attrs: state::Env,
     pub bases: Vec<Value>,
@@ -238,12 +242,14 @@ pub(crate) struct ClassDef {
     pub fields: Option<Vec<Arc<str>>>,
 }
 
+#[derive(Clone)]
 enum ModStatus {
     NotRun,
     Running,
     Done(Arc<state::Env>),
 }
 
+#[derive(Clone)]
 struct ModInfo<'a> {
     src: SourceModule<'a>,
     status: ModStatus,
@@ -254,6 +260,7 @@ struct ModInfo<'a> {
 
 type MemoKey = (u32, Vec<Value>);
 
+#[derive(Clone)]
 struct MemoEntry {
     globals_in: std::sync::Weak<state::Env>,
     heap_in: std::sync::Weak<state::Heap>,
@@ -261,6 +268,7 @@ struct MemoEntry {
 }
 
 /// The interpreter.
+#[derive(Clone)]
 pub struct Interp<'a> {
     modules: Vec<ModInfo<'a>>,
     funcs: Vec<FuncDef<'a>>,
@@ -339,6 +347,8 @@ pub struct Interp<'a> {
     pub(crate) unknown: FxMap<TextRange, String>,
     /// What the entry module's expressions evaluated to, for `--statistics`.
     pub(crate) coverage: coverage::Coverage,
+    /// Running the shared imports ([`Interp::prime`]).
+    priming: bool,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -407,6 +417,7 @@ impl<'a> Interp<'a> {
             unknown: FxMap::default(),
             coverage: coverage::Coverage::default(),
             unrolled: 1,
+            priming: false,
         }
     }
 
@@ -449,10 +460,70 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Run the bodies of modules `ms` as imports do, each on its own budget ([`IMPORT_FUEL`]),
+    /// so that every entry [`fork`](Self::fork)ed from this interpreter finds them run: a whole
+    /// package checked file by file runs each imported module's body once, not once per file
+    /// that imports it. Slot 0 (the entry's) stays empty. The findings made here are dropped:
+    /// each module reports its own when it is checked as an entry, where the same body runs.
+    pub fn prime(&mut self, ms: impl IntoIterator<Item = u32>) {
+        for m in ms {
+            if m == 0 || !matches!(self.modules[m as usize].status, ModStatus::NotRun) {
+                continue;
+            }
+            if self
+                .config
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                break;
+            }
+            self.fuel = IMPORT_FUEL;
+            self.out_of_fuel = false;
+            self.priming = true;
+            self.run_imported(m);
+            self.priming = false;
+        }
+        self.fuel = 0;
+        self.out_of_fuel = false;
+        self.findings.clear();
+    }
+
+    /// An interpreter for `entry` (slot 0, run as `__main__`) that starts where this one
+    /// ([`prime`](Self::prime)d) stopped: the imported modules already run, their functions,
+    /// classes and heaps shared; a fresh budget and coverage of its own. A module the prime did
+    /// not reach is run on first import, as in a fresh interpreter.
+    pub fn fork(&self, entry: SourceModule<'a>, config: &Config) -> Interp<'a> {
+        let mut i = self.clone();
+        i.modules[0] = ModInfo {
+            src: entry,
+            status: ModStatus::NotRun,
+            raised: false,
+        };
+        i.module_scopes[0] = None;
+        i.module_heaps[0] = None;
+        i.fuel = config.fuel;
+        i.config = config.clone();
+        i.out_of_fuel = false;
+        i.findings.clear();
+        i.coverage = self.coverage.for_entry();
+        i.types.clear();
+        i.unknown.clear();
+        i
+    }
+
     /// Run an imported module's body on a budget of its own ([`IMPORT_FUEL`]); running out of it
     /// stops only that module (its names defined so far are kept), not the entry's analysis.
     pub(crate) fn run_imported(&mut self, m: u32) {
         if self.out_of_fuel {
+            return;
+        }
+        if self.priming {
+            // Each module on its own budget, nested or not: what a module defines does not
+            // depend on the order the shared run met it in.
+            let saved = std::mem::replace(&mut self.fuel, IMPORT_FUEL);
+            self.run_module(m);
+            self.fuel = saved;
+            self.out_of_fuel = saved == 0;
             return;
         }
         let total = self.fuel;
@@ -678,5 +749,64 @@ impl<'a> Interp<'a> {
             self.report(range, e.code, exc, e.message, e.certainty);
         }
         Value::Array(o.shape)
+    }
+}
+
+#[cfg(test)]
+mod shared_run_tests {
+    use super::*;
+    use ranklift_python::parse::ParsedModule;
+    use ranklift_python::source::SourceFile;
+
+    fn parse(text: &str) -> ParsedModule {
+        let file = SourceFile::from_bytes(std::path::Path::new("m.py"), text.as_bytes()).unwrap();
+        ParsedModule::parse(file, "m.py").unwrap()
+    }
+
+    fn module<'a>(name: &str, m: &'a ParsedModule, report: bool) -> SourceModule<'a> {
+        SourceModule {
+            name: name.into(),
+            suite: m.suite(),
+            report,
+            is_package: false,
+        }
+    }
+
+    fn globals_of(i: &Interp, m: usize) -> Option<Arc<state::Env>> {
+        match &i.modules[m].status {
+            ModStatus::Done(g) => Some(g.clone()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn forks_start_from_the_primed_modules_without_running_them_again() {
+        let lib = parse("import numpy as np\n\nW = np.ones((3, 2))\n");
+        let entry = parse("import numpy as np\nimport lib\n\nY = np.ones((5, 4)) @ lib.W\n");
+        let placeholder = parse("");
+        let mut base = Interp::new(
+            vec![
+                module("__main__", &placeholder, false),
+                module("lib", &lib, false),
+            ],
+            &Config::default(),
+        );
+        base.prime([1]);
+        let primed = globals_of(&base, 1).expect("lib ran in the shared run");
+        let mut fork = base.fork(module("main", &entry, true), &Config::default());
+        let before = fork.fuel;
+        fork.run_module(0);
+        // The entry found `lib` run: its globals are the shared run's, not a second run's.
+        assert!(Arc::ptr_eq(&primed, &globals_of(&fork, 1).unwrap()));
+        // The entry's mismatch is its own finding, on its own budget.
+        assert!(
+            fork.findings
+                .values()
+                .any(|f| f.module == 0 && f.code == "W504")
+        );
+        assert!(before == Config::default().fuel && fork.fuel < before);
+        // And the base is untouched by what the fork did.
+        assert!(base.findings.is_empty());
+        assert!(matches!(base.modules[0].status, ModStatus::NotRun));
     }
 }

@@ -66,7 +66,7 @@ fn join_dicts(p: &[(Value, Value)], pe: bool, q: &[(Value, Value)], qe: bool, wi
 
 /// Objects are shared too: copying or comparing a heap costs one pointer per object, and a
 /// write copies only the object written.
-pub type Heap = FxMap<Addr, Arc<Obj>>;
+pub type Heap = super::sharded::ShardedMap<Addr, Arc<Obj>>;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -185,44 +185,36 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
     if Arc::ptr_eq(a, b) || a == b {
         return a.clone();
     }
-    let mut out = (**a).clone();
-    for (k, y) in b.iter() {
-        match out.get_mut(k) {
-            Some(x) if Arc::ptr_eq(x, y) || x == y => {}
-            Some(x) => {
-                let joined = match (&**x, &**y) {
-                    (Obj::List(p), Obj::List(q)) => {
-                        Obj::List(if widen { p.widen(q, 0) } else { p.join(q) })
-                    }
-                    (
-                        Obj::Instance { class: c, attrs: p },
-                        Obj::Instance { class: d, attrs: q },
-                    ) if c == d => {
-                        let p = Arc::new(p.clone());
-                        let q = Arc::new(q.clone());
-                        Obj::Instance {
-                            class: *c,
-                            attrs: (*combine_env(&p, &q, widen)).clone(),
-                        }
-                    }
-                    (
-                        Obj::Dict {
-                            items: p,
-                            exact: pe,
-                        },
-                        Obj::Dict {
-                            items: q,
-                            exact: qe,
-                        },
-                    ) => join_dicts(p, *pe, q, *qe, widen),
-                    _ => Obj::List(Seq::Summary(Box::new(Value::Top), super::value::Int::ANY)),
-                };
-                *x = Arc::new(joined);
-            }
-            None => {
-                out.insert(*k, y.clone());
-            }
+    Arc::new(a.join_with(b, |x, y| {
+        if Arc::ptr_eq(x, y) || x == y {
+            return None;
         }
-    }
-    Arc::new(out)
+        let joined = match (&**x, &**y) {
+            (Obj::List(p), Obj::List(q)) => {
+                Obj::List(if widen { p.widen(q, 0) } else { p.join(q) })
+            }
+            (Obj::Instance { class: c, attrs: p }, Obj::Instance { class: d, attrs: q })
+                if c == d =>
+            {
+                let p = Arc::new(p.clone());
+                let q = Arc::new(q.clone());
+                Obj::Instance {
+                    class: *c,
+                    attrs: (*combine_env(&p, &q, widen)).clone(),
+                }
+            }
+            (
+                Obj::Dict {
+                    items: p,
+                    exact: pe,
+                },
+                Obj::Dict {
+                    items: q,
+                    exact: qe,
+                },
+            ) => join_dicts(p, *pe, q, *qe, widen),
+            _ => Obj::List(Seq::Summary(Box::new(Value::Top), super::value::Int::ANY)),
+        };
+        Some(Arc::new(joined))
+    }))
 }

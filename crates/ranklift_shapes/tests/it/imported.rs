@@ -147,3 +147,38 @@ fn lists_made_at_import_and_package_relative_imports_are_followed() {
         )]
     );
 }
+
+#[test]
+fn entries_of_a_directory_share_imported_modules_but_not_what_they_change() {
+    // A directory run executes each imported module's body once and starts every entry from
+    // there: what one entry does to a module's objects must not reach another entry, and each
+    // entry must find what it finds when checked alone. `grow.py` appends 4 to the shared list,
+    // so `np.ones((2, 4)) @ np.ones((3, 2))` fails (NumPy 2.2.6: "matmul: Input operand 1 has a
+    // mismatch in its core dimension 0, ... (size 3 is different from 4)"); `keep.py` reads the
+    // list as the module made it, `[3]`, and `(2, 3) @ (3, 2)` runs.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join("config.py"), "SIZES = [3]\n").unwrap();
+    let grow = "import numpy as np\nimport config\n\nconfig.SIZES.append(4)\nprint(np.ones((2, config.SIZES[-1])) @ np.ones((3, 2)))\n";
+    let keep = "import numpy as np\nimport config\n\nprint(np.ones((2, config.SIZES[-1])) @ np.ones((3, 2)))\n";
+    // Both orders of the entries (file names sort `a_` before `b_`).
+    for (first, second) in [("a_grow.py", "b_keep.py"), ("b_grow.py", "a_keep.py")] {
+        let sub = dir.join(first.trim_end_matches(".py"));
+        fs::create_dir(&sub).unwrap();
+        fs::write(sub.join("config.py"), "SIZES = [3]\n").unwrap();
+        fs::write(sub.join(first), grow).unwrap();
+        fs::write(sub.join(second), keep).unwrap();
+        let expected = vec![(
+            first.to_owned(),
+            5,
+            "ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 3 is different from 4)".to_owned(),
+        )];
+        assert_eq!(
+            findings(std::slice::from_ref(&sub)),
+            expected,
+            "directory run, {first}"
+        );
+        assert_eq!(findings(&[sub.join(first)]), expected, "{first} alone");
+        assert_eq!(findings(&[sub.join(second)]), vec![], "{second} alone");
+    }
+}
