@@ -196,7 +196,17 @@ impl<'a> Interp<'a> {
             }
             _ => None,
         };
-        let result = self.call_value(&f, args, c.range(), st);
+        // Growing a sequence registers the module and changes nothing in it: not an escape.
+        let result = match (&grown, &f) {
+            (Some((_, v)), Value::Method(_, m)) if !matches!(v, Value::Top) => {
+                if &**m == "append" {
+                    v.clone()
+                } else {
+                    Value::None
+                }
+            }
+            _ => self.call_value(&f, args, c.range(), st),
+        };
         if let Some((name, v)) = changed {
             self.bind(name, v, st);
         }
@@ -324,14 +334,34 @@ impl<'a> Interp<'a> {
                 if matches!(args.pos.as_slice(), [Value::Dict(_)]) =>
             {
                 let mut args = args;
+                let mut keys = Vec::new();
                 if let [Value::Dict(a)] = args.pos.as_slice()
                     && let Some((items, true)) = st.dict(*a)
                 {
-                    args.pos = items.into_iter().map(|(_, v)| v).collect();
+                    for (k, v) in items {
+                        keys.push(match k {
+                            Value::Str(Some(k)) => k,
+                            _ => "".into(),
+                        });
+                        args.pos.push(v);
+                    }
+                    args.pos.remove(0);
                 } else {
                     return Value::Top;
                 }
-                self.call_torch(name, &args, range, st)
+                // The children named by the dict's keys (`features.conv0`).
+                match self.call_torch(name, &args, range, st) {
+                    Value::Layer(l) => match &*l {
+                        crate::torch::layers::Layer::Sequential(children, _) => {
+                            Value::Layer(Arc::new(crate::torch::layers::Layer::Sequential(
+                                children.clone(),
+                                keys.into(),
+                            )))
+                        }
+                        _ => Value::Layer(l),
+                    },
+                    other => other,
+                }
             }
             Value::TorchFunc(name) => {
                 let args = self.lists_as_tuples(args, st);
@@ -525,6 +555,10 @@ impl<'a> Interp<'a> {
                 }
                 _ => Value::Top,
             },
+            (Value::Instance(_), crate::torch::container_subclass::ADDS) => {
+                self.add_held_module(recv, &args, st);
+                Value::None
+            }
             // `self.register_buffer("pe", pe)`: `self.pe` is `pe` from now on.
             (Value::Instance(addr), "<registers>") => {
                 if let (Some(Value::Str(Some(name))), Some(v)) = (args.pos.first(), args.pos.get(1))
@@ -670,7 +704,7 @@ impl<'a> Interp<'a> {
         args
     }
 
-    fn call_list_method(
+    pub(crate) fn call_list_method(
         &mut self,
         addr: Addr,
         name: &str,

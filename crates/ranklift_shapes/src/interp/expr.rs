@@ -896,7 +896,7 @@ impl<'a> Interp<'a> {
             Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
             // The methods that grow an `nn.Sequential` (`torch/containers.rs`).
             Value::Layer(l)
-                if matches!(**l, crate::torch::layers::Layer::Sequential(_))
+                if matches!(**l, crate::torch::layers::Layer::Sequential(..))
                     && crate::torch::containers::GROWING.contains(&attr) =>
             {
                 Value::Method(Box::new(obj.clone()), attr.into())
@@ -1060,6 +1060,9 @@ impl<'a> Interp<'a> {
                     }
                     if crate::torch::layers::HARMLESS.contains(&attr) {
                         return Value::Method(Box::new(Value::None), "<harmless>".into());
+                    }
+                    if let Some(m) = self.container_subclass_method(obj, attr, st) {
+                        return m;
                     }
                     if matches!(
                         attr,

@@ -1,6 +1,6 @@
 //! Language model: `isinstance(x, C)`.
 //!
-//! **Trigger:** `isinstance(x, T)` with `T` a builtin type, `np.ndarray`, one of the program's
+//! **Trigger:** `isinstance(x, T)` with `T` a builtin type, `np.ndarray`, `torch.Tensor`, one of the program's
 //! classes, an abstract collection (`collections.abc.Sequence`, `Mapping`, `Iterable`, and their
 //! `typing` aliases), or a tuple of them.
 //!
@@ -120,11 +120,13 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
         Builtin(Builtin),
         User,
         NdArray,
+        Tensor,
     }
     let one_class = |x: &Value| match x {
         Value::Builtin(b) => Some(Cls::Builtin(*b)),
         Value::Class(_) => Some(Cls::User),
         Value::NpFunc("numpy.ndarray") => Some(Cls::NdArray),
+        Value::TorchFunc("torch.Tensor") => Some(Cls::Tensor),
         _ => None,
     };
     let classes: Vec<Cls> = match cls {
@@ -154,6 +156,10 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
             // An array of rank 1 or more is an ndarray (a rank-0 result may be a NumPy scalar).
             (Value::Array(s), Cls::NdArray) => s.rank().is_some_and(|r| r > 0).then_some(true),
             (_, Cls::NdArray) => concrete.then_some(false),
+            // A tensor is a `torch.Tensor`; a list of tensors is not (DenseNet's layers take
+            // either: `if isinstance(input, Tensor): prev_features = [input]`).
+            (Value::Tensor(_), Cls::Tensor) => Some(true),
+            (_, Cls::Tensor) => concrete.then_some(false),
             (
                 _,
                 Cls::Builtin(
@@ -215,7 +221,7 @@ fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool
         Layer::BatchNorm { nd, .. } => Some(format!("BatchNorm{nd}d")),
         Layer::LayerNorm { .. } => Some("LayerNorm".into()),
         Layer::Embedding { .. } => Some("Embedding".into()),
-        Layer::Sequential(_) => Some("Sequential".into()),
+        Layer::Sequential(..) => Some("Sequential".into()),
         Layer::ModuleList(_) => Some("ModuleList".into()),
         Layer::ModuleDict(_) => Some("ModuleDict".into()),
         Layer::GroupNorm(_) => Some("GroupNorm".into()),

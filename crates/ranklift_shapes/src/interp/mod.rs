@@ -26,6 +26,7 @@ mod index;
 mod isinstance;
 mod ops;
 pub mod partial;
+mod percent_format;
 mod pytest_setup;
 mod scope;
 pub mod sharded;

@@ -109,7 +109,14 @@ impl<'a> Interp<'a> {
                     _ => None,
                 });
             }
-            (Operator::Mod, Value::Str(_), _) => return Value::Str(None),
+            (Operator::Mod, Value::Str(f), args) => {
+                return Value::Str(
+                    f.as_deref()
+                        .filter(|f| f.len() < 4096)
+                        .and_then(|f| super::percent_format::percent_format(f, args))
+                        .map(Into::into),
+                );
+            }
             (Operator::Add, Value::Tuple(a), Value::Tuple(b)) => {
                 return Value::Tuple(concat(a, b));
             }

@@ -810,6 +810,7 @@ impl<'a> Interp<'a> {
                         super::expr::forget_attributes(st, addr);
                     }
                     Value::Instance(addr) => {
+                        self.register_child(addr, a.attr.as_str(), &v, st);
                         if let Some(Obj::Instance { attrs, .. }) = st.obj_mut(addr) {
                             attrs.insert(
                                 a.attr.as_str().into(),

@@ -146,7 +146,16 @@ impl Interp<'_> {
         match name {
             "__init__" => {
                 if let Some(layer) = self.torch_layer_base(class, 0) {
-                    let built = crate::torch::layers::construct(layer, &args);
+                    // The containers hold their modules on the heap (and a Sequential may be
+                    // built from a dict): made as a call of the class makes them.
+                    let built = if matches!(
+                        layer,
+                        "torch.nn.ModuleDict" | "torch.nn.ModuleList" | "torch.nn.Sequential"
+                    ) {
+                        self.call_value(&Value::TorchFunc(layer), args, range, st)
+                    } else {
+                        crate::torch::layers::construct(layer, &args)
+                    };
                     self.store_layer(recv, built, st);
                 }
                 Value::None

@@ -36,20 +36,29 @@ pub const GROWING: &[&str] = &[
 /// when the call changes nothing (or the receiver is no sequence).
 pub fn grown(recv: &Value, method: &str, args: &Args) -> Option<Value> {
     let Value::Layer(l) = recv else { return None };
-    let Layer::Sequential(children) = &**l else {
+    let Layer::Sequential(children, names) = &**l else {
         return None;
     };
     let added = match (method, args.pos.as_slice()) {
-        ("add_module" | "register_module", [_, m]) => Some(m.clone()),
-        ("append", [m]) => Some(m.clone()),
+        // A name the analysis does not know names no attribute (`""`).
+        ("add_module" | "register_module", [name, m]) => Some((
+            match name {
+                Value::Str(Some(s)) => s.clone(),
+                _ => "".into(),
+            },
+            m.clone(),
+        )),
+        ("append", [m]) => Some((children.len().to_string().into(), m.clone())),
         (m, _) if GROWING.contains(&m) => None,
         _ => return None,
     };
     Some(match added {
-        Some(m) if !args.unknown => {
+        Some((name, m)) if !args.unknown => {
             let mut all = children.to_vec();
             all.push(m);
-            Value::Layer(Arc::new(Layer::Sequential(all.into())))
+            let mut named = names.to_vec();
+            named.push(name);
+            Value::Layer(Arc::new(Layer::Sequential(all.into(), named.into())))
         }
         _ => Value::Top,
     })

@@ -115,8 +115,10 @@ pub enum Layer {
     FeatureDropout,
     /// Loss modules (`nn.MSELoss()`): the rule of the functional loss, and whether it reduces.
     Loss(Rule, Option<bool>),
-    /// `nn.Sequential(a, b, c)`: the children, called in order.
-    Sequential(Arc<[Value]>),
+    /// `nn.Sequential(a, b, c)`: the children, called in order, and their names (`"0"`, `"1"`,
+    /// ... or the keys of the `OrderedDict` it was built from, or `add_module`'s): a child is
+    /// also an attribute (`features.conv0`).
+    Sequential(Arc<[Value]>, Arc<[Arc<str>]>),
     /// `nn.ModuleList(layers)`: the list of modules on the heap; indexed, iterated, measured
     /// and appended to as that list, with `nn.Module`'s methods besides.
     ModuleList(Addr),
@@ -176,6 +178,10 @@ pub fn attribute(layer: &Layer, attr: &str) -> Value {
         (Layer::LayerNorm { shape }, "weight" | "bias") => tensor(shape.clone()),
         (Layer::Transformer(t), "encoder") => t.encoder.clone(),
         (Layer::Transformer(t), "decoder") => t.decoder.clone(),
+        (Layer::Sequential(children, names), _) => names
+            .iter()
+            .position(|n| &**n == attr)
+            .map_or(Value::Top, |i| children[i].clone()),
         _ => Value::Top,
     }
 }
@@ -609,13 +615,14 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         ),
         "Sequential" => {
             if args.pos.is_empty() {
-                // `nn.Sequential()`: the identity.
-                return Value::Layer(Arc::new(Layer::Same));
+                // `nn.Sequential()`: the identity, until children are added.
+                return Value::Layer(Arc::new(Layer::Sequential(Arc::new([]), Arc::new([]))));
             }
             if args.pos.iter().any(|v| !callable(v)) {
                 return Value::Top;
             }
-            Layer::Sequential(args.pos.clone().into())
+            let names = (0..args.pos.len()).map(|i| i.to_string().into()).collect();
+            Layer::Sequential(args.pos.clone().into(), names)
         }
         // `nn.Parameter(torch.zeros(1, n, d))`: a tensor of its data's shape.
         "Parameter" => {
@@ -690,7 +697,7 @@ impl<'a> Interp<'a> {
         st: &mut State,
     ) -> Value {
         match layer {
-            Layer::Sequential(children) => {
+            Layer::Sequential(children, _) => {
                 let mut x = match args.pos.as_slice() {
                     [x] if args.kw.is_empty() => x.clone(),
                     _ => return Value::Top,
@@ -1248,7 +1255,7 @@ impl<'a> Interp<'a> {
                 tensor(o)
             }
             Layer::Loss(..)
-            | Layer::Sequential(_)
+            | Layer::Sequential(..)
             | Layer::Rnn { .. }
             | Layer::ModuleList(_)
             | Layer::ModuleDict(_)

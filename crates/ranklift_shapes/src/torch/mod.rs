@@ -19,6 +19,7 @@
 
 pub mod attention;
 pub mod cells;
+pub mod container_subclass;
 pub mod containers;
 pub mod data;
 pub mod einsum;
