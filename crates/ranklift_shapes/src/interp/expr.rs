@@ -1212,7 +1212,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn library_base(&self, class: u32, depth: usize) -> bool {
+    pub(crate) fn library_base(&self, class: u32, depth: usize) -> bool {
         depth <= 16
             && self.classes[class as usize].bases.iter().any(|b| match b {
                 Value::Class(b) => self.library_base(*b, depth + 1),

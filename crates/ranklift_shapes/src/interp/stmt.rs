@@ -805,6 +805,11 @@ impl<'a> Interp<'a> {
                                 }))
                                 || self.classes[c as usize].meta
                                 || self.class_attr(c, "__setattr__", 0).is_some()
+                                // A class data attribute under a base the analysis cannot see:
+                                // that base's `__setattr__` or metaclass may route the write
+                                // (astropy's models turn `model.offset = 3` into a parameter).
+                                || (matches!(ca, Some(Value::Instance(_)))
+                                    && self.library_base(c, 0))
                         }) =>
                     {
                         super::expr::forget_attributes(st, addr);

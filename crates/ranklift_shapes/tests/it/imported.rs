@@ -182,3 +182,27 @@ fn entries_of_a_directory_share_imported_modules_but_not_what_they_change() {
         assert_eq!(findings(&[sub.join(second)]), vec![], "{second} alone");
     }
 }
+
+#[test]
+fn a_class_attribute_written_through_an_unseen_base_is_not_assumed_stored() {
+    // `Shift` derives from a library class the analysis cannot see; its base (a metaclass or a
+    // `__setattr__`, as astropy's `Model`) may turn `sh.offset = 3` into a parameter object,
+    // so reading `sh.offset.value` afterwards is not a certain AttributeError. With a base of
+    // the program that does nothing of the kind (the control), Python raises
+    // `AttributeError: 'int' object has no attribute 'value'` at line 15 (CPython 3.11).
+    let tmp = tempfile::tempdir().unwrap();
+    let body = "\n\nclass Parameter:\n    def __init__(self, default=0):\n        self.default = default\n\n\nclass Shift(Model):\n    offset = Parameter(default=0)\n\n\nsh = Shift()\nsh.offset = 3\nprint(sh.offset.value)\n";
+    let unseen = tmp.path().join("unseen.py");
+    fs::write(&unseen, format!("from somelib import Model{body}")).unwrap();
+    assert_eq!(findings(std::slice::from_ref(&unseen)), vec![]);
+    let known = tmp.path().join("known.py");
+    fs::write(&known, format!("class Model:\n    pass{body}")).unwrap();
+    assert_eq!(
+        findings(std::slice::from_ref(&known)),
+        vec![(
+            "known.py".to_owned(),
+            15,
+            "AttributeError: 'int' object has no attribute 'value'".to_owned()
+        )]
+    );
+}
