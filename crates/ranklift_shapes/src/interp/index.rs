@@ -340,6 +340,19 @@ impl<'a> Interp<'a> {
                 {
                     item.clone()
                 }
+                // `features[0]`: a child of a Sequential (negative indices from the end).
+                crate::torch::layers::Layer::Sequential(children, _) => match idx {
+                    Value::Int(super::value::Int::Const(i)) => {
+                        let n = children.len() as i64;
+                        let i = if *i < 0 { i + n } else { *i };
+                        usize::try_from(i)
+                            .ok()
+                            .and_then(|i| children.get(i))
+                            .cloned()
+                            .unwrap_or(Value::Top)
+                    }
+                    _ => Value::Top,
+                },
                 _ => Value::Top,
             };
         }

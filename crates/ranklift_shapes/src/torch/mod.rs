@@ -25,6 +25,7 @@ pub mod data;
 pub mod einsum;
 pub mod layers;
 pub mod legacy;
+pub mod meshgrid;
 pub mod ops;
 pub mod resize;
 pub mod runtime;

@@ -119,6 +119,8 @@ pub enum Rule {
     Pad,
     IndexSelect,
     OneHot,
+    /// `torch.meshgrid` (`torch/meshgrid.rs`).
+    Meshgrid,
 }
 
 use Rule::*;
@@ -244,6 +246,7 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     ),
     (&["max", "min", "median"], ReduceWithIndices),
     (&["argmax", "argmin"], ArgReduce),
+    (&["meshgrid"], Meshgrid),
     (&["split"], Pieces(super::split::Split::Split)),
     (&["chunk"], Pieces(super::split::Split::Chunk)),
     (&["unbind"], Pieces(super::split::Split::Unbind)),
@@ -640,6 +643,7 @@ impl<'a> Interp<'a> {
             }
             IndexSelect => super::resize::index_select(args),
             OneHot => super::resize::one_hot(args),
+            Meshgrid => super::meshgrid::meshgrid(args),
             Pieces(kind) => self.torch_split(kind, args, range),
             Sorting(kind) => self.torch_sort(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
