@@ -128,14 +128,9 @@ impl Interp<'_> {
         let held = self
             .stored_layer(obj, st)
             .and_then(|l| Value::Layer(l).held_modules());
-        let (Value::Instance(addr), [name, module]) = (obj, args.pos.as_slice()) else {
+        let (Value::Instance(addr), [Value::Str(Some(name)), module]) = (obj, args.pos.as_slice())
+        else {
             // Whatever it added, the modules held are no longer known.
-            if let Some(Value::Dict(d)) = held {
-                st.insert_obj(d, Obj::unknown_dict());
-            }
-            return;
-        };
-        let Value::Str(Some(name)) = name else {
             if let Some(Value::Dict(d)) = held {
                 st.insert_obj(d, Obj::unknown_dict());
             }
