@@ -50,7 +50,7 @@ EXPECT = {
 EXPECT_CONTROL = {
     ("private_training.py", "DDP wrap after make_private"): {"data split", "replicas"},
 }
-SAMPLE = {"plain_loop.py", "checkpoint_resume.py"}
+SAMPLE = {"plain_loop.py", "checkpoint_resume.py", "resume_if_present.py"}
 # Controls that make replicas, reshuffle and rank 0 only fail on real runs in CI (a crashing
 # rewrite failing `runs` is in the whole list, run locally, and in the check's unit test).
 CI_CONTROLS = {

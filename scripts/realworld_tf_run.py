@@ -29,6 +29,10 @@ provide, a missing package, a TF 1 API that TensorFlow 2.13 no longer has).
 
 Usage: realworld_tf_run.py --bin target/debug/ranklift [--mirror /work/.mirror] [--only NAME...]
        [--json results.json] [--engine collectives --manifest scripts/realworld-keras3-programs.json]
+       [--verify]
+With --verify, every rewritten program is also run through the user's command, `ranklift
+distribute SCRIPT --verify --synthetic-data` (8 steps), on a fresh copy, and each row says
+whether the two verdicts agree (PASS and exit 0, or a failure and a failed check).
 Run with the Horovod venv's python (scripts/horovod-env.sh). Prints a table and `N passed, M
 failed` (failed = FAIL rows).
 """
@@ -179,7 +183,36 @@ def rewrite_ast(bin_path, p, mirror, work):
     return report.get("status"), codes, trees
 
 
-def run_program(p, bin_path, mirror, work):
+def verify_row(row, bin_path, p, mirror, work, args, timeout):
+    """The user's `ranklift distribute SCRIPT --verify --synthetic-data` (8 steps) on a fresh copy
+    of the program (`--verify`): its verdict beside the sweep's. The learning-rate scaling the
+    rewrite did is known to that command, as it is to the user."""
+    vsrc = work / "vsrc"
+    script = prepared(p, mirror, vsrc)
+    cmd = [str(bin_path), "distribute", script, "--verify", "--python", sys.executable,
+           "--synthetic-data", "--timeout", str(timeout), "--"] + args
+    rc, so, se, t = e2e.run(cmd, cwd=vsrc, timeout=4 * timeout + 120)
+    m = re.search(r"Verification failed: (.*?) \(\d+ of \d+ checks", so + se)
+    failed = m.group(1).split(", ") if m else []
+    row["verify_evidence"] = {l.split(None, 2)[1]: l[:4000] for l in so.splitlines()
+                              if l.startswith("FAIL ") and len(l.split(None, 2)) > 2}
+    why = ""
+    if rc == 2:
+        lines = [l for l in se.strip().splitlines() if l.strip()]
+        cause = next((l for l in lines if "cannot verify" in l), lines[-1] if lines else "?")
+        why = cause[:160]
+    row["verify"] = {"exit": rc, "failed": failed, "secs": round(t, 1), "why": why}
+    row["agree"] = (row["result"] == "PASS") == (rc == 0)
+
+
+def run_program(p, bin_path, mirror, work, verify=False):
+    row = run_checks(p, bin_path, mirror, work)
+    if verify and row["result"] in ("PASS", "FAIL") and "harness error" not in row["why"]:
+        verify_row(row, bin_path, p, mirror, work, p.get("args", []), p.get("timeout", 600))
+    return row
+
+
+def run_checks(p, bin_path, mirror, work):
     row = {"name": p["name"], "repo": p["repo"], "result": "FAIL", "why": "", "codes": []}
     src = work / "src"
     script = prepared(p, mirror, src)
@@ -262,6 +295,10 @@ def main():
                     help="a row of an earlier sweep is kept, not run again, when PRIOR_BIN's "
                          "rewrite of the program has the same syntax trees as --bin's (only "
                          "formatting differs: the same program runs)")
+    ap.add_argument("--verify", action="store_true",
+                    help="also run `ranklift distribute --verify` on a fresh copy of every program "
+                         "ranklift rewrote and report whether its verdict agrees with the sweep's "
+                         "(PASS <=> exit 0)")
     ap.add_argument("--engine", choices=["horovod", "collectives"], default="horovod",
                     help="collectives: TensorFlow >= 2.16 (run with scripts/tf-env.sh's python, "
                          "its bin first on PATH), the rewrite launched with `ranklift launch`")
@@ -295,7 +332,7 @@ def main():
             rows.append(reused)
             continue
         try:
-            r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}")
+            r = run_program(p, Path(a.bin).resolve(), a.mirror, base / f"{i:03}", a.verify)
         except FileNotFoundError as e:
             r = {"name": p["name"], "repo": p["repo"], "result": "SKIP", "why": str(e), "codes": []}
         except Exception as e:  # noqa: BLE001 - a harness fault is this row's, not the sweep's
@@ -303,6 +340,10 @@ def main():
                  "why": f"harness error: {type(e).__name__}: {e}"}
         r["secs"] = round(time.monotonic() - t0, 1)
         print(f"{r['result']:8} {r['name']:<52} {r['secs']:6.1f}s  {r['why']}", flush=True)
+        if "verify" in r:
+            v = r["verify"]
+            print(f"  verify: exit {v['exit']} failed {v['failed']} {v['why']} -> "
+                  f"{'agrees' if r['agree'] else 'DISAGREES'}", flush=True)
         rows.append(r)
         shutil.rmtree(base / f"{i:03}", ignore_errors=True)
     shutil.rmtree(base, ignore_errors=True)

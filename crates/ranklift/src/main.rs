@@ -60,8 +60,8 @@ enum Command {
     /// Start N workers of a program distributed onto TensorFlow's own collectives (`TF_CONFIG`
     /// per worker), as `horovodrun -np N` starts Horovod ranks.
     Launch(launch_cmd::Args),
-    /// RUN an original program and its distributed version (PyTorch: torchrun on 1 and 2
-    /// processes) in scratch copies, and check the distributed one trains as it must.
+    /// RUN an original program and its distributed version (PyTorch: 1 process, then
+    /// torchrun on 2) in scratch copies, and check the distributed one trains as it must.
     Verify(verify_cmd::Args),
     /// Explain a diagnostic code: what it means, why, an example and the fix.
     Rule(rule_cmd::Args),

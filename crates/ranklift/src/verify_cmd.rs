@@ -6,8 +6,9 @@
 //! original project and a copy of the rewrite (`crate::copy_tree`), each run starting inside its
 //! copy, so relative writes land there. The recorder (`python/ranklift/verify_probe.py`, loaded
 //! as `sitecustomize`) redirects writes outside the copy into the scratch directory. Each run is
-//! its own process group, killed whole at `--timeout`. Nothing here opens a socket; torchrun's
-//! `--standalone` rendezvous binds a free local port.
+//! its own process group, killed whole at `--timeout`. The rewrite's 1-process and 2-process runs
+//! each start from their own copy of it. Nothing here opens a socket but to find a free local
+//! port for a lone torchrun worker's store; torchrun's `--standalone` rendezvous binds its own.
 //!
 //! Exit codes: 0 every check passed (or could not be decided, said as such), 1 a check failed,
 //! 2 the verification could not run (no torch for that Python, the original itself fails, a
@@ -65,7 +66,8 @@ pub enum Device {
   ranklift verify train_ddp.py --original train.py -- --epochs 1 --data ./data
 
 This RUNS both programs (the original on 1 process, the distributed one on 1 and 2 processes
-under the launcher of the engine it imports: torchrun, Horovod's, or `ranklift launch`), in a
+under the launcher of the engine it imports: torchrun, Horovod's, or `ranklift launch`; a lone
+torchrun worker is started with torchrun's environment, without the launcher), in a
 scratch copy of each project. Exit codes: 0 every check passed; 1 a check
 failed; 2 could not verify.")]
 pub struct Args {
@@ -438,11 +440,37 @@ impl Plan<'_> {
         let logs = self.scratch.join("logs").join(&label);
         let _ = std::fs::create_dir_all(&rec);
         let _ = std::fs::create_dir_all(&logs);
-        let (program, mut argv) = self.engine.argv(self.python, main, n, &logs);
+        let lone = match n {
+            1 => free_port().and_then(|port| self.engine.lone_worker_env(port)),
+            _ => None,
+        };
+        let (program, mut argv) = match lone {
+            Some(_) => (
+                self.python.display().to_string(),
+                vec!["-u".to_owned(), main.to_owned()],
+            ),
+            None => self.engine.argv(self.python, main, n, &logs),
+        };
         argv.extend(self.args.program_args.iter().cloned());
         let mut cmd = self.command(&label, root, &program, &argv);
         cmd.env("RANKLIFT_VERIFY_ROLE", "worker")
             .env("OMP_NUM_THREADS", "1");
+        if let Some(vars) = &lone {
+            // Where torchrun's `--redirects 3` would have put the worker's output.
+            let dir = logs.join("lone").join("attempt_0").join("0");
+            let files = std::fs::create_dir_all(&dir).and_then(|()| {
+                Ok((
+                    std::fs::File::create(dir.join("stdout.log"))?,
+                    std::fs::File::create(dir.join("stderr.log"))?,
+                ))
+            });
+            let Ok((o, e)) = files else {
+                return failed_to_start(n, "cannot create the scratch logs".into());
+            };
+            cmd.envs(vars.iter().map(|(k, v)| (k, v)))
+                .stdout(o)
+                .stderr(e);
+        }
         // TensorFlow's rewrite broadcasts rank 0's initial weights; rank 1 starting from other
         // seeds makes a missing broadcast visible (DistributedDataParallel broadcasts on its own).
         if n > 1 && self.engine != Engine::Torchrun {
@@ -453,7 +481,9 @@ impl Plan<'_> {
         // torchrun writes each worker's output to its own file; the other launchers prefix it.
         let combined = (logs.join("launcher.out"), logs.join("launcher.err"));
         if self.engine == Engine::Torchrun {
-            cmd.stdout(Stdio::null()).stderr(Stdio::null());
+            if lone.is_none() {
+                cmd.stdout(Stdio::null()).stderr(Stdio::null());
+            }
         } else {
             let files = (
                 std::fs::File::create(&combined.0),
@@ -536,6 +566,13 @@ impl Plan<'_> {
             seconds,
         }
     }
+}
+
+/// A TCP port free on the loopback interface now (the lone worker's rendezvous store binds it
+/// a moment later).
+fn free_port() -> Option<u16> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).ok()?;
+    listener.local_addr().ok().map(|a| a.port())
 }
 
 fn failed_to_start(n: u32, why: String) -> Run {
@@ -691,7 +728,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     };
     if format == Format::Text {
         eprintln!(
-            "ranklift: verifying {} ({budget}; {} on {}): the original on 1 process, the rewrite under {} on 1 and 2",
+            "ranklift: verifying {} ({budget}; {} on {}): the original on 1 process, the rewrite on 1 and under {} on 2",
             s.shown,
             if args.device == Device::Cpu {
                 s.engine.cpu_backend()
@@ -705,6 +742,13 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
             },
             s.engine.name(),
         );
+    }
+    // Each run of the rewrite starts from the rewrite as written: the 2-process run gets its own
+    // copy, made before the 1-process run writes into the first (a program that resumes from
+    // a checkpoint it finds would otherwise resume from that run's).
+    let rewrite_two = scratch.join("rewrite-2");
+    if let Err(e) = copy(&s.rewrite, &rewrite_two, &HashMap::new(), &[]) {
+        return cannot(&e);
     }
     // The original and the 1-process rewrite run side by side (one core each); the two ranks
     // then have both cores.
@@ -741,7 +785,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
         };
         return cannot(&why);
     }
-    let two = plan.workers(&s.rewrite, &s.rewrite_main, 2);
+    let two = plan.workers(&rewrite_two, &s.rewrite_main, 2);
     let evidence = Evidence {
         original,
         one,

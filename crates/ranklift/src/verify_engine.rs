@@ -76,16 +76,61 @@ impl Engine {
         }
     }
 
-    /// What the Python must import for this engine, and what to say when it cannot.
+    /// A check that the Python has what the engine needs, run before anything else, and what to
+    /// say when it has not. It looks the packages up without importing them (importing torch or
+    /// TensorFlow takes seconds, and every run imports them again): Horovod counts only with its
+    /// TensorFlow operations built (`horovod/tensorflow/mpi_lib*`).
     pub fn needs(self) -> (&'static str, &'static str) {
         match self {
-            Engine::Torchrun => ("import torch.distributed.run", "torch is not installed"),
+            Engine::Torchrun => (
+                "import importlib.util as u, sys\n\
+                 sys.exit(0 if u.find_spec('torch') else 1)",
+                "torch is not installed",
+            ),
             Engine::Horovod => (
-                "import tensorflow, horovod.tensorflow, horovod.runner.launch",
+                "import importlib.util as u, pathlib, sys\n\
+                 h = u.find_spec('horovod')\n\
+                 ops = h and any(next(pathlib.Path(p, 'tensorflow').glob('mpi_lib*'), None) \
+                 for p in h.submodule_search_locations or ())\n\
+                 sys.exit(0 if u.find_spec('tensorflow') and ops else 1)",
                 "Horovod (with TensorFlow) is not installed",
             ),
-            Engine::RankliftLaunch => ("import tensorflow", "TensorFlow is not installed"),
+            Engine::RankliftLaunch => (
+                "import importlib.util as u, sys\n\
+                 sys.exit(0 if u.find_spec('tensorflow') else 1)",
+                "TensorFlow is not installed",
+            ),
         }
+    }
+
+    /// The environment torchrun gives a lone worker, for the 1-process run: that run starts the
+    /// worker itself (`PY -u MAIN`) with the variables `torch.distributed.run --standalone
+    /// --nproc-per-node 1` sets, the rendezvous store served by the worker on `port`. The
+    /// launcher's own start-up (it imports torch) would otherwise double that run's time; the
+    /// 2-process run goes through the real launcher. `None` for the other engines.
+    pub fn lone_worker_env(self, port: u16) -> Option<Vec<(&'static str, String)>> {
+        if self != Engine::Torchrun {
+            return None;
+        }
+        let one = || "1".to_owned();
+        let zero = || "0".to_owned();
+        Some(vec![
+            ("RANK", zero()),
+            ("LOCAL_RANK", zero()),
+            ("GROUP_RANK", zero()),
+            ("ROLE_RANK", zero()),
+            ("ROLE_NAME", "default".to_owned()),
+            ("WORLD_SIZE", one()),
+            ("LOCAL_WORLD_SIZE", one()),
+            ("GROUP_WORLD_SIZE", one()),
+            ("ROLE_WORLD_SIZE", one()),
+            ("MASTER_ADDR", "127.0.0.1".to_owned()),
+            ("MASTER_PORT", port.to_string()),
+            ("TORCHELASTIC_RESTART_COUNT", zero()),
+            ("TORCHELASTIC_MAX_RESTARTS", zero()),
+            ("TORCHELASTIC_RUN_ID", "ranklift-verify".to_owned()),
+            ("TORCHELASTIC_USE_AGENT_STORE", "False".to_owned()),
+        ])
     }
 
     /// The command (program, arguments) that runs `main` on `n` local workers, each printing
@@ -199,6 +244,56 @@ mod tests {
             Engine::of_source("import torch.distributed as dist\n# horovod\n"),
             Engine::Torchrun
         );
+    }
+
+    /// The checks run by a real Python against packages laid out on its path: what is installed
+    /// passes, what is missing (Horovod without its TensorFlow operations) fails.
+    #[test]
+    fn needs_finds_packages_without_importing_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = |engine: Engine| {
+            std::process::Command::new("python3")
+                .args(["-S", "-c", engine.needs().0])
+                .env("PYTHONPATH", dir.path())
+                .status()
+                .unwrap()
+                .code()
+        };
+        assert_eq!(run(Engine::Torchrun), Some(1));
+        assert_eq!(run(Engine::RankliftLaunch), Some(1));
+        // Packages whose import would fail: found, not imported.
+        for pkg in ["torch", "tensorflow", "horovod/tensorflow"] {
+            std::fs::create_dir_all(dir.path().join(pkg)).unwrap();
+            std::fs::write(
+                dir.path().join(pkg).join("__init__.py"),
+                "raise ImportError",
+            )
+            .unwrap();
+        }
+        assert_eq!(run(Engine::Torchrun), Some(0));
+        assert_eq!(run(Engine::RankliftLaunch), Some(0));
+        assert_eq!(
+            run(Engine::Horovod),
+            Some(1),
+            "no TensorFlow operations built"
+        );
+        std::fs::write(
+            dir.path().join("horovod/tensorflow/mpi_lib.cpython-311.so"),
+            "",
+        )
+        .unwrap();
+        assert_eq!(run(Engine::Horovod), Some(0));
+    }
+
+    #[test]
+    fn lone_worker_env_is_torchruns() {
+        let env = Engine::Torchrun.lone_worker_env(29511).unwrap();
+        let get = |k: &str| env.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("WORLD_SIZE"), Some("1"));
+        assert_eq!(get("MASTER_PORT"), Some("29511"));
+        // The worker serves the store itself ("True" would make it wait for a launcher's).
+        assert_eq!(get("TORCHELASTIC_USE_AGENT_STORE"), Some("False"));
+        assert!(Engine::Horovod.lone_worker_env(1).is_none());
     }
 
     #[test]
