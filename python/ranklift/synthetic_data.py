@@ -54,7 +54,10 @@ _WORDS = ("the model learns a small language of words that repeat with a simple 
 def _images(n, h, w, c, classes, seed):
     """(uint8 images N×H×W[×C], int64 labels) with the label written into the pixels: a
     brightness and stripes per class, plus noise drawn from a bank of 256 noise images (so that
-    a real-sized set — 60,000 MNIST images — costs its own bytes and little more)."""
+    a real-sized set — 60,000 MNIST images — costs its own bytes and little more). The first
+    three pixels of the top row hold the image's index (little-endian bytes): no two images are
+    equal — `--verify` tells examples apart by their bytes, and 10 classes × 256 noise images
+    alone would repeat."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -77,6 +80,9 @@ def _images(n, h, w, c, classes, seed):
             img[sl, ..., 0] = np.clip(red, 0, 255).astype(np.uint8)
         else:
             img[sl] = np.clip(gray, 0, 255).astype(np.uint8)
+    index = np.arange(n)
+    for k in range(min(3, w)):
+        img[:, 0, k] = ((index >> (8 * k)) & 255).astype(np.uint8).reshape((n,) + (1,) * (img.ndim - 3))
     return img, labels.astype(np.int64)
 
 

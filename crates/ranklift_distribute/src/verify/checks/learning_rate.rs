@@ -11,6 +11,10 @@
 //!   must shorten it to each rank's half of the steps (`OneCycleLR(..., total_steps=N //
 //!   WORLD_SIZE)`), or it never reaches its end.
 //!
+//! A scaled rate reached through a warm-up (Horovod's convention) passes while it rises from the
+//! original's rate towards the scaled one; still at the original's after every step of the
+//! budget, it is not decided (a warm-up over epochs of hundreds of steps has not moved yet).
+//!
 //! Why: a schedule that is not shortened with the epochs never reaches its end; one shortened
 //! twice, or a warm-up or scaling applied twice, trains at other rates — silently.
 //! Evidence on failure: the first step and group whose rate fits neither alignment.
@@ -67,6 +71,16 @@ pub fn check(original: &Run, two: &Run, scaled: bool) -> Check {
     }
     if let Some(shown) = warm_up(o, a, factor).filter(|_| scaled) {
         return Check::new("learning rate", Status::Pass, shown);
+    }
+    if scaled && !per_step && still_at_the_original(o, a) {
+        return Check::new(
+            "learning rate",
+            Status::NotRun,
+            format!(
+                "rank 0 trains at the original's rates, not yet {factor} times them, over its {} steps: a warm-up towards the scaled rate (Horovod's LearningRateWarmupCallback, over its first epochs) starts there, and a missing scale looks the same this early (a larger --verify-steps reaches further into the warm-up)",
+                a.steps.len()
+            ),
+        );
     }
     let compared = a.steps.len().min(o.steps.len().div_ceil(2));
     if compared >= 2 && mismatch(2).is_none() {
@@ -157,6 +171,23 @@ fn warm_up(o: &crate::verify::Record, a: &crate::verify::Record, n: f64) -> Opti
     ))
 }
 
+/// Every rate rank 0 trained at is the original's at the same step (5% either way), none
+/// falling: the first steps of a warm-up that has not moved yet (it rises by a fraction of the
+/// rate per epoch, an epoch being hundreds of steps on a real data set).
+fn still_at_the_original(o: &crate::verify::Record, a: &crate::verify::Record) -> bool {
+    a.steps.len() <= o.steps.len()
+        && a.steps.iter().zip(&o.steps).all(|(x, y)| {
+            x.lr.len() == y.lr.len()
+                && x.lr
+                    .iter()
+                    .zip(&y.lr)
+                    .all(|(v, u)| (v - u).abs() <= 0.05 * u.abs())
+        })
+        && a.steps
+            .windows(2)
+            .all(|w| w[0].lr.iter().zip(&w[1].lr).all(|(u, v)| v >= u))
+}
+
 /// A rate with six significant digits (`0.0010000000474974513` is `0.001`).
 fn short(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
@@ -223,6 +254,34 @@ mod tests {
         assert!(c.evidence.contains("warm-up"), "{}", c.evidence);
         let falling = rates(&[0.1, 0.09, 0.08, 0.07]);
         let c = check(&run(vec![o]), &run(vec![falling.clone(), falling]), true);
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+    }
+
+    /// Horovod's warm-up moves the rate by a fraction per epoch: 8 steps into a 422-step epoch
+    /// it is still the original's (0.001 → 0.00100158), which a missing scale would also show.
+    #[test]
+    fn a_warm_up_that_has_not_moved_yet_is_not_decided() {
+        let o = rates(&[0.001; 8]);
+        let early: Vec<f64> = (0..8)
+            .map(|i| 0.001 * (1.0 + i as f64 / 422.0 / 3.0))
+            .collect();
+        let early = rates(&early);
+        let c = check(
+            &run(vec![o.clone()]),
+            &run(vec![early.clone(), early.clone()]),
+            true,
+        );
+        assert_eq!(c.status, Status::NotRun, "{}", c.evidence);
+        // Unscaled rates are what an unscaled rewrite must have: that passes, as before.
+        let c = check(
+            &run(vec![o.clone()]),
+            &run(vec![early.clone(), early]),
+            false,
+        );
+        assert_eq!(c.status, Status::Pass, "{}", c.evidence);
+        // A rate that falls below the original's is still a failure.
+        let low = rates(&[0.001, 0.001, 0.0009, 0.0009, 0.0009, 0.0009, 0.0009, 0.0009]);
+        let c = check(&run(vec![o]), &run(vec![low.clone(), low]), true);
         assert_eq!(c.status, Status::Fail, "{}", c.evidence);
     }
 
