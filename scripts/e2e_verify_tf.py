@@ -39,11 +39,16 @@ from verify_common import failed_checks, row  # noqa: E402
 BROADCAST_VISIBLE = {"tape_mlp.py", "keras_fit_basic.py"}
 # What CI runs (`--ci`), per engine: a Keras program with its split and broadcast controls and
 # the rank-0 checkpoint read back (collectives); a tape loop with its broadcast control and the
-# callbacks-on-every-rank control (Horovod's launcher and its output). The rest runs locally.
+# callbacks-on-every-rank control (Horovod's launcher and its output), a TF1 session fed by hand
+# with its split control. The rest runs locally.
 CI_SAMPLE = {
     "collectives": {"keras_fit_basic.py", "keras_checkpoint_reload.py"},
-    "horovod": {"tape_mlp.py", "keras_fit_generator_callbacks.py"},
+    "horovod": {"tape_mlp.py", "keras_fit_generator_callbacks.py", "tf1_session_placeholders.py"},
 }
+# Faults only verify's records show, as (text of the rewrite, what to put instead): a TF1 loop
+# fed from a generator seeded per rank, the rank taken out of the seed — every rank then feeds
+# the same rows, which `data split` must name (from the arrays fed to Session.run).
+VERIFY_SPLIT = {"tf1_session_placeholders.py": ("default_rng(31 + hvd.rank())", "default_rng(31)")}
 # Programs whose short default budget does not reach what a check needs: run to the end.
 TO_THE_END = set()
 
@@ -66,6 +71,9 @@ def controls(name):
             return t
 
         out.append(("sharding removed", unshard, {"data split"}))
+    if name in VERIFY_SPLIT:
+        seeded, same = VERIFY_SPLIT[name]
+        out.append(("every rank feeds the same rows", lambda t: t.replace(seeded, same), {"data split"}))
     if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod":
         what, edit = E.RUN_CONTROLS[name]
         # A run the fault stops (an error, a stall); or, under the step budget, the ranks stepping

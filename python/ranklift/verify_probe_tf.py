@@ -32,8 +32,12 @@ the end of the batch that reaches it (`stop_training`: the epoch's end runs — 
 ModelCheckpoint — and the program goes on after `fit`); in a loop over an eager `tf.data`
 iterator, the process ends when the loop starts its next pass over the training data, and each
 pass is cut after RANKLIFT_VERIFY_PASS batches; a loop that draws no such pass (`for step in
-range(n)`) ends at its next call of a tf.function (or its next eager step) past the budget. Not seen: TF1 graphs run by a `Session` (no step
-is recorded, and the checks that need steps say so), a step compiled with XLA
+range(n)`) ends at its next call of a tf.function (or its next eager step) past the budget; a
+TF1 graph, at its next `Session.run` of a training op past it. TF1 graphs: a training op built
+by a `tf.compat.v1.train` optimizer is a step each time a `Session.run` (MonitoredSession's,
+Estimator's) fetches it — its batch is the rows of the arrays fed to that run, its loss the
+first floating scalar fetched with it. Not seen: a TF1 Keras `fit` (Keras' own session calls), a
+training op run only through another op that depends on it, a step compiled with XLA
 (`jit_compile=True`: a `py_function` cannot run there).
 
 Example: a Keras 3 `model.fit(x, y, epochs=3)` distributed with `ranklift_tf` records, on each
@@ -361,6 +365,17 @@ if _r.active:
 
             wrap_fit(module.Model, Budget)
 
+        # ----- TF1 graphs run by a Session: the op a `tf.compat.v1.train` optimizer's
+        # apply_gradients (or minimize) built is one training step each time Session.run
+        # fetches it (MonitoredSession and Estimator run through the same Session.run)
+        try:
+            from tensorflow.python.client import session as session_lib
+            from tensorflow.python.training import optimizer as v1_optimizer
+        except ImportError:
+            session_lib = None
+        if session_lib is not None:
+            _patch_sessions(tf, session_lib, v1_optimizer.Optimizer, name_of, record_loss)
+
         # ----- saves, loads and other writes through TensorFlow's own file layer
         def weights_of(model):
             out = {}
@@ -424,5 +439,84 @@ if _r.active:
             original_gfile(self, _r.place(name, writing), mode)
 
         tf.io.gfile.GFile.__init__ = gfile_init
+
+    def _patch_sessions(tf, session_lib, optimizer_cls, name_of, record_loss):
+        """Record the steps of a TF1 graph: a training op is remembered when an optimizer
+        builds it; a Session.run that fetches one settles that optimizer's previous step with
+        the variables as they are before it, runs, and records the step — the rate, the rows of
+        every fed array as its batch, the first floating scalar it fetched as the loss, and the
+        variables' digests after it. The step budget ends the process at the next run of a
+        training op past it."""
+        import numpy as np
+
+        train_ops = {}  # id(op) -> (optimizer key, variables, their names, rate, op)
+
+        def leaves(x, depth=0, out=None):
+            """The fetches of a structure as Session.run walks it (lists, tuples, dicts by their
+            own order: MonitoredSession keys a dict by hook objects, which `tf.nest` would sort)."""
+            out = [] if out is None else out
+            if len(out) > 10000 or depth > 20:
+                return out
+            if isinstance(x, dict):
+                for v in x.values():
+                    leaves(v, depth + 1, out)
+            elif isinstance(x, (list, tuple)):
+                for v in x:
+                    leaves(v, depth + 1, out)
+            else:
+                out.append(x)
+            return out
+        original_apply = optimizer_cls.apply_gradients
+
+        def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+            pairs = list(grads_and_vars)
+            op = original_apply(self, pairs, global_step, name)
+            if not tf.executing_eagerly() and len(train_ops) < 1000:
+                variables = [v for g, v in pairs if g is not None and v is not None]
+                names = [f"{name_of(v)} {tuple(v.shape)}" for v in variables]
+                train_ops[id(op)] = (id(self), variables, names, getattr(self, "_learning_rate", None), op)
+            return op
+
+        optimizer_cls.apply_gradients = apply_gradients
+        original_run = session_lib.BaseSession.run
+        inside = [0]
+
+        def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+            plain = lambda: original_run(self, fetches, feed_dict, options, run_metadata)  # noqa: E731
+            if inside[0] or not train_ops:
+                return plain()
+            hits = [train_ops[id(x)] for x in leaves(fetches) if id(x) in train_ops]
+            if not hits:
+                return plain()
+            inside[0] += 1
+            try:
+                if _state["over"]:
+                    _r.stop(f"the step budget ({_r.budget} steps)")
+                try:
+                    for key, variables, _, _, _ in hits:
+                        _settle_step(key, original_run(self, variables))
+                    if feed_dict:
+                        _state["pending"] = _row_hashes(list(feed_dict.values()))
+                except Exception:  # the recorder never breaks the program
+                    pass
+                out = plain()
+                try:
+                    values = leaves(out)
+                    losses = [float(v) for v in values if np.ndim(v) == 0
+                              and np.issubdtype(np.asarray(v).dtype, np.floating)]
+                    if losses:
+                        record_loss(losses[0])
+                    for key, variables, names, rate, _ in hits:
+                        if isinstance(rate, (tf.Tensor, tf.Variable)):
+                            rate = original_run(self, rate)
+                        lr = float(rate) if isinstance(rate, (int, float, np.floating)) else None
+                        _open_step(key, lr, names, original_run(self, variables))
+                except Exception:  # the recorder never breaks the program
+                    pass
+                return out
+            finally:
+                inside[0] -= 1
+
+        session_lib.BaseSession.run = run
 
     _hooks.on_tensorflow(_patch)
