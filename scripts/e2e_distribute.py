@@ -129,6 +129,7 @@ KERAS3_ONLY = {
     "tape_guide_redefined_step.py": "`optimizer.apply(grads, variables)` is Keras 3's",
 }
 LEGACY_KERAS = {
+    "keras_lr_keyword.py": "Keras 3 optimizers reject `lr=` (tf_keras, like Keras 2.11+, ignores it)",
     "keras_dataset_steps.py": "Keras 3 saves weights only to `*.weights.h5`",
     "keras_fit_generator_callbacks.py": "`fit_generator` is gone from Keras 3",
     "keras_subclass_fit.py": "Keras 3 saves models only to `.keras` or `.h5`",

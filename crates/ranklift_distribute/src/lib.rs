@@ -613,6 +613,20 @@ pub mod codes {
     /// ```
     /// **Fix:** scale the value yourself, or pass `learning_rate=` explicitly.
     pub const UNSCALED_LR: &str = "DST302";
+    /// `lr=` given to a Keras optimizer of TensorFlow 2.11 or newer (not `...optimizers.legacy`),
+    /// which ignores it: the program trains at the class's default rate. A warning: the rewrite
+    /// scales that default (`learning_rate=0.001 * hvd.size()` beside the `lr=`), which is
+    /// what the original trained at.
+    ///
+    /// **Why:** those optimizers take the rate as `learning_rate` only and drop `lr` (TensorFlow
+    /// 2.13: `Adam(lr=0.01).learning_rate` is 0.001); scaling the `lr=` value would change
+    /// nothing, and Horovod's warm-up would then train at half the original's rate.
+    ///
+    /// ```python
+    /// opt = tf.keras.optimizers.Adam(lr=0.01)   # DST307: trains at 0.001
+    /// ```
+    /// **Fix:** write `learning_rate=` for the rate you mean (in the original too).
+    pub const IGNORED_LR: &str = "DST307";
     /// A training `range(a, b)` loop with several arguments is not divided by `hvd.size()`:
     /// every process runs every step. A warning.
     ///

@@ -8,7 +8,9 @@
 //! `initial_learning_rate` for schedules, every value of `PiecewiseConstantDecay`) becomes
 //! `(expr) * hvd.size()`, parenthesised when needed — a textual `expr * hvd.size()` would turn
 //! `base + 0.1` into `base + 0.1 * hvd.size()`. With no learning rate, the class default is written
-//! out and scaled. A learning rate that is itself a (scaled) schedule is left alone.
+//! out and scaled. A learning rate that is itself a (scaled) schedule is left alone. A rate
+//! given as `lr=` to an optimizer that ignores it (TensorFlow 2.11 and newer, not `legacy`) is
+//! no rate: the default the program trains at is written out and scaled, with a warning.
 //! Why: with N processes the effective batch is N times larger (Horovod's guide, step 3).
 //!
 //! ```python
@@ -62,7 +64,21 @@ pub fn run(cx: &mut Cx) {
 fn scale_optimizer(cx: &mut Cx, scope: Scope, call: &ExprCall, opt: tf::OptimizerClass) {
     let m = scope.module;
     let idx = cx.idx;
-    match arg(call, &["learning_rate", "lr"], 0) {
+    let ignored = ignored_lr(cx, call, opt);
+    if let Some(kw) = ignored {
+        cx.diag(
+            m,
+            kw.range(),
+            crate::codes::IGNORED_LR,
+            Severity::Warning,
+            format!(
+                "`{}` ignores `lr=` from TensorFlow 2.11 on: the program trains at its default rate, {}, which the rewrite scales",
+                opt.name, opt.default_lr
+            ),
+            "write `learning_rate=` for the rate you mean (in the original too)",
+        );
+    }
+    match arg(call, &["learning_rate", "lr"], 0).filter(|_| ignored.is_none()) {
         Some(lr) => {
             let is_schedule = idx.kind_of(scope, lr) == Kind::Schedule
                 || matches!(lr, Expr::Call(c) if idx.canonical(m, &c.func).is_some_and(|q| tf::schedule_class(&q).is_some()));
@@ -107,14 +123,36 @@ fn scale_optimizer(cx: &mut Cx, scope: Scope, call: &ExprCall, opt: tf::Optimize
                 RULE,
                 call.start(),
                 Edit::insert(at, text),
-                format!(
-                    "`{}` had no learning rate: its default {} scaled by hvd.size()",
-                    opt.name, opt.default_lr
-                ),
+                if ignored.is_some() {
+                    format!(
+                        "`{}` trains at its default rate {} (`lr=` is ignored): scaled by hvd.size()",
+                        opt.name, opt.default_lr
+                    )
+                } else {
+                    format!(
+                        "`{}` had no learning rate: its default {} scaled by hvd.size()",
+                        opt.name, opt.default_lr
+                    )
+                },
             );
         }
     }
     cx.use_hvd(scope);
+}
+
+/// The `lr=` keyword of a call whose optimizer drops it: a Keras 2.11+ optimizer (not
+/// `legacy`) given no `learning_rate=` and no positional rate.
+fn ignored_lr<'e>(
+    cx: &Cx,
+    call: &'e ExprCall,
+    opt: tf::OptimizerClass,
+) -> Option<&'e ruff_python_ast::Keyword> {
+    let lr = call.arguments.find_keyword("lr")?;
+    let dropped = !opt.legacy
+        && cx.opts.target_tf >= (2, 11)
+        && call.arguments.find_keyword("learning_rate").is_none()
+        && call.arguments.args.is_empty();
+    dropped.then_some(lr)
 }
 
 fn scale_schedule(cx: &mut Cx, scope: Scope, call: &ExprCall, lr: ScheduleLr) {
