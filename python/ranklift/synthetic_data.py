@@ -54,10 +54,10 @@ _WORDS = ("the model learns a small language of words that repeat with a simple 
 def _images(n, h, w, c, classes, seed):
     """(uint8 images N×H×W[×C], int64 labels) with the label written into the pixels: a
     brightness and stripes per class, plus noise drawn from a bank of 256 noise images (so that
-    a real-sized set — 60,000 MNIST images — costs its own bytes and little more). The first
-    three pixels of the top row hold the image's index (little-endian bytes): no two images are
-    equal — `--verify` tells examples apart by their bytes, and 10 classes × 256 noise images
-    alone would repeat."""
+    a real-sized set — 60,000 MNIST images — costs its own bytes and little more). The top
+    row's first pixels hold the image's index, one bit a pixel (black or white, so that it
+    survives scaling and a program's own binarising): no two images are equal — `--verify`
+    tells examples apart by their bytes, and 10 classes × 256 noise images alone would repeat."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -81,8 +81,9 @@ def _images(n, h, w, c, classes, seed):
         else:
             img[sl] = np.clip(gray, 0, 255).astype(np.uint8)
     index = np.arange(n)
-    for k in range(min(3, w)):
-        img[:, 0, k] = ((index >> (8 * k)) & 255).astype(np.uint8).reshape((n,) + (1,) * (img.ndim - 3))
+    for k in range(min(max(n - 1, 1).bit_length(), w)):
+        bit = ((index >> k) & 1).astype(np.uint8) * 255
+        img[:, 0, k] = bit.reshape((n,) + (1,) * (img.ndim - 3))
     return img, labels.astype(np.int64)
 
 
