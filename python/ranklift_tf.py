@@ -121,9 +121,13 @@ def init():
             f"the collectives): {e}"
         ) from None
     resolver, rank_, size_ = _cluster(len(gpus))
-    # A worker that is alive but never reaches a collective (stuck in its own code) would block
-    # the others forever: every collective gives up after RANKLIFT_COLLECTIVE_TIMEOUT seconds
-    # (default 1800) with an error that says so (`_reduce`).
+    # A worker that is alive but never reaches a collective (stuck in its own code) blocks the
+    # others: with RANKLIFT_COLLECTIVE_TIMEOUT set, every collective gives up after that many
+    # seconds with an error that says so (`_reduce`). Not by default: TensorFlow holds one
+    # thread per collective for the whole timeout, so a timeout of minutes keeps thousands of
+    # threads per worker alive at hundreds of steps a second, until thread creation fails
+    # ("Resource temporarily unavailable", the worker aborts: a 30-epoch loop of 700-step
+    # `fit`s did at epoch 12 with 1800 s).
     options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=_collective_timeout())
     try:
         strategy = tf.distribute.MultiWorkerMirroredStrategy(
@@ -138,12 +142,13 @@ def init():
 
 
 def _collective_timeout():
+    """RANKLIFT_COLLECTIVE_TIMEOUT in seconds, or None (no timeout: unset, 0, or not a number)."""
     value = os.environ.get("RANKLIFT_COLLECTIVE_TIMEOUT", "").strip()
     try:
-        seconds = float(value) if value else 1800.0
+        seconds = float(value) if value else 0.0
     except ValueError:
-        seconds = 1800.0
-    return seconds if seconds > 0 else 1800.0
+        seconds = 0.0
+    return seconds if seconds > 0 else None
 
 
 def is_initialized():

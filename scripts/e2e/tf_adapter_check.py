@@ -9,6 +9,11 @@
    before 60 s. Negative control: a worker that arrives after 2 s (within the timeout) lets the
    collective complete.
 
+3. Threads stay bounded over many steps: after 3,000 all-reduces in a compiled step the
+   worker holds a few hundred threads at most (TensorFlow keeps one per collective for its
+   timeout). Negative control: with RANKLIFT_COLLECTIVE_TIMEOUT=600 the same run holds
+   thousands.
+
 Usage: tf_adapter_check.py --bin target/debug/ranklift (run with the TF venv's python).
 Prints one line per check and `N passed, M failed`.
 """
@@ -47,6 +52,27 @@ except RuntimeError as e:
     sys.exit(7)
 """
 
+STEPS = """
+import os, sys
+sys.path.insert(0, os.environ["RANKLIFT_TF_DIR"])
+import tensorflow as tf
+import ranklift_tf as hvd
+hvd.init()
+w = tf.Variable(tf.ones([8]))
+
+
+@tf.function
+def step():
+    w.assign_add(hvd.allreduce(tf.ones([8]) * 1e-6))
+
+
+for _ in range(int(sys.argv[1])):
+    step()
+with open(f"/proc/{os.getpid()}/status") as f:
+    threads = next(l.split()[1] for l in f if l.startswith("Threads:"))
+print("threads", threads, flush=True)
+"""
+
 
 def launch(bin_path, script, *args, env=None):
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
@@ -77,6 +103,18 @@ def main():
     rc, out, _ = launch(a.bin, LATE, "2", env={"RANKLIFT_COLLECTIVE_TIMEOUT": "5"})
     ok = rc == 0 and out.count("got x") == 2
     results.append((ok, f"control: a worker 2 s late is waited for (exit {rc})"))
+
+    def threads(env=None):
+        rc, out, _ = launch(a.bin, STEPS, "3000", env=env)
+        counts = [int(l.split()[-1]) for l in out.splitlines() if "<stdout>:threads" in l]
+        return rc, max(counts) if len(counts) == 2 else None
+
+    rc, n = threads()
+    results.append((rc == 0 and n is not None and n < 500,
+                    f"3,000 compiled all-reduces: at most {n} threads per worker (exit {rc})"))
+    rc, n = threads({"RANKLIFT_COLLECTIVE_TIMEOUT": "600"})
+    results.append((rc == 0 and n is not None and n > 2000,
+                    f"control: with a 600 s collective timeout the same run holds {n} threads (exit {rc})"))
 
     for ok, what in results:
         print(f"{'PASS' if ok else 'FAIL'} {what}")
