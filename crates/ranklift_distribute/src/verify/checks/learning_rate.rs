@@ -15,6 +15,9 @@
 //! original's rate towards the scaled one; still at the original's after every step of the
 //! budget, it is not decided (a warm-up over epochs of hundreds of steps has not moved yet).
 //!
+//! First, rank 0 and rank 1 must train at the same rate at every step: rates that differ between
+//! the ranks fail whatever the original did.
+//!
 //! Why: a schedule that is not shortened with the epochs never reaches its end; one shortened
 //! twice, or a warm-up or scaling applied twice, trains at other rates — silently.
 //! Evidence on failure: the first step and group whose rate fits neither alignment.
@@ -25,6 +28,9 @@ pub fn check(original: &Run, two: &Run, scaled: bool) -> Check {
     let (Some(o), Some(a)) = (original.record(0), two.record(0)) else {
         return Check::new("learning rate", Status::NotRun, "a process wrote no record");
     };
+    if let Some(shown) = two.record(1).and_then(|b| ranks_apart(a, b)) {
+        return Check::new("learning rate", Status::Fail, shown);
+    }
     let factor = if scaled { two.processes as f64 } else { 1.0 };
     let n = o.steps.len().min(a.steps.len());
     if n == 0 {
@@ -171,6 +177,22 @@ fn warm_up(o: &crate::verify::Record, a: &crate::verify::Record, n: f64) -> Opti
     ))
 }
 
+/// The first step at which rank 0 and rank 1 train at different rates, said: the ranks run one
+/// schedule in lockstep, so rates that differ are a schedule counted in each rank's own steps —
+/// uneven shares of the data (a warm-up's epoch fraction over a different number of batches per
+/// epoch), or a per-rank plateau.
+fn ranks_apart(a: &crate::verify::Record, b: &crate::verify::Record) -> Option<String> {
+    a.steps.iter().zip(&b.steps).enumerate().find_map(|(i, (x, y))| {
+        let g = x.lr.iter().zip(&y.lr).position(|(u, v)| u != v)?;
+        Some(format!(
+            "from step {}, rank 0 and rank 1 train at different rates ({} and {}, parameter group {g}): each counts the schedule in its own steps — uneven shares of the data (one rank has more batches per epoch: a warm-up's epoch fraction then differs), or a schedule driven by a rank's own metric",
+            i + 1,
+            x.lr[g],
+            y.lr[g]
+        ))
+    })
+}
+
 /// Every rate rank 0 trained at is the original's at the same step (5% either way), none
 /// falling: the first steps of a warm-up that has not moved yet (it rises by a fraction of the
 /// rate per epoch, an epoch being hundreds of steps on a real data set).
@@ -296,6 +318,25 @@ mod tests {
         let over = rates(&[0.1, 0.2, 0.3, 0.3, 0.3, 0.3]);
         let c = check(&run(vec![o]), &run(vec![over.clone(), over]), true);
         assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+    }
+
+    /// keras3 cutmix, sharded after batching (782 and 781 batches an epoch): Horovod's warm-up
+    /// moves by the epoch's fraction, so the ranks' rates part from step 2.
+    #[test]
+    fn ranks_at_different_rates_fail() {
+        let o = rates(&[0.001, 0.001, 0.001]);
+        let r0 = rates(&[0.001, 0.0010004263604059815, 0.00100085255689919]);
+        let r1 = rates(&[0.001, 0.0010004268260672688, 0.0010008536046370864]);
+        let c = check(&run(vec![o.clone()]), &run(vec![r0.clone(), r1]), true);
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+        assert!(
+            c.evidence.contains("from step 2, rank 0 and rank 1"),
+            "{}",
+            c.evidence
+        );
+        // The same rates on both ranks: the warm-up passes.
+        let c = check(&run(vec![o]), &run(vec![r0.clone(), r0]), true);
+        assert_ne!(c.status, Status::Fail, "{}", c.evidence);
     }
 
     #[test]
