@@ -23,7 +23,9 @@
 //!   variables on the way is used elsewhere — a parameter followed to the one argument its
 //!   callers pass (sharding a source shared with evaluation would shard
 //!   the evaluation too). Otherwise it is sharded where training reads it (`for x in
-//!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded;
+//!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded.
+//!   There it comes batched: a dataset read whole every epoch is cut first to a multiple of
+//!   `hvd.size()` batches (`ds.take(ds.cardinality() // hvd.size() * hvd.size()).shard(...)`);
 //! - arrays given to `fit` are sliced by `shard = slice(hvd.rank(), len(x) // hvd.size() *
 //!   hvd.size(), hvd.size())` (also `y` and `sample_weight`): every rank the same number of
 //!   samples, or one rank would run one more batch and wait forever in its all-reduce (an `x`
@@ -174,8 +176,9 @@ fn source_of<'a>(
 }
 
 /// Shard the dataset `used` (read by training in `scope`): at its source when possible, else
-/// where it is used.
-fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
+/// where it is used. `whole`: training reads all of `used` every epoch (no count of its own),
+/// so that where it is sharded after batching, every process must get as many batches.
+fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str, whole: bool) {
     let idx = cx.idx;
     let m = scope.module;
     let reads = training_reads(cx);
@@ -206,13 +209,17 @@ fn shard(cx: &mut Cx, scope: Scope, used: &Expr, what: &str) {
             if !cx.sharded.insert((m, used.start())) {
                 return;
             }
-            cx.trailer(m, RULE, used, SHARD);
+            let even = whole && even_batches_where_read(cx, scope, used);
+            if !even {
+                cx.trailer(m, RULE, used, SHARD);
+            }
             cx.note(
                 m,
                 RULE,
                 used.start(),
                 format!(
-                    "{what}: sharded where training reads it ({why}): each process trains on 1/hvd.size() of the batches"
+                    "{what}: sharded where training reads it ({why}): each process trains on 1/hvd.size() of the batches{}",
+                    if even { ", cut first to a multiple of hvd.size() batches" } else { "" }
                 ),
             );
             cx.use_hvd(scope);
@@ -265,6 +272,50 @@ fn even_batches(cx: &mut Cx, scope: Scope, call: &Expr) -> bool {
         &lines,
         format!("`{name}` comes batched: cut to a multiple of hvd.size() batches, then sharded"),
     );
+    true
+}
+
+/// A dataset named `used`, sharded where training reads all of it every epoch (its pipeline
+/// could not be followed to its source): it comes batched there, and N shards of B batches
+/// give `B % N` processes one batch more — each of them then waits forever in its last
+/// gradient all-reduce for processes that have finished the epoch. Cut to a multiple of
+/// `hvd.size()` batches first (`take` of a negative count, what `cardinality()` gives an
+/// infinite or unknown dataset, takes everything: no change there). False (nothing done) when
+/// `used` is not a plain name, whose text could be repeated without running anything twice.
+fn even_batches_where_read(cx: &mut Cx, scope: Scope, used: &Expr) -> bool {
+    let Expr::Name(n) = used else { return false };
+    let m = scope.module;
+    let name = n.id.as_str();
+    cx.edit(
+        m,
+        RULE,
+        used.start(),
+        ranklift_python::Edit::replace(
+            used.range(),
+            format!("{name}.take({name}.cardinality() // hvd.size() * hvd.size()){SHARD}"),
+        ),
+        "",
+    );
+    // The comment goes before the innermost statement that reads it, when that has its lines.
+    let idx = cx.idx;
+    let stmt = idx.modules[m]
+        .stmts
+        .clone()
+        .filter(|&st| {
+            idx.stmts[st].scope == scope && idx.stmts[st].stmt.range().contains_range(used.range())
+        })
+        .min_by_key(|&st| idx.stmts[st].stmt.range().len());
+    if let Some(st) = stmt
+        && cx.ed.stmt_alone(m, idx.stmts[st].stmt)
+        && cx.ed.lines_around_ok(st)
+    {
+        let lines = [
+            "# Every worker the same number of batches (a worker with one more would wait forever"
+                .to_owned(),
+            "# for the others' gradients), then its own share of them.".to_owned(),
+        ];
+        cx.insert_lines_before(m, RULE, idx.stmts[st].stmt, &lines, "");
+    }
     true
 }
 
@@ -345,7 +396,7 @@ pub fn shard_counted(cx: &mut Cx, scope: Scope, take: &ruff_python_ast::ExprCall
         "dataset `{}` read by `take` (its count divided)",
         short(cx.text(scope.module, &*a.value))
     );
-    shard(cx, scope, &a.value, &what);
+    shard(cx, scope, &a.value, &what, false);
 }
 
 /// A comprehension inside a training loop that steps over a dataset (`sum(train_step(x, y) for
@@ -356,7 +407,7 @@ pub fn shard_comprehension(cx: &mut Cx, scope: Scope, iter: &Expr) {
         "comprehension over `{}` that trains",
         short(cx.text(scope.module, iter))
     );
-    shard(cx, scope, iter, &what);
+    shard(cx, scope, iter, &what, true);
 }
 
 /// `it = iter(ds)`, drawn from with `next(it)` by a training loop whose count is divided: `ds`
@@ -366,7 +417,7 @@ pub fn shard_drawn(cx: &mut Cx, scope: Scope, ds: &Expr) {
         "dataset `{}` drawn from with `next` by a divided training loop",
         short(cx.text(scope.module, ds))
     );
-    shard(cx, scope, ds, &what);
+    shard(cx, scope, ds, &what, false);
 }
 
 /// A training loop over a dataset that `shard_training_steps` did not divide.
@@ -379,7 +430,7 @@ pub fn shard_loop(cx: &mut Cx, scope: Scope, f: &StmtFor) {
         "training loop over `{}`",
         short(cx.text(scope.module, inner))
     );
-    shard(cx, scope, inner, &what);
+    shard(cx, scope, inner, &what, true);
 }
 
 /// `model.fit(...)`: its data split (with `steps_per_epoch`, which `keras_steps` divides, as
@@ -407,7 +458,7 @@ pub fn run_fit(cx: &mut Cx) {
             .or(args.args.get(1));
         if idx.kind_of(scope, x) == Kind::Dataset || source_of(idx, scope, x, 0, &[]).is_ok() {
             let what = format!("`fit` input `{}`", short(cx.text(m, x)));
-            shard(cx, scope, x, &what);
+            shard(cx, scope, x, &what, !counted);
             continue;
         }
         if let Some(y) = y
