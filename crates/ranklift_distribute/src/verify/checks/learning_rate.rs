@@ -311,7 +311,11 @@ mod tests {
     fn warm_ups_started_over_before_they_moved_are_not_decided() {
         let o = rates(&[0.001; 6]);
         let early = rates(&[0.001, 0.0010004, 0.0010009, 0.001, 0.0010004, 0.0010009]);
-        let c = check(&run(vec![o.clone()]), &run(vec![early.clone(), early]), true);
+        let c = check(
+            &run(vec![o.clone()]),
+            &run(vec![early.clone(), early]),
+            true,
+        );
         assert_eq!(c.status, Status::NotRun, "{}", c.evidence);
         // Below the original's rate after the restart is still a failure.
         let low = rates(&[0.001, 0.0010004, 0.0010009, 0.0009, 0.0009, 0.0009]);
