@@ -36,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import realworld_shapes  # noqa: E402  (downloads and caches the packages)
+from fork_runner import ForkRunner  # noqa: E402
 
 # Packages of the held-out batch 4: measured and gated apart from the corpus above
 # (first contact: 35/164 = 21.3%; `--min-recall-held-out` keeps what the fixes since reached:
@@ -714,36 +715,6 @@ def mutations(src):
     return out
 
 
-RUNNER = r"""
-import json, os, runpy, sys, traceback
-path = sys.argv[1]
-where = sys.argv[2] if len(sys.argv) > 2 else path
-sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-try:
-    runpy.run_path(path, run_name="__main__")
-    print(json.dumps({"ok": True}))
-except BaseException as e:
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(where)]
-    line = frames[-1].lineno if frames else None
-    print(json.dumps({"ok": False, "line": line, "type": type(e).__name__,
-                      "message": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}))
-"""
-
-
-def run_python(py, path, where=None):
-    """Run `path`; the failing line is the last frame in `where` (default: `path` itself)."""
-    extra = [str(where)] if where else []
-    try:
-        p = subprocess.run([py, "-c", RUNNER, str(path)] + extra, capture_output=True, text=True,
-                           timeout=120, cwd=os.path.dirname(path))
-    except subprocess.TimeoutExpired:
-        # A mutant that loops (a rejection sampler that never accepts) raises no shape error.
-        return {"ok": False, "line": None, "type": "timeout", "message": "timed out after 120 s"}
-    if p.returncode != 0 or not p.stdout.strip():
-        return {"ok": False, "line": None, "type": "harness", "message": p.stderr[-300:]}
-    return json.loads(p.stdout.strip().splitlines()[-1])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", required=True)
@@ -768,7 +739,11 @@ def main():
     for name, version, pip_args, filename, digest in realworld_shapes.PACKAGES:
         roots[name] = realworld_shapes.fetch(name, version, pip_args, filename, digest)
     rows, confirmed, imported = [], [], []
-    with tempfile.TemporaryDirectory(prefix="ranklift-recall-") as tmp:
+    # Every program (the clean one, each mutant, each mutant imported) runs in a fork of one
+    # interpreter that imported NumPy once (scripts/fork_runner.py).
+    with tempfile.TemporaryDirectory(prefix="ranklift-recall-") as tmp, \
+            ForkRunner(args.python, preload=["numpy"]) as runner:
+        run_python = runner.run
         tmp = Path(tmp)
         for (pkg, rel), driver in DRIVERS.items():
             if (only is not None and pkg not in only) or pkg in skip:
@@ -779,7 +754,7 @@ def main():
             src = src_path.read_text()
             base = tmp / f"{pkg}_{Path(rel).stem}.py"
             base.write_text(src.rstrip("\n") + "\n\n\n# driver (ranklift's own)\n" + driver.lstrip("\n"))
-            clean = run_python(args.python, base)
+            clean = run_python(base)
             if not clean["ok"]:
                 raise SystemExit(f"{pkg}/{rel}: the unmutated program fails: {clean}")
             body_src = base.read_text()
@@ -794,7 +769,7 @@ def main():
                     continue
                 mpath = tmp / f"m_{pkg}_{Path(rel).stem}_{i}.py"
                 mpath.write_text(mutant)
-                r = run_python(args.python, mpath)
+                r = run_python(mpath)
                 if r["ok"] or r["line"] != line or r["type"] not in (
                         "ValueError", "IndexError", "AxisError", "TypeError"):
                     continue
@@ -818,7 +793,7 @@ def main():
                 mod_len = len(src.rstrip("\n")) + len(mutant) - len(body_src)
                 (pdir / "mutmod.py").write_text(mutant[:mod_len] + "\n")
                 (pdir / "driver.py").write_text("from mutmod import *  # noqa: F403\n\n" + driver.lstrip("\n"))
-                ri = run_python(args.python, pdir / "driver.py", pdir / "mutmod.py")
+                ri = run_python(pdir / "driver.py", pdir / "mutmod.py")
                 if ri["ok"] or ri["line"] != line or ri["message"] != r["message"]:
                     imported.append(None)
                     continue
