@@ -132,7 +132,7 @@ def main():
         read(p)
         send(p, {"jsonrpc": "2.0", "method": "exit", "params": None})
         p.wait(timeout=10)
-    med = lambda xs: statistics.median(xs)
+    med = statistics.median
     print(f"file: {lines} lines; {a.runs} edits of each kind; analyses {stats['analyses']}, "
           f"reused {stats['reused']}")
     print(f"open (first analysis):           {open_ms:8.1f} ms")

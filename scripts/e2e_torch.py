@@ -78,7 +78,7 @@ NOT_RUN = {"refusals", "already_ddp"}
 def _statement(lines, marker):
     """The line numbers of the statement whose first line contains `marker` (a wrapped call
     spans lines until its brackets close)."""
-    start = next(i for i, l in enumerate(lines) if marker in l)
+    start = next(i for i, ln in enumerate(lines) if marker in ln)
     depth, end = 0, start
     for end in range(start, len(lines)):
         depth += sum(lines[end].count(c) for c in "([{") - sum(lines[end].count(c) for c in ")]}")
@@ -90,16 +90,16 @@ def _statement(lines, marker):
 def _without_statement(text, marker):
     lines = text.split("\n")
     drop = set(_statement(lines, marker))
-    return "\n".join(l for i, l in enumerate(lines) if i not in drop)
+    return "\n".join(ln for i, ln in enumerate(lines) if i not in drop)
 
 
 def _wrap_before_main_block(text):
     lines = text.split("\n")
     span = _statement(lines, "= DDP(")
     indent = len(lines[span[0]]) - len(lines[span[0]].lstrip())
-    wrap = [l[indent:] for l in lines[span[0]:span[-1] + 1]]
+    wrap = [ln[indent:] for ln in lines[span[0]:span[-1] + 1]]
     del lines[span[0]:span[-1] + 1]
-    at = max(i for i, l in enumerate(lines) if l.startswith("if __name__ ==") and i < len(lines) - 5)
+    at = max(i for i, ln in enumerate(lines) if ln.startswith("if __name__ ==") and i < len(lines) - 5)
     lines[at:at] = wrap
     return "\n".join(lines)
 
@@ -109,7 +109,7 @@ def _wrap_after_make_private(text):
     span = _statement(lines, "= DDP(")
     wrap = lines[span[0]:span[-1] + 1]
     del lines[span[0]:span[-1] + 1]
-    at = next(i for i, l in enumerate(lines) if l.strip().startswith("for epoch in"))
+    at = next(i for i, ln in enumerate(lines) if ln.strip().startswith("for epoch in"))
     lines[at:at] = wrap
     return "\n".join(lines)
 
@@ -118,7 +118,7 @@ def _wrap_in_main_after_trainer(text):
     lines = text.split("\n")
     span = _statement(lines, "self.model = DDP(")
     del lines[span[0]:span[-1] + 1]
-    at = next(i for i, l in enumerate(lines) if l.strip().startswith("trainer.train("))
+    at = next(i for i, ln in enumerate(lines) if ln.strip().startswith("trainer.train("))
     lines[at:at] = ["    model = DDP(model)"]
     return "\n".join(lines).replace("self.model.module.", "self.model.")
 
@@ -126,7 +126,7 @@ def _wrap_in_main_after_trainer(text):
 def _rank_after_last_torch_import(text):
     """`RANK = ...` moved below the script's last torch import, where ranklift used to put the
     header: the download barrier above it reads RANK before it exists."""
-    line = next(l for l in text.split("\n") if l.startswith("RANK = "))
+    line = next(ln for ln in text.split("\n") if ln.startswith("RANK = "))
     text = text.replace(line + "\n", "", 1)
     anchor = "import torch.optim as optim  # noqa: E402\n"
     return text.replace(anchor, anchor + line + "\n", 1)
@@ -134,7 +134,7 @@ def _rank_after_last_torch_import(text):
 
 CONTROLS = [
     ("plain_loop.py", "no DDP wrap", lambda t: _without_statement(t, "= DDP(").replace("model.module.", "model."), "agree"),
-    ("plain_loop.py", "no set_epoch", lambda t: "\n".join(l for l in t.split("\n") if "set_epoch(" not in l), "shuffle"),
+    ("plain_loop.py", "no set_epoch", lambda t: "\n".join(ln for ln in t.split("\n") if "set_epoch(" not in ln), "shuffle"),
     ("plain_loop.py", "saving on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # DDP waits for gradients of the backbone that never come: the run itself must fail.
     ("finetune_head.py", "no find_unused_parameters", lambda t: re.sub(r",?\s*find_unused_parameters=True,?", "", t), "runs"),
@@ -619,8 +619,8 @@ def check_launch_as_printed(bin_path, work):
         if rc != 0:
             raise Failure(f"ranklift exited {rc}: {se[-1500:]}")
         lines = se.splitlines()
-        single = next(l[len("launch: "):] for l in lines if l.startswith("launch: "))
-        nodes = next(l.split("): ", 1)[1] for l in lines if "on 2 machines" in l)
+        single = next(ln[len("launch: "):] for ln in lines if ln.startswith("launch: "))
+        nodes = next(ln.split("): ", 1)[1] for ln in lines if "on 2 machines" in ln)
         # Negative control: the same command on the undistributed original (ranks seeded apart)
         # must fail the agreement check.
         control = single.replace("_ddp.py", ".py")

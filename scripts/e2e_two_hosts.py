@@ -16,7 +16,6 @@ example: two processes with the variables srun would set, the cluster from Tenso
 SlurmClusterResolver; the same checks and control.
 """
 import argparse
-import json
 import os
 import socket
 import subprocess

@@ -62,7 +62,7 @@ def readme_snippet():
     text = (ROOT / "README.md").read_text()
     m = re.search(r"Neovim ≥ 0\.8 \(`init\.lua`\):\s*```lua\n(.*?)```", text, re.S)
     check(m is not None, "the README has a Neovim ≥ 0.8 init.lua snippet")
-    return "\n".join(l[2:] if l.startswith("  ") else l for l in m.group(1).splitlines())
+    return "\n".join(ln[2:] if ln.startswith("  ") else ln for ln in m.group(1).splitlines())
 
 
 def main():
@@ -92,12 +92,12 @@ def main():
 
         lines, detail = run("init.lua")
         check("clients 1 ranklift" in lines, "the README's snippet starts the ranklift client", detail)
-        check(any(l.startswith("diag 4:5 ranklift W504 y @ np.ones((4, 2)): (4, 3) @ (4, 2)")
-                  for l in lines), "the W504 finding is a diagnostic at 4:5 with the shapes", detail)
-        check(any(l.startswith("hover ") and "y: ndarray (4, 3)" in l for l in lines),
+        check(any(ln.startswith("diag 4:5 ranklift W504 y @ np.ones((4, 2)): (4, 3) @ (4, 2)")
+                  for ln in lines), "the W504 finding is a diagnostic at 4:5 with the shapes", detail)
+        check(any(ln.startswith("hover ") and "y: ndarray (4, 3)" in ln for ln in lines),
               "hover on `y` shows its shape", detail)
         lines, detail = run("NONE")
-        check("clients 0 -" in lines and not any(l.startswith("diag") for l in lines),
+        check("clients 0 -" in lines and not any(ln.startswith("diag") for ln in lines),
               "control: without the snippet, no client and no diagnostic", detail)
     print("neovim test: passed")
 

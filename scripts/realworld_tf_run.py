@@ -85,9 +85,9 @@ def ensure_extras():
 def first_error(text):
     """The error a rank died of: the last exception line of horovodrun's output that is not
     horovodrun's own summary."""
-    lines = [l.split(">:", 1)[-1].strip() for l in text.splitlines()]
-    errs = [l for l in lines if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", l)
-            and "Horovod detected that one or more processes" not in l]
+    lines = [ln.split(">:", 1)[-1].strip() for ln in text.splitlines()]
+    errs = [ln for ln in lines if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", ln)
+            and "Horovod detected that one or more processes" not in ln]
     return errs[-1] if errs else (lines[-1] if lines else "?")
 
 
@@ -194,12 +194,12 @@ def verify_row(row, bin_path, p, mirror, work, args, timeout):
     rc, so, se, t = e2e.run(cmd, cwd=vsrc, timeout=4 * timeout + 120)
     m = re.search(r"Verification failed: (.*?) \(\d+ of \d+ checks", so + se)
     failed = m.group(1).split(", ") if m else []
-    row["verify_evidence"] = {l.split(None, 2)[1]: l[:4000] for l in so.splitlines()
-                              if l.startswith("FAIL ") and len(l.split(None, 2)) > 2}
+    row["verify_evidence"] = {ln.split(None, 2)[1]: ln[:4000] for ln in so.splitlines()
+                              if ln.startswith("FAIL ") and len(ln.split(None, 2)) > 2}
     why = ""
     if rc == 2:
-        lines = [l for l in se.strip().splitlines() if l.strip()]
-        cause = next((l for l in lines if "cannot verify" in l), lines[-1] if lines else "?")
+        lines = [ln for ln in se.strip().splitlines() if ln.strip()]
+        cause = next((ln for ln in lines if "cannot verify" in ln), lines[-1] if lines else "?")
         why = cause[:160]
     row["verify"] = {"exit": rc, "failed": failed, "secs": round(t, 1), "why": why}
     row["agree"] = (row["result"] == "PASS") == (rc == 0)
@@ -232,7 +232,7 @@ def run_checks(p, bin_path, mirror, work):
                              timeout=timeout)
     row["t1"] = round(t1, 1)
     if rc != 0:
-        last = [l for l in se.strip().splitlines() if l.strip()][-1:] or ["?"]
+        last = [ln for ln in se.strip().splitlines() if ln.strip()][-1:] or ["?"]
         why = f"too slow here (over {timeout}s)" if rc == -1 else f"the original does not run here: {last[0][:160]}"
         row.update(result="SKIP", why=why)
         return row

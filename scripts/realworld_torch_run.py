@@ -170,7 +170,7 @@ def run_program(p, bin_path, mirror, work, verify=False):
     try:
         if rc != 0:
             err = (e2e.rank_log(logs, 0, "stderr") or "") + (e2e.rank_log(logs, 1, "stderr") or "")
-            last = [l for l in err.strip().splitlines() if l.strip()][-1:] or [se2[-200:]]
+            last = [ln for ln in err.strip().splitlines() if ln.strip()][-1:] or [se2[-200:]]
             raise e2e.Failure(f"the rewrite fails on 2 ranks: {last[0][:200]}")
         recs = [e2e.load(rec2, 0), e2e.load(rec2, 1)]
         if None in recs:

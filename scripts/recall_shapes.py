@@ -28,7 +28,6 @@ Usage: recall_shapes.py --bin target/release/ranklift --python PYTHON_WITH_NUMPY
 import argparse
 import ast
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -738,7 +737,7 @@ def main():
     roots = {}
     for name, version, pip_args, filename, digest in realworld_shapes.PACKAGES:
         roots[name] = realworld_shapes.fetch(name, version, pip_args, filename, digest)
-    rows, confirmed, imported = [], [], []
+    confirmed, imported = [], []
     # Every program (the clean one, each mutant, each mutant imported) runs in a fork of one
     # interpreter that imported NumPy once (scripts/fork_runner.py).
     with tempfile.TemporaryDirectory(prefix="ranklift-recall-") as tmp, \

@@ -29,14 +29,12 @@ Usage: recall_torch.py --bin target/debug/ranklift --python TORCH_PYTHON [--mirr
 """
 import argparse
 import ast
-import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import tokenize
 from pathlib import Path
 
 # name -> (repository, commit, files to copy (repository paths), the file mutated, driver).

@@ -132,7 +132,7 @@ def main():
         chor = ex / "choreo/two_phase_commit.py"
         run([str(rl), "choreo", "check", str(chor)])
         expected = json.loads((ex / "choreo/expected.json").read_text())["two_phase_commit"]
-        want_lines = sorted(f"[{r}] {l}" for r, ls in expected["roles"].items() for l in ls)
+        want_lines = sorted(f"[{r}] {ln}" for r, ls in expected["roles"].items() for ln in ls)
         out = run([str(rl), "choreo", "run", str(chor), "--python", str(py)]).stdout
         check(sorted(out.split("\n")[:-1]) == want_lines, "choreo run: the expected role lines")
         proj = work / "proj"
@@ -143,7 +143,7 @@ def main():
         check(sorted(out.split("\n")[:-1]) == want_lines,
               "the projection runs with the installed pychoral_rt")
         out = run([str(py), "two_phase_commit_erased.py"], cwd=proj).stdout
-        erased = sorted(l for ls in expected["roles"].values() for l in ls)
+        erased = sorted(ln for ls in expected["roles"].values() for ln in ls)
         check(sorted(out.split("\n")[:-1]) == erased,
               "the role-erased program runs with the installed pychoral")
         hinted = work / "hinted.py"

@@ -79,7 +79,6 @@ if _rank is not None:
 if os.environ.get("RANKLIFT_E2E_COUNT"):
     import atexit as _atexit
     import json as _json
-    import weakref as _weakref
 
     _optimizers = []  # strong references: a local optimizer is gone by exit time
     _train_ops = set()  # ids of training ops (tensors are unhashable under TF2 behaviour)

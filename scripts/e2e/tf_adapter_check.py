@@ -92,7 +92,7 @@ def main():
     results = []
 
     rc, out, _ = launch(a.bin, BROADCAST)
-    lines = [l.split(":", 1)[1].split() for l in out.splitlines() if "<stdout>:" in l]
+    lines = [ln.split(":", 1)[1].split() for ln in out.splitlines() if "<stdout>:" in ln]
     ok = rc == 0 and len(lines) == 2 and all(got == want and n == "3" for got, n, want in lines)
     results.append((ok, f"broadcast_object of 16 MiB arrives whole on both workers (exit {rc})"))
 
@@ -106,7 +106,7 @@ def main():
 
     def threads(env=None):
         rc, out, _ = launch(a.bin, STEPS, "3000", env=env)
-        counts = [int(l.split()[-1]) for l in out.splitlines() if "<stdout>:threads" in l]
+        counts = [int(ln.split()[-1]) for ln in out.splitlines() if "<stdout>:threads" in ln]
         return rc, max(counts) if len(counts) == 2 else None
 
     rc, n = threads()
