@@ -745,7 +745,7 @@ pub(crate) fn has_main_guard(suite: &[Stmt]) -> bool {
 /// Can module `m` be run as a script: a file at the project's top level, a file with an
 /// `if __name__ == "__main__":` block, or a file in a directory that is not a package (no
 /// `__init__.py`) that no other module imports (`projects/chargpt/chargpt.py`,
-/// `scripts/train.py`)? `imported[m]` says whether another module imports `m`.
+/// `tools/train.py`)? `imported[m]` says whether another module imports `m`.
 pub(crate) fn is_script(project: &Project, m: usize, imported: &[bool]) -> bool {
     let pm = &project.modules[m];
     let Some((dir, _)) = pm.rel_path.rsplit_once('/') else {

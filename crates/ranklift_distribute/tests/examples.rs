@@ -380,7 +380,7 @@ fn examples_with_semicolon_statements_are_rewritten() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// Issue 29: TensorFlow ≥ 2.16 distributes onto TensorFlow's own collectives with the *same*
+/// TensorFlow ≥ 2.16 distributes onto TensorFlow's own collectives with the *same*
 /// rules — only the engine under `hvd` changes. For every TF2 example, the rewrite for
 /// `--target-tf 2.21` equals the Horovod rewrite once the engine-specific parts are taken out of
 /// both: the import lines (`import horovod.tensorflow[.keras] as hvd`, `import horovod.tensorflow

@@ -1,4 +1,4 @@
-//! Issue 29 on the command line: `distribute` for TensorFlow ≥ 2.16 (the engine chosen from
+//! TensorFlow ≥ 2.16 on the command line: `distribute` for TensorFlow ≥ 2.16 (the engine chosen from
 //! `--target-tf`, the installed TensorFlow, or the program's Keras 3 APIs; `ranklift_tf.py`
 //! written next to the program, all-or-nothing) and `ranklift launch` (real processes: the
 //! cluster each worker is given, output prefixes, the first failure's status, signals passed

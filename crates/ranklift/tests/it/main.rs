@@ -12,3 +12,4 @@ mod safety;
 mod server;
 mod shapes_cli;
 mod stdlib;
+mod tidy;

@@ -1,4 +1,4 @@
-//! Issue 30's sweep of expression forms: in every local expression form, a role-free call beside
+//! A sweep of expression forms: in every local expression form, a role-free call beside
 //! an operand located at one role runs at that role (either order), two role-free operands with
 //! no located context still ask where (E-INFER, with a hint), and operands at two roles are a
 //! mix (E-MIX). The role-erased program runs every case; which role runs the role-free part is

@@ -197,7 +197,7 @@ fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), V
         }
     }
     // A script at the top or with a `__main__` block is the program before a file in a
-    // subdirectory that merely nothing imports (`projects/x/train.py`, `examples/demo.py`).
+    // subdirectory that merely nothing imports (`projects/x/train.py`, `demos/demo.py`).
     let plain = |m: usize| {
         let pm = &project.modules[m];
         pm.rel_path.contains('/') && !crate::has_main_guard(pm.parsed.suite())

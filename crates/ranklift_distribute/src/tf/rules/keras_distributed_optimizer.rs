@@ -6,8 +6,8 @@
 //! `hvd.DistributedOptimizer(...)` — a constructor, a variable or any expression; its learning
 //! rate is scaled by `scale_learning_rate` where it is created. A string such as `"adam"` becomes
 //! the Keras class with its default learning rate scaled; no optimizer at all means Keras's default
-//! `"rmsprop"`. Seed 001 never wraps the Keras optimizer, but Horovod's Keras guide makes it
-//! mandatory: it is what averages the gradients.
+//! `"rmsprop"`. Horovod's Keras guide makes the wrapper mandatory: it is what averages the
+//! gradients.
 //!
 //! **Not triggered** for a model whose class defines its own `train_step`: that step applies
 //! gradients itself, so the averaging happens on its tape (`distributed_gradient_tape`) and a

@@ -7,7 +7,8 @@
 //! **Rewrite:** the constructor call is wrapped in `hvd.DistributedOptimizer(...)` where it
 //! stands, so `minimize`, `compute_gradients` and `apply_gradients` all go through Horovod's
 //! allreduce (Horovod's TF1 guide, step 4). Its learning rate is scaled by `scale_learning_rate`.
-//! Seed 000 never wraps the optimizer; the earlier tool wrapped only named optimizers.
+//! Every optimizer is wrapped, whatever its class (a tool that wraps only the optimizers it
+//! knows by name leaves the others averaging nothing).
 //!
 //! ```python
 //! # before
