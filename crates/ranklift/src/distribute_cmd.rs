@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ranklift_distribute::{Framework, Options, Outcome, Status};
+use ranklift_distribute::{Framework, Options, Outcome, Status, TfOptions, TorchOptions};
 
 use crate::config_cmd::parse_value;
 use crate::launch;
@@ -341,11 +341,15 @@ pub fn run(mut args: Args, config: &crate::config_cmd::ConfigArgs) -> ExitCode {
     };
     let target_tf_assumed = args.target_tf.is_none() && installed.is_none();
     let opts = Options {
-        target_tf: args.target_tf.or(installed).unwrap_or((2, 13)),
-        target_tf_assumed,
         facts: args.explain || args.format == Format::Json,
-        lr_warmup_epochs: args.lr_warmup.unwrap_or(3),
-        scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
+        tf: TfOptions {
+            target_tf: args.target_tf.or(installed).unwrap_or((2, 13)),
+            target_tf_assumed,
+            lr_warmup_epochs: args.lr_warmup.unwrap_or(3),
+        },
+        torch: TorchOptions {
+            scale_lr_linear: args.scale_lr == Some(ScaleLr::Linear),
+        },
     };
     let mut outcome = ranklift_distribute::distribute(&project, args.main.as_deref(), &opts);
     if let Some(l) = outcome.launch.as_mut() {

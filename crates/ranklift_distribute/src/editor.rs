@@ -163,17 +163,7 @@ impl<'a, 'i> Editor<'a, 'i> {
         msg: impl Into<String>,
         hint: impl Into<String>,
     ) -> Diagnostic {
-        let pm = &self.idx.project.modules[m];
-        Diagnostic::new(
-            &pm.rel_path,
-            &pm.parsed.text,
-            &pm.parsed.index,
-            range,
-            code,
-            sev,
-            msg,
-        )
-        .with_hint(hint)
+        crate::index::diag(self.idx, m, range, code, sev, msg, hint)
     }
 
     pub fn diag(
@@ -185,17 +175,7 @@ impl<'a, 'i> Editor<'a, 'i> {
         msg: impl Into<String>,
         hint: impl Into<String>,
     ) {
-        let pm = &self.idx.project.modules[m];
-        let d = Diagnostic::new(
-            &pm.rel_path,
-            &pm.parsed.text,
-            &pm.parsed.index,
-            range,
-            code,
-            sev,
-            msg,
-        )
-        .with_hint(hint);
+        let d = self.make_diag(m, range, code, sev, msg, hint);
         self.diags.push(d);
     }
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use ranklift_python::Project;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::tf::names as tf;
 
@@ -1344,4 +1344,28 @@ mod tests {
             }
         }
     }
+}
+
+/// A diagnostic at `range` of module `m`, located in that module's file: the one builder every
+/// rule and check of every target uses.
+pub fn diag(
+    idx: &Index,
+    m: usize,
+    range: TextRange,
+    code: &'static str,
+    sev: ranklift_python::Severity,
+    msg: impl Into<String>,
+    hint: impl Into<String>,
+) -> ranklift_python::Diagnostic {
+    let pm = &idx.project.modules[m];
+    ranklift_python::Diagnostic::new(
+        &pm.rel_path,
+        &pm.parsed.text,
+        &pm.parsed.index,
+        range,
+        code,
+        sev,
+        msg,
+    )
+    .with_hint(hint)
 }

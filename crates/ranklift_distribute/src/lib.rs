@@ -10,6 +10,7 @@
 pub mod editor;
 pub mod imports;
 pub mod index;
+mod options;
 mod star_imports;
 pub mod tf;
 pub mod torch;
@@ -20,8 +21,9 @@ use ranklift_python::{Diagnostic, Project, Severity};
 use ruff_python_ast::{Expr, Stmt};
 use serde::Serialize;
 
+pub use options::{Options, TfOptions, TorchOptions};
 pub use tf::Pattern;
-pub use tf::context::{Applied, Options};
+pub use tf::context::Applied;
 
 use crate::index::Index;
 
@@ -824,15 +826,66 @@ pub(crate) fn main_by_name(project: &Project, name: &str) -> Result<usize, Vec<D
         })
 }
 
+/// The main script of a project, for any target: the entry when one file was given, the one
+/// named with `--main`, else the one script (`is_script`) for which `trains` finds training
+/// (`T`: what it computed, kept for the caller). Among several, scripts at the top or with a
+/// `__main__` block come before files in a subdirectory that merely nothing imports
+/// (`projects/x/train.py`, `demos/demo.py`), and a script another candidate `reaches` is that
+/// one's library (its own `__main__` block a self-test or a demo, not the program). None or
+/// several left: `NO_TRAINING_LOOP` (`none_msg`, `none_hint`) or `AMBIGUOUS_MAIN`.
+pub(crate) fn pick_main<T>(
+    idx: &Index,
+    main: Option<&str>,
+    trains: impl Fn(usize) -> Option<T>,
+    reaches: impl Fn(&T, usize) -> bool,
+    none_msg: &str,
+    none_hint: &str,
+) -> Result<(usize, Option<T>), Vec<Diagnostic>> {
+    let project = idx.project;
+    if let Some(e) = project.entry {
+        return Ok((e, None));
+    }
+    if let Some(name) = main {
+        return main_by_name(project, name).map(|m| (m, None));
+    }
+    let imported = imported_modules(project);
+    let mut found: Vec<(usize, bool, T)> = Vec::new();
+    for (m, pm) in project.modules.iter().enumerate() {
+        if !is_script(project, m, &imported) {
+            continue;
+        }
+        let guard = has_main_guard(pm.parsed.suite());
+        let top = !pm.rel_path.contains('/');
+        if let Some(t) = trains(m) {
+            found.push((m, guard && top, t));
+        }
+    }
+    let plain = |m: usize| {
+        let pm = &project.modules[m];
+        pm.rel_path.contains('/') && !has_main_guard(pm.parsed.suite())
+    };
+    if found.iter().any(|(m, _, _)| !plain(*m)) {
+        found.retain(|(m, _, _)| !plain(*m));
+    }
+    let libraries: Vec<usize> = found
+        .iter()
+        .filter(|(m, _, _)| found.iter().any(|(o, _, t)| o != m && reaches(t, *m)))
+        .map(|(m, _, _)| *m)
+        .collect();
+    if libraries.len() < found.len() {
+        found.retain(|(m, _, _)| !libraries.contains(m));
+    }
+    choose_main(project, found, none_msg, none_hint)
+}
+
 /// The one candidate main script (module, is a top-level script with a main guard, what was
 /// computed for it), preferring the only top-level script with a main guard; else an error
 /// (none: `none_msg`; several: ambiguous, with `--main` as the hint).
-pub(crate) fn choose_main<T>(
+fn choose_main<T>(
     project: &Project,
     mut found: Vec<(usize, bool, T)>,
     none_msg: &str,
     none_hint: &str,
-    ambiguous_ref: &str,
 ) -> Result<(usize, Option<T>), Vec<Diagnostic>> {
     if found.len() > 1 && found.iter().filter(|f| f.1).count() == 1 {
         found.retain(|f| f.1);
@@ -860,7 +913,7 @@ pub(crate) fn choose_main<T>(
                     codes::AMBIGUOUS_MAIN,
                     Severity::Error,
                     format!(
-                        "several scripts train a model ({}); which one is the main script is ambiguous{ambiguous_ref}",
+                        "several scripts train a model ({}); which one is the main script is ambiguous",
                         names.join(", ")
                     ),
                 )

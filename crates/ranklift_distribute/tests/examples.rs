@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ranklift_distribute::{Options, Outcome, Status, distribute};
+use ranklift_distribute::{Options, Outcome, Status, TfOptions, distribute};
 use ranklift_python::Project;
 use ruff_text_size::Ranged;
 
@@ -394,7 +394,10 @@ fn examples_with_semicolon_statements_are_rewritten() {
 fn collectives_engine_changes_only_the_engine() {
     let dir = examples_dir();
     let modern = Options {
-        target_tf: (2, 21),
+        tf: TfOptions {
+            target_tf: (2, 21),
+            ..TfOptions::default()
+        },
         ..Options::default()
     };
     let mut compared = 0;
@@ -513,7 +516,10 @@ fn collectives_engine_changes_only_the_engine() {
 #[test]
 fn collectives_engine_golden_rewrites() {
     let modern = Options {
-        target_tf: (2, 21),
+        tf: TfOptions {
+            target_tf: (2, 21),
+            ..TfOptions::default()
+        },
         ..Options::default()
     };
     for name in ["tape_mlp.py", "keras_fit_basic.py"] {

@@ -835,3 +835,24 @@ fn verify_refuses_what_it_cannot_run() {
     assert_eq!(code, 2);
     assert!(err.contains("nope.py"), "{err}");
 }
+
+/// Both targets choose the main script the same way (one chooser): a TensorFlow script in a
+/// subdirectory that nothing imports is the program when no top-level script trains, and a
+/// top-level one comes first.
+#[test]
+fn a_tensorflow_script_in_a_subdirectory_is_the_main_when_alone() {
+    let d = tmpdir("tf-subdir-main");
+    let proj = d.join("proj");
+    std::fs::create_dir_all(proj.join("experiments")).unwrap();
+    let train = std::fs::read_to_string(examples().join("keras_fit_basic.py")).unwrap();
+    std::fs::write(proj.join("experiments/run.py"), &train).unwrap();
+    let args = ["distribute", "proj", "--diff", "--target-tf", "2.13"];
+    let (code, _, err) = run(bin().args(args).current_dir(&d));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("experiments/run.py"), "{err}");
+    // With a top-level script that trains too, that one is the program.
+    std::fs::write(proj.join("train.py"), &train).unwrap();
+    let (code, _, err) = run(bin().args(args).current_dir(&d));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("proj/train.py"), "{err}");
+}

@@ -12,6 +12,7 @@ use ranklift_python::{Edit, Severity};
 use ruff_python_ast::Stmt;
 use ruff_text_size::{Ranged, TextSize};
 
+use crate::Options;
 pub use crate::editor::{
     Applied, Editor, add_keyword_edit, contains_word, is_atomic, is_docstring,
 };
@@ -50,38 +51,6 @@ pub enum Engine {
 
 /// The module the collectives engine's programs import as `hvd` (written next to the program).
 pub const COLLECTIVES_MODULE: &str = "ranklift_tf";
-
-/// Options that change the generated code.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// The TensorFlow version the output targets: from 2.11 on, a Keras optimizer's `variables`
-    /// is a property, before it a method; from 2.16 on (Keras 3) the engine is TensorFlow's own
-    /// collectives instead of Horovod.
-    pub target_tf: (u32, u32),
-    /// `target_tf` was neither given (`--target-tf`, config) nor read from an installed
-    /// TensorFlow: a program that uses Keras 3 APIs then chooses the collectives engine.
-    pub target_tf_assumed: bool,
-    /// Collect [`crate::Facts`] (for `--explain` and JSON output).
-    pub facts: bool,
-    /// Epochs of Horovod's learning-rate warmup added to Keras `fit` when the rate is scaled
-    /// (0: none).
-    pub lr_warmup_epochs: u32,
-    /// PyTorch: scale each optimizer's learning rate linearly with the number of processes
-    /// (`--scale-lr linear`); off by default, since DDP averages gradients.
-    pub scale_lr_linear: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            target_tf: (2, 13),
-            target_tf_assumed: false,
-            facts: true,
-            lr_warmup_epochs: 3,
-            scale_lr_linear: false,
-        }
-    }
-}
 
 pub struct Cx<'a, 'i> {
     pub ed: Editor<'a, 'i>,
@@ -307,7 +276,7 @@ impl<'a, 'i> Cx<'a, 'i> {
 
     /// `opt.variables` (TF ≥ 2.11 optimizers) or `opt.variables()` (legacy optimizers, TF < 2.11).
     pub fn optimizer_variables(&self, opt: &str, legacy: bool) -> String {
-        if legacy || self.opts.target_tf < (2, 11) {
+        if legacy || self.opts.tf.target_tf < (2, 11) {
             format!("{opt}.variables()")
         } else {
             format!("{opt}.variables")

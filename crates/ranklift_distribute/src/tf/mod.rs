@@ -18,8 +18,7 @@ use ruff_text_size::Ranged;
 
 use crate::index::{Index, Kind};
 use crate::{
-    AnyPattern, Facts, Launch, Options, Outcome, Site, Status, choose_main, codes, has_main_guard,
-    main_by_name, uses_relative_paths,
+    AnyPattern, Facts, Launch, Options, Outcome, Site, Status, codes, uses_relative_paths,
 };
 use context::{Cx, Engine};
 use names as tf;
@@ -31,7 +30,7 @@ pub use pattern::Pattern;
 /// the collectives when no target was given or found installed (a note says so), and is an error
 /// under an explicit target of 2.15 or older.
 fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), Box<Diagnostic>> {
-    if opts.target_tf >= (2, 16) {
+    if opts.tf.target_tf >= (2, 16) {
         return Ok((Engine::Collectives, None));
     }
     for c in &idx.calls {
@@ -54,7 +53,7 @@ fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), B
                 )
                 .with_hint(hint)
             };
-            if opts.target_tf_assumed {
+            if opts.tf.target_tf_assumed {
                 return Ok((
                     Engine::Collectives,
                     Some(at(
@@ -70,7 +69,7 @@ fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), B
                 Severity::Error,
                 format!(
                     "`{q}` is a Keras 3 API, but --target-tf {}.{} means Keras 2 and Horovod",
-                    opts.target_tf.0, opts.target_tf.1
+                    opts.tf.target_tf.0, opts.tf.target_tf.1
                 ),
                 "pass --target-tf 2.16 (or the TensorFlow you run) to distribute onto TensorFlow's own collectives; Horovod's last release runs TensorFlow <= 2.15 with Keras 2 only (horovod#4290)",
             )));
@@ -90,8 +89,8 @@ fn tf1_on_collectives(idx: &Index, main: usize, pattern: Pattern, opts: &Options
         format!(
             "TF1 graph-mode training ({}) cannot be distributed onto TensorFlow {}.{}'s collectives",
             pattern.describe(),
-            opts.target_tf.0,
-            opts.target_tf.1
+            opts.tf.target_tf.0,
+            opts.tf.target_tf.1
         ),
     )
     .with_hint("TensorFlow's collectives target runs TF2 programs (GradientTape, Keras fit), and tf.estimator is gone from TensorFlow 2.16; for Horovod, pin tensorflow<=2.15 and pass --target-tf 2.15")
@@ -322,38 +321,26 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
     outcome
 }
 
-/// The main script, and what it reaches when that was computed to choose it.
+/// The main script, and what it reaches when that was computed to choose it: the given one, the
+/// single file, or the one script that imports TensorFlow and reaches a training pattern
+/// (`crate::pick_main`).
 fn pick_main(
     idx: &Index,
     main: Option<&str>,
 ) -> Result<(usize, Option<pattern::Reach>), Vec<Diagnostic>> {
-    let project = idx.project;
-    if let Some(e) = project.entry {
-        return Ok((e, None));
-    }
-    if let Some(name) = main {
-        return main_by_name(project, name).map(|m| (m, None));
-    }
-    // Candidates: scripts (top-level files, or files with a main guard) that import TensorFlow and
-    // reach a training loop.
-    let mut found: Vec<(usize, bool, pattern::Reach)> = Vec::new();
-    for (m, pm) in project.modules.iter().enumerate() {
-        let guard = has_main_guard(pm.parsed.suite());
-        let top = !pm.rel_path.contains('/');
-        if !(guard || top) || !pattern::imports_tensorflow(idx, m) {
-            continue;
-        }
-        let r = pattern::reach(idx, m);
-        if !r.patterns().is_empty() {
-            found.push((m, guard && top, r));
-        }
-    }
-    choose_main(
-        project,
-        found,
+    crate::pick_main(
+        idx,
+        main,
+        |m| {
+            if !pattern::imports_tensorflow(idx, m) {
+                return None;
+            }
+            let r = pattern::reach(idx, m);
+            (!r.patterns().is_empty()).then_some(r)
+        },
+        |r, m| r.modules.contains(&m),
         "no TensorFlow training loop found: no script of the project reaches `GradientTape` + `apply_gradients` or `Model.fit`",
         "point ranklift at the training script, or check that it trains with GradientTape or Model.fit",
-        "",
     )
 }
 

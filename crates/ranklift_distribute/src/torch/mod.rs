@@ -174,53 +174,21 @@ pub fn is_torch_project(idx: &Index) -> bool {
 }
 
 /// The main script of a PyTorch project: the given one, the single file, or the one script
-/// (`crate::is_script`) that reaches an optimizer step.
+/// that reaches an optimizer step (`crate::pick_main`).
 fn pick_main(idx: &Index, main: Option<&str>) -> Result<(usize, Option<Plan>), Vec<Diagnostic>> {
-    let project = idx.project;
-    if let Some(e) = project.entry {
-        return Ok((e, None));
-    }
-    if let Some(name) = main {
-        return crate::main_by_name(project, name).map(|m| (m, None));
-    }
-    let mut found = Vec::new();
-    let imported = crate::imported_modules(project);
-    for (m, pm) in project.modules.iter().enumerate() {
-        let guard = crate::has_main_guard(pm.parsed.suite());
-        let top = !pm.rel_path.contains('/');
-        if !crate::is_script(project, m, &imported) || !plan::imports_torch(idx, m) {
-            continue;
-        }
-        let p = plan::build(idx, m);
-        if !p.steps.is_empty() {
-            found.push((m, guard && top, p));
-        }
-    }
-    // A script at the top or with a `__main__` block is the program before a file in a
-    // subdirectory that merely nothing imports (`projects/x/train.py`, `demos/demo.py`).
-    let plain = |m: usize| {
-        let pm = &project.modules[m];
-        pm.rel_path.contains('/') && !crate::has_main_guard(pm.parsed.suite())
-    };
-    if found.iter().any(|(m, _, _)| !plain(*m)) {
-        found.retain(|(m, _, _)| !plain(*m));
-    }
-    // A module another training script imports is that script's library: its own
-    // `if __name__ == "__main__":` block is a self-test or a demo, not the program.
-    let imported: Vec<usize> = found
-        .iter()
-        .filter(|(m, _, _)| found.iter().any(|(o, _, p)| o != m && p.in_reach(*m)))
-        .map(|(m, _, _)| *m)
-        .collect();
-    if imported.len() < found.len() {
-        found.retain(|(m, _, _)| !imported.contains(m));
-    }
-    crate::choose_main(
-        project,
-        found,
+    crate::pick_main(
+        idx,
+        main,
+        |m| {
+            if !plan::imports_torch(idx, m) {
+                return None;
+            }
+            let p = plan::build(idx, m);
+            (!p.steps.is_empty()).then_some(p)
+        },
+        |p, m| p.in_reach(m),
         "no PyTorch training loop found: no script of the project reaches an `optimizer.step()`",
         "point ranklift at the training script",
-        "",
     )
 }
 

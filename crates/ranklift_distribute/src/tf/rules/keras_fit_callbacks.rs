@@ -222,7 +222,7 @@ fn warmup_callback(
     fit: &ruff_python_ast::ExprCall,
     fit_stmt: crate::index::StmtId,
 ) -> Option<String> {
-    let mut epochs = cx.opts.lr_warmup_epochs;
+    let mut epochs = cx.opts.tf.lr_warmup_epochs;
     // A `fit` of E epochs (a number) warms up over at most E - 1 of them, so that at least its
     // last epoch trains at the scaled rate (a 3-epoch warm-up in a 2-epoch fit never got there).
     if let Some(Expr::NumberLiteral(n)) = fit.arguments.find_keyword("epochs").map(|k| &k.value)

@@ -149,7 +149,7 @@ fn ignored_lr<'e>(
 ) -> Option<&'e ruff_python_ast::Keyword> {
     let lr = call.arguments.find_keyword("lr")?;
     let dropped = !opt.legacy
-        && cx.opts.target_tf >= (2, 11)
+        && cx.opts.tf.target_tf >= (2, 11)
         && call.arguments.find_keyword("learning_rate").is_none()
         && call.arguments.args.is_empty();
     dropped.then_some(lr)

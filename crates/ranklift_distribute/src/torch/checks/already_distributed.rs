@@ -12,33 +12,11 @@
 //! dist.init_process_group("nccl")        # DST202: launch it with torchrun --nproc-per-node N train.py
 //! ```
 use ranklift_python::{Diagnostic, Severity};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::Ranged;
 
-use crate::index::Index;
+use crate::index::{Index, diag};
 use crate::torch::names;
 use crate::torch::plan::Plan;
-
-pub fn diag(
-    idx: &Index,
-    m: usize,
-    r: TextRange,
-    code: &'static str,
-    sev: Severity,
-    msg: String,
-    hint: &str,
-) -> Diagnostic {
-    let pm = &idx.project.modules[m];
-    Diagnostic::new(
-        &pm.rel_path,
-        &pm.parsed.text,
-        &pm.parsed.index,
-        r,
-        code,
-        sev,
-        msg,
-    )
-    .with_hint(hint)
-}
 
 pub fn run(idx: &Index, plan: &Plan) -> Option<Vec<Diagnostic>> {
     let (c, what, launch, q) = idx

@@ -17,9 +17,9 @@
 use ranklift_python::{Diagnostic, Severity};
 use ruff_text_size::Ranged;
 
-use super::already_distributed::diag;
 use super::under_rank_condition;
 use crate::index::Index;
+use crate::index::diag;
 use crate::torch::{names, plan::Plan};
 
 pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {

@@ -15,8 +15,8 @@
 use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Stmt;
 
-use super::already_distributed::diag;
 use super::under_rank_condition;
+use crate::index::diag;
 use crate::index::{Callee, Index};
 use crate::torch::plan::{Plan, call_sites};
 use crate::torch::rules::rank0_only::rank0_stmt_of;

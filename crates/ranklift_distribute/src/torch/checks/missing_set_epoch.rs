@@ -13,8 +13,8 @@ use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
-use super::already_distributed::diag;
 use crate::index::Index;
+use crate::index::diag;
 use crate::torch::{names, plan::Plan};
 
 pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
@@ -36,7 +36,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
             })
         {
             out.push(diag(idx, m, c.call.range(), "DST410", Severity::Warning,
-                "this DistributedSampler never gets `set_epoch`: every epoch replays the same order".into(),
+                "this DistributedSampler never gets `set_epoch`: every epoch replays the same order",
                 "call `sampler.set_epoch(epoch)` (or `loader.sampler.set_epoch(epoch)`) at the top of every epoch"));
         }
     }

@@ -15,8 +15,8 @@ use ruff_python_ast::Expr;
 use ruff_python_ast::visitor::{Visitor, walk_expr};
 use ruff_text_size::Ranged;
 
-use super::already_distributed::diag;
 use crate::index::Index;
+use crate::index::diag;
 use crate::torch::{
     names,
     plan::{Plan, assigned_to},

@@ -12,8 +12,8 @@ use ranklift_python::{Diagnostic, Severity};
 use ruff_python_ast::Expr;
 use ruff_text_size::Ranged;
 
-use super::already_distributed::diag;
 use crate::index::Index;
+use crate::index::diag;
 use crate::torch::{names, plan::Plan};
 
 pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
@@ -36,7 +36,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
             && matches!(&s.value, Expr::BooleanLiteral(b) if b.value)
         {
             out.push(diag(idx, m, s.range(), "DST414", Severity::Error,
-                "`shuffle=True` together with `sampler=`: DataLoader raises ValueError (they are mutually exclusive)".into(),
+                "`shuffle=True` together with `sampler=`: DataLoader raises ValueError (they are mutually exclusive)",
                 "drop `shuffle=True` and pass `shuffle=True` to the DistributedSampler instead"));
         }
     }

@@ -13,8 +13,8 @@
 use ranklift_python::{Diagnostic, Severity};
 use ruff_text_size::Ranged;
 
-use super::already_distributed::diag;
 use crate::index::Index;
+use crate::index::diag;
 use crate::torch::plan::Plan;
 
 pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
@@ -27,7 +27,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
         });
         if !has {
             out.push(diag(idx, c.scope.module, c.call.range(), "DST415", Severity::Warning,
-                "the training loader of this DDP program has no sampler: every rank trains on the whole dataset".into(),
+                "the training loader of this DDP program has no sampler: every rank trains on the whole dataset",
                 "pass `sampler=DistributedSampler(dataset, shuffle=...)` (and drop the loader's `shuffle=`)"));
         }
     }

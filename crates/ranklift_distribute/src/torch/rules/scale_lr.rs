@@ -24,7 +24,7 @@ use crate::torch::Tx;
 const RULE: &str = "scale_lr";
 
 pub fn run(tx: &mut Tx) {
-    if !tx.opts.scale_lr_linear {
+    if !tx.opts.torch.scale_lr_linear {
         return;
     }
     let idx = tx.idx;
