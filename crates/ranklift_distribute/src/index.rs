@@ -1316,6 +1316,30 @@ impl<'a> Visitor<'a> for Collector<'a, '_> {
     }
 }
 
+/// A diagnostic at `range` of module `m`, located in that module's file: the one builder every
+/// rule and check of every target uses.
+pub fn diag(
+    idx: &Index,
+    m: usize,
+    range: TextRange,
+    code: &'static str,
+    sev: ranklift_python::Severity,
+    msg: impl Into<String>,
+    hint: impl Into<String>,
+) -> ranklift_python::Diagnostic {
+    let pm = &idx.project.modules[m];
+    ranklift_python::Diagnostic::new(
+        &pm.rel_path,
+        &pm.parsed.text,
+        &pm.parsed.index,
+        range,
+        code,
+        sev,
+        msg,
+    )
+    .with_hint(hint)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Kind;
@@ -1344,28 +1368,4 @@ mod tests {
             }
         }
     }
-}
-
-/// A diagnostic at `range` of module `m`, located in that module's file: the one builder every
-/// rule and check of every target uses.
-pub fn diag(
-    idx: &Index,
-    m: usize,
-    range: TextRange,
-    code: &'static str,
-    sev: ranklift_python::Severity,
-    msg: impl Into<String>,
-    hint: impl Into<String>,
-) -> ranklift_python::Diagnostic {
-    let pm = &idx.project.modules[m];
-    ranklift_python::Diagnostic::new(
-        &pm.rel_path,
-        &pm.parsed.text,
-        &pm.parsed.index,
-        range,
-        code,
-        sev,
-        msg,
-    )
-    .with_hint(hint)
 }
