@@ -23,6 +23,7 @@ exit 0 only if all passed.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,12 @@ CI_SAMPLE = {
 # fed from a generator seeded per rank, the rank taken out of the seed — every rank then feeds
 # the same rows, which `data split` must name (from the arrays fed to Session.run).
 VERIFY_SPLIT = {"tf1_session_placeholders.py": ("default_rng(31 + hvd.rank())", "default_rng(31)")}
+# Faults after training, as (line of the rewrite, what to insert after it): a rank that fails
+# once `fit` is over, after `evaluate` — the budget stops `fit`, and the program must run on
+# past evaluation (an evaluation's tf.function does not end the run: it does not train).
+VERIFY_AFTER = {"keras_fit_basic.py": (
+    re.compile(r"^loss, acc = model\.evaluate\(.*$", re.M),
+    '\nif hvd.rank() == 1:\n    raise RuntimeError("rank 1 fails after training")')}
 # Programs whose short default budget does not reach what a check needs: run to the end.
 TO_THE_END = set()
 
@@ -74,6 +81,10 @@ def controls(name):
     if name in VERIFY_SPLIT:
         seeded, same = VERIFY_SPLIT[name]
         out.append(("every rank feeds the same rows", lambda t: t.replace(seeded, same), {"data split"}))
+    if name in VERIFY_AFTER:
+        line, fault = VERIFY_AFTER[name]
+        out.append(("a rank fails after evaluate", lambda t: line.sub(lambda m: m.group(0) + fault, t, 1),
+                    {"runs"}))
     if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod":
         what, edit = E.RUN_CONTROLS[name]
         # A run the fault stops (an error, a stall); or, under the step budget, the ranks stepping

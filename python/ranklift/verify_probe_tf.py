@@ -32,7 +32,8 @@ the end of the batch that reaches it (`stop_training`: the epoch's end runs — 
 ModelCheckpoint — and the program goes on after `fit`); in a loop over an eager `tf.data`
 iterator, the process ends when the loop starts its next pass over the training data, and each
 pass is cut after RANKLIFT_VERIFY_PASS batches; a loop that draws no such pass (`for step in
-range(n)`) ends at its next call of a tf.function (or its next eager step) past the budget; a
+range(n)`) ends at its next call of a tf.function that trains (or its next eager step) past
+the budget — evaluation, prediction and saving after a stopped `fit` run on; a
 TF1 graph, at its next `Session.run` of a training op past it. TF1 graphs: a training op built
 by a `tf.compat.v1.train` optimizer is a step each time a `Session.run` (MonitoredSession's,
 Estimator's) fetches it — its batch is the rows of the arrays fed to that run, its loss the
@@ -54,6 +55,7 @@ import ranklift_verify_record as _r
 if _r.active:
     _rec = _r.rec
     _state = {"over": False, "pending": [], "trained": set(), "last": None, "saving": 0,
+              "calling": [], "training_functions": set(),
               "last_of": {}, "variables": {}, "fitting": 0, "sources": [],
               "passes": 0, "pass": 0}
     # RANKLIFT_VERIFY_DESYNC=1 (the 2-process run): ranks other than 0 draw Python's `random`
@@ -152,6 +154,8 @@ if _r.active:
                 out = apply()
                 _open_step(key, None if lr is None else lr.numpy(), names, read(variables))
                 return out
+            # Traced inside a tf.function: every function being called now trains.
+            _state["training_functions"].update(_state["calling"])
             tensors = lambda: [tf.convert_to_tensor(v) for v in variables]  # noqa: E731
             try:
                 tf.py_function(lambda *t: _settle_step(key, [x.numpy() for x in t]) or [], tensors(), [])
@@ -324,9 +328,16 @@ if _r.active:
             original_call = function_cls.__call__
 
             def __call__(self, *a, _original=original_call, **k):
-                if _state["over"] and not _state["fitting"] and not _state["trained"] and tf.executing_eagerly():
+                # Only a function that trains (an optimizer step was traced in it) ends the
+                # run: evaluation, prediction or a save after a stopped `fit` go on running.
+                if (_state["over"] and not _state["fitting"] and not _state["trained"]
+                        and id(self) in _state["training_functions"] and tf.executing_eagerly()):
                     _r.stop(f"the step budget ({_r.budget} steps)")
-                return _original(self, *a, **k)
+                _state["calling"].append(id(self))
+                try:
+                    return _original(self, *a, **k)
+                finally:
+                    _state["calling"].pop()
 
             function_cls.__call__ = __call__
 
