@@ -407,7 +407,15 @@ def check_example(ex, bin_path, work):
             raise Failure(f"ranklift chose `{launcher}`, not `{want}`, for the TensorFlow installed here")
         ENGINE["printed"] = report["launch"]["argv"]
         main_rel = report["main"]
-        orig_main = ex if ex.is_file() else ex / main_rel
+        # The original runs from a copy of its own: its relative writes (checkpoints, logs) land
+        # there, never in the repository, and no later run finds them.
+        src = work / "orig-src" / ex.name
+        if ex.is_file():
+            src.parent.mkdir()
+            shutil.copy2(ex, src)
+        else:
+            shutil.copytree(ex, src, ignore=shutil.ignore_patterns("__pycache__"))
+        orig_main = src if ex.is_file() else src / main_rel
         new_main = out if ex.is_file() else out / main_rel
         # 1. original, one process — and, at the same time (both are one process, on different
         # directories; the 2-rank run below takes both cores), 3b. the rewrite on one rank.

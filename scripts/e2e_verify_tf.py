@@ -43,7 +43,7 @@ BROADCAST_VISIBLE = {"tape_mlp.py", "keras_fit_basic.py"}
 # callbacks-on-every-rank control (Horovod's launcher and its output), a TF1 session fed by hand
 # with its split control. The rest runs locally.
 CI_SAMPLE = {
-    "collectives": {"keras_fit_basic.py", "keras_checkpoint_reload.py"},
+    "collectives": {"keras_fit_basic.py", "keras_checkpoint_reload.py", "tape_endless_iterator.py"},
     "horovod": {"tape_mlp.py", "keras_fit_generator_callbacks.py", "tf1_session_placeholders.py"},
 }
 # Faults only verify's records show, as (text of the rewrite, what to put instead): a TF1 loop

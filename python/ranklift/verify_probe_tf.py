@@ -31,8 +31,8 @@ The step budget (RANKLIFT_VERIFY_STEPS, 0: none): in `fit`, an added callback st
 the end of the batch that reaches it (`stop_training`: the epoch's end runs — validation,
 ModelCheckpoint — and the program goes on after `fit`); in a loop over an eager `tf.data`
 iterator, the process ends when the loop starts its next pass over the training data, and each
-pass is cut after RANKLIFT_VERIFY_PASS batches; a loop that draws no such pass (`for step in
-range(n)`) ends at its next call of a tf.function that trains (or its next eager step) past
+pass is cut after RANKLIFT_VERIFY_PASS batches (not that of an endless, repeated dataset); a
+loop that draws no such pass (`for step in range(n)`) ends at its next call of a tf.function that trains (or its next eager step) past
 the budget — evaluation, prediction and saving after a stopped `fit` run on; a
 TF1 graph, at its next `Session.run` of a training op past it. TF1 graphs: a training op built
 by a `tf.compat.v1.train` optimizer is a step each time a `Session.run` (MonitoredSession's,
@@ -284,6 +284,12 @@ if _r.active:
             original_init(self, dataset, *a, **k)
             self._ranklift_dataset = key
             self._ranklift_batches = 0
+            # An infinite dataset (`repeat()`) has no passes to cut: a program draws from it with
+            # `next(iterator)` as long as it trains, and a cut would raise StopIteration there.
+            try:
+                self._ranklift_endless = int(dataset.cardinality()) == -1
+            except Exception:  # a dataset without cardinality: cut as any other
+                self._ranklift_endless = False
             _state["passes"] += 1
             self._ranklift_pass = _state["passes"]
 
@@ -294,7 +300,7 @@ if _r.active:
         def __next__(self):
             key = getattr(self, "_ranklift_dataset", None)
             if tf.executing_eagerly() and key in _state["trained"]:
-                if _r.cut and self._ranklift_batches >= _r.cut:
+                if _r.cut and self._ranklift_batches >= _r.cut and not getattr(self, "_ranklift_endless", False):
                     raise StopIteration
                 if _r.budget and len(_rec["steps"]) >= 4 * _r.budget:
                     _r.stop(f"four times the step budget ({_r.budget} steps) within one pass over the data")
