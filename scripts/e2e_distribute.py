@@ -135,6 +135,7 @@ KERAS3_ONLY = {
 LEGACY_KERAS = {
     "keras_lr_keyword.py": "Keras 3 optimizers reject `lr=` (tf_keras, like Keras 2.11+, ignores it)",
     "keras_dataset_steps.py": "Keras 3 saves weights only to `*.weights.h5`",
+    "keras_saved_formats.py": "a Keras 3 model saved with `tf.saved_model.save` loads back without a call signature (Keras 3 exports with `model.export`)",
     "keras_fit_generator_callbacks.py": "`fit_generator` is gone from Keras 3",
     "keras_subclass_fit.py": "Keras 3 saves models only to `.keras` or `.h5`",
     "tape_alias_forms.py": "`tf.keras.losses.mean_squared_error` is gone from Keras 3",

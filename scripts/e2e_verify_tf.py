@@ -44,7 +44,8 @@ BROADCAST_VISIBLE = {"tape_mlp.py", "keras_fit_basic.py"}
 # with its split control. The rest runs locally.
 CI_SAMPLE = {
     "collectives": {"keras_fit_basic.py", "keras_checkpoint_reload.py", "tape_endless_iterator.py"},
-    "horovod": {"tape_mlp.py", "keras_fit_generator_callbacks.py", "tf1_session_placeholders.py"},
+    "horovod": {"tape_mlp.py", "keras_fit_generator_callbacks.py", "tf1_session_placeholders.py",
+                "keras_saved_formats.py"},
 }
 # Faults only verify's records show, as (text of the rewrite, what to put instead): a TF1 loop
 # fed from a generator seeded per rank, the rank taken out of the seed — every rank then feeds

@@ -537,6 +537,9 @@ impl Plan<'_> {
                     s.contains("Connection closed by peer")
                         || s.contains("Connection reset by peer")
                         || s.contains("remote worker crashing")
+                        // Horovod's and TensorFlow's words for a collective a failed peer left.
+                        || s.contains("Horovod has been shut down")
+                        || s.contains("Collective ops is aborted")
                 };
                 let raised = |r: &u32| logs_err[*r as usize].contains("Traceback");
                 let rank = (0..n)

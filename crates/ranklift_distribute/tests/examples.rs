@@ -386,7 +386,8 @@ fn examples_with_semicolon_statements_are_rewritten() {
 /// both: the import lines (`import horovod.tensorflow[.keras] as hvd`, `import horovod.tensorflow
 /// as hvd_tf` / `import ranklift_tf as hvd`), Horovod's GPU pinning block (`ranklift_tf.init()`
 /// pins the GPU itself), `hvd_tf.` (one module there), and the warm-up callback's `initial_lr=`
-/// (Keras 3 has no `backend.get_value`; `ranklift_tf` reads the rate when training starts).
+/// (Keras 3 has no `backend.get_value`; `ranklift_tf` reads the rate when training starts), and
+/// the `custom_objects=` Horovod's `load_model` calls get (its optimizer's class is its own).
 /// Whitespace is ignored: the shorter callback call may fit on one line. (`import tensorflow as
 /// tf` lines too: the pinning block needs one where the program reaches Keras only.) And the adapter module
 /// is written next to the main script, exactly `python/ranklift_tf.py`.
@@ -459,6 +460,11 @@ fn collectives_engine_changes_only_the_engine() {
                 .collect();
             while let Some(i) = s.find("initial_lr=") {
                 let j = s[i..].find("warmup_epochs=").map_or(s.len(), |j| i + j);
+                s.replace_range(i..j, "");
+            }
+            // Horovod's loads name the plain optimizer classes (`keras_load_model`).
+            while let Some(i) = s.find(",custom_objects={") {
+                let j = s[i..].find('}').map_or(s.len(), |j| i + j + 1);
                 s.replace_range(i..j, "");
             }
             s.replace(",)", ")").replace(",]", "]")

@@ -270,6 +270,7 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             distributed_gradient_tape::run(&mut cx);
             distributed_gradient_tape::single_variable_sources(&mut cx);
             keras_distributed_optimizer::run(&mut cx);
+            keras_load_model::run(&mut cx);
             keras_steps::run(&mut cx);
             shard_dataset::run_fit(&mut cx);
             if !reach.custom_loop_applies().is_empty() {

@@ -5,6 +5,7 @@ pub mod distributed_gradient_tape;
 pub mod horovod_init;
 pub mod keras_distributed_optimizer;
 pub mod keras_fit_callbacks;
+pub mod keras_load_model;
 pub mod keras_steps;
 pub mod keras_verbose;
 pub mod rank0_only;

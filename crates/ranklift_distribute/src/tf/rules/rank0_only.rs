@@ -233,8 +233,9 @@ fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
     }
 }
 
-/// Statements that load (`load_weights`, `load_model`, `restore`) a path only rank 0 writes: the
-/// same string literal, or the same module-level name, as a guarded write.
+/// Statements that read (`load_weights`, `load_model`, `restore`, `tf.saved_model.load`,
+/// `open`, `imread`) a path only rank 0 writes: the same string literal, or the same
+/// module-level name, as a guarded write.
 fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
     let idx = cx.idx;
     let (mut lits, mut names) = rank0_paths(idx, guarded);
@@ -274,12 +275,42 @@ fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
     }
     let mut out = Vec::new();
     for (s, info) in cx.reached_stmts() {
-        if guarded.contains(&s) || !matches!(info.stmt, Stmt::Expr(_) | Stmt::Assign(_)) {
+        if !matches!(info.stmt, Stmt::Expr(_) | Stmt::Assign(_)) {
             continue;
         }
+        // A statement that runs on rank 0 only (guarded itself, or inside a guarded block)
+        // reads after rank 0's own write: no wait, which would also be a collective rank 0
+        // alone enters.
+        let mut up = Some(s);
+        let mut on_rank0 = false;
+        while let Some(u) = up {
+            if guarded.contains(&u) {
+                on_rank0 = true;
+                break;
+            }
+            up = idx.stmts[u].parent;
+        }
+        if on_rank0 {
+            continue;
+        }
+        // A reader of the path: Keras' and TensorFlow's loads (`tf.saved_model.load`), and the
+        // generic ones (`open`, `imread`) — the path must still be one rank 0 writes, below.
         let loads = ruff_python_ast::helpers::any_over_body(std::slice::from_ref(info.stmt), |e| {
-            matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Attribute(a)
-                if matches!(a.attr.as_str(), "load_weights" | "load_model" | "restore" | "latest_checkpoint")))
+            let Expr::Call(c) = e else { return false };
+            match &*c.func {
+                Expr::Attribute(a) => matches!(
+                    a.attr.as_str(),
+                    "load_weights"
+                        | "load_model"
+                        | "restore"
+                        | "latest_checkpoint"
+                        | "load"
+                        | "open"
+                        | "imread"
+                ),
+                Expr::Name(n) => matches!(n.id.as_str(), "open" | "imread" | "load_model"),
+                _ => false,
+            }
         });
         if !loads {
             continue;
