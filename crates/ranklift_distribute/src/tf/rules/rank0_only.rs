@@ -195,6 +195,14 @@ pub fn run(cx: &mut Cx) {
             .any(|&o| o != s && crate::editor::within(idx, s, o))
     });
     extend_to_dependents(idx, &mut guarded, cx.pattern.is_tf1());
+    // And after extending to dependents (a loop whose body is all guarded is guarded whole):
+    // a guard inside a guard would re-indent the same lines twice.
+    let outer = guarded.clone();
+    guarded.retain(|&s| {
+        !outer
+            .iter()
+            .any(|&o| o != s && crate::editor::within(idx, s, o))
+    });
     barrier_before_loads(cx, &loads);
     guarded.sort_unstable();
     guarded.dedup();
@@ -507,6 +515,17 @@ fn bound_names(stmt: &Stmt) -> Vec<String> {
             visitor::walk_stmt(self, s);
         }
         fn visit_expr(&mut self, e: &'a Expr) {
+            // A comprehension's and a lambda's names are their own scope's (Python 3).
+            if matches!(
+                e,
+                Expr::ListComp(_)
+                    | Expr::SetComp(_)
+                    | Expr::DictComp(_)
+                    | Expr::Generator(_)
+                    | Expr::Lambda(_)
+            ) {
+                return;
+            }
             if let Expr::Name(n) = e
                 && n.ctx.is_store()
             {
@@ -550,10 +569,16 @@ fn extend_to_dependents(idx: &Index, guarded: &mut Vec<StmtId>, tf1: bool) {
             if guarded.contains(&s) {
                 continue;
             }
+            // A name `s` binds itself (`for i in ...` inside it) is its own, not the guarded
+            // statement's: a training block that reuses a loop variable a guarded print loop
+            // bound is no dependent.
+            let own = bound_names(idx.stmts[s].stmt);
+            let binds_itself = |n: &str| own.iter().any(|b| b == n);
             let reads = idx.refs.iter().any(|r| {
                 r.scope == info.scope
                     && names.iter().any(|n| n == r.name.id.as_str())
                     && crate::editor::within(idx, r.stmt, s)
+                    && !binds_itself(r.name.id.as_str())
             });
             if reads && bound_elsewhere(idx, info, &names, s) {
                 guarded.push(s);
