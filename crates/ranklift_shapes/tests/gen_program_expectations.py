@@ -16,68 +16,25 @@ and NumPy versions it was made with).
 """
 import json
 import os
-import runpy
-import signal
 import sys
-import time
-import traceback
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+from fork_runner import fork_call, run_program  # noqa: E402
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
 
-def _child(path, args, w):
-    """In a forked child: run `path` as __main__ and write what happened to the pipe `w`."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    os.chdir(os.path.dirname(path))
-    sys.argv = [path, *args]
-    sys.path.insert(0, os.path.dirname(path))
-    np.random.seed(0)
-    try:
-        runpy.run_path(path, run_name="__main__")
-        result = {"ok": True}
-    except BaseException as e:  # noqa: BLE001 - SystemExit and all: what the program raised
-        frames = [f for f in traceback.extract_tb(e.__traceback__)
-                  if os.path.abspath(f.filename) == os.path.abspath(path)]
-        f = frames[-1]
-        msg = str(e).split("\n")[0]
-        result = {"ok": False, "line": f.lineno, "col": f.colno, "message": f"{type(e).__name__}: {msg}"}
-    with os.fdopen(w, "w") as out:
-        json.dump(result, out)
-    os._exit(0)
-
-
 def run(path, args):
-    """Run one program in a child forked from this process, which has NumPy imported already (a
-    fresh interpreter per program spent most of the time importing NumPy): the child starts from
-    the same state every time — nothing a program imports or sets reaches the next one."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            _child(path, args, w)
-        finally:
-            os._exit(1)
-    os.close(w)
-    deadline = time.monotonic() + 120
-    with os.fdopen(r) as f:
-        # A program that hangs is killed at the deadline; the empty read then fails below.
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                break
-            time.sleep(0.005)
-        text = f.read()
-    if not text:
+    """Run one program in a child forked from this process, which has NumPy imported already
+    (scripts/fork_runner.py: a fresh interpreter per program spent most of the time importing
+    NumPy); every child starts from the same state."""
+    r = fork_call(run_program, path, args)
+    if r is None:
         raise SystemExit(f"{path}: the program's run reported nothing (killed, or hung past 120 s)")
-    return json.loads(text)
+    if r["ok"]:
+        return {"ok": True}
+    return {"ok": False, "line": r["line"], "col": r["col"], "message": r["message"]}
 
 
 def main():

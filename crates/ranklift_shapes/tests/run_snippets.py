@@ -15,36 +15,23 @@ import os
 import sys
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+from fork_runner import fork_call  # noqa: E402
 
-def _child(text, w):
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
+
+def run_text(text):
+    """Run `text` as __main__ (call it in a fork): how it ended."""
     try:
         exec(compile(text, "<string>", "exec"), {"__name__": "__main__"})
-        result = {"ok": True}
+        return {"ok": True}
     except SystemExit as e:
-        result = {"ok": e.code in (None, 0)}
+        return {"ok": e.code in (None, 0)}
     except BaseException as e:  # noqa: BLE001 - any exception is the program's outcome
-        result = {"ok": False, "error": "".join(traceback.format_exception(e))}
-    with os.fdopen(w, "w") as out:
-        json.dump(result, out)
+        return {"ok": False, "error": "".join(traceback.format_exception(e))}
 
 
 def run(text):
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            _child(text, w)
-        finally:
-            os._exit(0)
-    os.close(w)
-    with os.fdopen(r) as f:
-        out = f.read()
-    os.waitpid(pid, 0)
-    return json.loads(out) if out else {"ok": False, "error": "the program's process died"}
+    return fork_call(run_text, text) or {"ok": False, "error": "the program's process died"}
 
 
 def main():
