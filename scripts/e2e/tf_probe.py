@@ -47,11 +47,36 @@ def _note_write(path):
 
 
 _orig_open = builtins.open
+# Files opened for update ("r+"), with their state then: Keras 2 opens a `.keras` file "r+b" to
+# load it, and writes nothing. Counted as written only if they changed by the end.
+_updates = []
+
+
+def _note_open(path, mode):
+    mode = str(mode)
+    if any(c in mode for c in "wax"):
+        _note_write(path)
+    elif "+" in mode:
+        try:
+            st = os.stat(path)
+            _updates.append((path, st.st_mtime_ns, st.st_size))
+        except (OSError, TypeError, ValueError):
+            _note_write(path)
+
+
+def _changed_updates():
+    for path, mtime, size in _updates:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_mtime_ns, st.st_size) != (mtime, size):
+            _note_write(path)
 
 
 def _open(file, mode="r", *a, **k):
-    if isinstance(file, (str, bytes, os.PathLike)) and any(c in str(mode) for c in "wax+"):
-        _note_write(file)
+    if isinstance(file, (str, bytes, os.PathLike)):
+        _note_open(file, mode)
     return _orig_open(file, mode, *a, **k)
 
 
@@ -273,12 +298,11 @@ def patch(tf):
 
         def wrapper(*a, **k):
             target = a[index] if len(a) > index else k.get(keyword)
-            if opener:
-                mode = a[index + 1] if len(a) > index + 1 else k.get("mode", "r")
-                if not any(c in str(mode) for c in "wax+"):
-                    target = None
             if isinstance(target, (str, bytes, os.PathLike)):
-                _note_write(target)
+                if opener:
+                    _note_open(target, a[index + 1] if len(a) > index + 1 else k.get("mode", "r"))
+                else:
+                    _note_write(target)
             return original(*a, **k)
 
         setattr(owner, name, wrapper)
@@ -329,6 +353,7 @@ def patch(tf):
                         value = None
             if value is not None:
                 arrays[f"w{i:05}"] = np.asarray(value)
+        _changed_updates()
         np.savez(os.path.join(OUT, f"probe{RANK}.npz"), **arrays)
         with _orig_open(os.path.join(OUT, f"probe{RANK}.json"), "w") as f:
             json.dump(_rec, f)
