@@ -234,10 +234,12 @@ CONTROLS = [
 # plateau metric (`ranklift verify`'s own CI control, scripts/e2e_verify.py), unsplit work
 # (hand_batched_lm.py's control stays), a crash after the reload (other `runs` controls stay);
 # and plain_loop.py, whose example and three controls (no wrap, no set_epoch, saving on every
-# rank) `ranklift verify` runs in CI on the same program (scripts/e2e_verify.py --ci).
+# rank) `ranklift verify` runs in CI on the same program (scripts/e2e_verify.py --ci); and
+# hand_batched_lm.py (its original alone takes ~60 s), whose control `ranklift verify` runs in CI
+# too.
 # Their rewrites stay pinned in CI by the golden tests.
 LOCAL_ONLY = {"finetune_head.py", "gan_aux_head.py", "weighted_sampler.py", "samples_and_progress.py",
-              "plain_loop.py",
+              "plain_loop.py", "hand_batched_lm.py",
               "plateau_schedule.py", "loaders_by_split.py", "project_loader_tuple",
               "log_file_and_best_copy.py", "reload_best.py", "ema_after_wrap.py",
               "csv_logger_handle.py"}
