@@ -231,8 +231,8 @@ CONTROLS = [
 # Controls (and their examples) CI leaves to the local run because another CI run fails on the
 # same fault: find_unused_parameters (unused_submodule.py stays), a per-rank sampler seed
 # (infinite_loader.py stays), rank 1 writing (plain_loop.py's control stays), a rank-local
-# plateau metric (`ranklift verify`'s own CI control, scripts/e2e_verify.py), unsplit work
-# (hand_batched_lm.py's control stays), a crash after the reload (other `runs` controls stay);
+# plateau metric and unsplit work (`ranklift verify`'s own CI controls, scripts/e2e_verify.py),
+# a crash after the reload (other `runs` controls stay);
 # and plain_loop.py, whose example and three controls (no wrap, no set_epoch, saving on every
 # rank) `ranklift verify` runs in CI on the same program (scripts/e2e_verify.py --ci); and
 # hand_batched_lm.py (its original alone takes ~60 s), whose control `ranklift verify` runs in CI
