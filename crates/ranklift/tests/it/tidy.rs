@@ -121,23 +121,35 @@ fn named_paths(line: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn every_path_named_in_comments_and_documents_exists() {
+/// The commentary of every file of the repository: (path relative to the root, line, text).
+fn all_commentary() -> Vec<(String, usize, String)> {
     let mut all = Vec::new();
     files(&repo(), &mut all);
-    let mut dangling = Vec::new();
+    let mut out = Vec::new();
     for p in &all {
         let Ok(text) = std::fs::read_to_string(p) else {
             continue;
         };
-        if rel(p).starts_with("examples/") {
+        let rel = rel(p);
+        out.extend(
+            commentary(p, &text)
+                .into_iter()
+                .map(|(line, c)| (rel.clone(), line, c)),
+        );
+    }
+    out
+}
+
+#[test]
+fn every_path_named_in_comments_and_documents_exists() {
+    let mut dangling = Vec::new();
+    for (path, line, c) in all_commentary() {
+        if path.starts_with("examples/") {
             continue;
         }
-        for (line, c) in commentary(p, &text) {
-            for named in named_paths(&c) {
-                if !repo().join(&named).exists() {
-                    dangling.push(format!("{}:{line}: {named}", rel(p)));
-                }
+        for named in named_paths(&c) {
+            if !repo().join(&named).exists() {
+                dangling.push(format!("{path}:{line}: {named}"));
             }
         }
     }
@@ -170,19 +182,11 @@ fn cites_outside(comment: &str) -> bool {
 
 #[test]
 fn nothing_cites_what_is_outside_the_repository() {
-    let mut all = Vec::new();
-    files(&repo(), &mut all);
-    let mut cited = Vec::new();
-    for p in &all {
-        let Ok(text) = std::fs::read_to_string(p) else {
-            continue;
-        };
-        for (line, c) in commentary(p, &text) {
-            if cites_outside(&c) {
-                cited.push(format!("{}:{line}: {}", rel(p), c.trim()));
-            }
-        }
-    }
+    let cited: Vec<String> = all_commentary()
+        .into_iter()
+        .filter(|(_, _, c)| cites_outside(c))
+        .map(|(path, line, c)| format!("{path}:{line}: {}", c.trim()))
+        .collect();
     assert!(
         cited.is_empty(),
         "references to what is not in the repository (write the design note in docs/ and point there, or drop it):\n{}",
