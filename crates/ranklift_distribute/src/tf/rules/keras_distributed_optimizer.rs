@@ -31,6 +31,14 @@ use crate::tf::names as tf;
 
 const RULE: &str = "keras_distributed_optimizer";
 
+/// The optimizer a `compile` call is given: its `optimizer=` keyword, or its first argument.
+pub fn compile_optimizer(call: &ruff_python_ast::ExprCall) -> Option<&Expr> {
+    call.arguments
+        .find_keyword("optimizer")
+        .map(|k| &k.value)
+        .or_else(|| call.arguments.args.first())
+}
+
 /// `compile` calls on models in reached code.
 pub fn compile_calls<'a>(cx: &Cx<'a, '_>) -> Vec<(Scope, &'a ruff_python_ast::ExprCall)> {
     let idx = cx.idx;
@@ -63,12 +71,7 @@ pub fn run(cx: &mut Cx) {
                 "`{class}` trains in its own `train_step`: its GradientTape is wrapped instead of the optimizer given to `compile`"));
             continue;
         }
-        let opt = call
-            .arguments
-            .find_keyword("optimizer")
-            .map(|k| &k.value)
-            .or_else(|| call.arguments.args.first());
-        match opt {
+        match compile_optimizer(call) {
             None => {
                 let keras = cx.keras_path(m);
                 let text = format!(

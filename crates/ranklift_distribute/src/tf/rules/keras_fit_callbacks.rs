@@ -265,11 +265,7 @@ fn warmup_callback(
             return None;
         }
     }
-    let opt = ccall
-        .arguments
-        .find_keyword("optimizer")
-        .map(|k| &k.value)
-        .or(ccall.arguments.args.first());
+    let opt = super::keras_distributed_optimizer::compile_optimizer(ccall);
     let numeric_lr = match opt {
         // Keras's default, or a name: a numeric default rate.
         None | Some(Expr::StringLiteral(_)) => true,

@@ -96,12 +96,7 @@ pub fn run(cx: &mut Cx) {
 fn compiled_classes(cx: &Cx) -> Option<BTreeSet<&'static str>> {
     let mut out = BTreeSet::new();
     for (scope, call) in super::keras_distributed_optimizer::compile_calls(cx) {
-        let opt = call
-            .arguments
-            .find_keyword("optimizer")
-            .map(|k| &k.value)
-            .or_else(|| call.arguments.args.first());
-        let class = match opt {
+        let class = match super::keras_distributed_optimizer::compile_optimizer(call) {
             None => tf::optimizer_from_string("rmsprop"),
             Some(e) => class_of(cx, scope, e, 0),
         };
