@@ -364,6 +364,9 @@ impl<'a> Interp<'a> {
             Expr::Subscript(s) => {
                 let obj = self.eval(&s.value, st);
                 let idx = self.eval(&s.slice, st);
+                if let Some(v) = self.index_array_get(&obj, &idx, &s.slice, s.range) {
+                    return v;
+                }
                 self.get_item(&obj, &idx, s.range, st)
             }
             Expr::Starred(s) => {

@@ -649,18 +649,30 @@ impl<'a> Interp<'a> {
         match obj {
             Value::Array(s) => {
                 let target = index_shape(s, idx);
-                if target.error.is_some() {
+                if target
+                    .error
+                    .as_ref()
+                    .is_some_and(|e| e.certainty == Certainty::Certain)
+                {
                     self.outcome(range, target);
                     return;
                 }
+                // An index that may be out of bounds (`out[i] = row` with `i` unknown) still
+                // selects the shape it names when it is in bounds: a value that cannot be
+                // stored there fails either way, so that error is certain and the possible
+                // index error is not said as well.
                 let heap = |a| st.list(a);
+                let mut certain = false;
                 if let Some(value) = v.array_shape(&heap) {
                     // A Python sequence of sequences stored into an array whose dtype may be
                     // `object` (not tracked) puts one sequence in each element: its extra rank
                     // is no error then.
                     let seq = matches!(v, Value::List(_) | Value::Tuple(_));
                     let advanced = items(idx).iter().any(|i| matches!(i, Item::Vec(_)));
-                    self.check_setitem(&value, &target.shape, seq, advanced, range);
+                    certain = self.check_setitem(&value, &target.shape, seq, advanced, range);
+                }
+                if !certain && target.error.is_some() {
+                    self.outcome(range, target);
                 }
             }
             // Basic indexing only: an index array's selection is not tracked for tensors.
@@ -671,7 +683,12 @@ impl<'a> Interp<'a> {
                         .any(|i| matches!(i, Item::Vec(_) | Item::Other)) =>
             {
                 let target = index_shape(s, idx);
-                if let (None, Some(t), Value::Tensor(vs)) = (&target.error, target.shape.dims(), &v)
+                // As for arrays, an index that may be out of bounds still names the shape.
+                let in_bounds = target
+                    .error
+                    .as_ref()
+                    .is_none_or(|e| e.certainty != Certainty::Certain);
+                if let (true, Some(t), Value::Tensor(vs)) = (in_bounds, target.shape.dims(), &v)
                     && let Some(vd) = vs.dims()
                     && let Some(m) = crate::torch::setitem::error(vd, t)
                 {
@@ -718,16 +735,16 @@ impl<'a> Interp<'a> {
     }
 
     /// `a[idx] = value`: the value must broadcast to the selection's shape.
-    fn check_setitem(
+    pub(crate) fn check_setitem(
         &mut self,
         value: &Shape,
         target: &Shape,
         seq: bool,
         advanced: bool,
         range: TextRange,
-    ) {
+    ) -> bool {
         let (Some(v), Some(t)) = (value.dims(), target.dims()) else {
-            return;
+            return false;
         };
         // Leading ones of the value are dropped first.
         let mut v = v;
@@ -760,16 +777,18 @@ impl<'a> Interp<'a> {
                 } else {
                     Certainty::Certain
                 };
+                let certain = c == Certainty::Certain;
                 self.report(range, "W502", Exc::Value, message(), c);
+                return certain;
             }
-            return;
+            return false;
         }
         for (dv, dt) in v.iter().rev().zip(t.iter().rev()) {
             match (dv.is_one(), dv.same(dt)) {
                 (crate::Tri::Yes, _) | (_, crate::Tri::Yes) => {}
                 (crate::Tri::No, crate::Tri::No) => {
                     self.report(range, "W502", Exc::Value, message(), Certainty::Certain);
-                    return;
+                    return true;
                 }
                 _ => {
                     let reason = dv
@@ -783,10 +802,11 @@ impl<'a> Interp<'a> {
                         message(),
                         Certainty::Possible(reason),
                     );
-                    return;
+                    return false;
                 }
             }
         }
+        false
     }
 }
 

@@ -23,6 +23,7 @@ mod expr;
 mod fstring;
 pub mod hints;
 mod index;
+mod index_arrays;
 mod isinstance;
 mod ops;
 pub mod partial;

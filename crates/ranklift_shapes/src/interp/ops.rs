@@ -622,6 +622,23 @@ fn interval(op: Operator, a: &Int, b: &Int) -> Int {
             a0.zip(b0).and_then(|(x, y)| x.checked_mul(y)),
             a1.zip(b1).and_then(|(x, y)| x.checked_mul(y)),
         ),
+        // Python's `x % m` takes the sign of `m`: in `0..m` for any `x` when `m > 0`
+        // (`out[i % 5]`); never further from zero than `x` itself when `x >= 0`.
+        Operator::Mod if b0.is_some_and(|m| m > 0) => {
+            let hi = b1.map(|m| m - 1);
+            let hi = match (hi, a0.is_some_and(|x| x >= 0).then_some(a1).flatten()) {
+                (Some(h), Some(x)) => Some(h.min(x)),
+                (h, _) => h,
+            };
+            Int::Range(Some(0), hi)
+        }
+        // `x // m` of a non-negative `x` by a positive `m` stays in `0..=x`.
+        Operator::FloorDiv if a0.is_some_and(|x| x >= 0) && b0.is_some_and(|m| m > 0) => {
+            Int::Range(
+                a0.zip(b1).and_then(|(x, m)| floor_div(x, m)),
+                a1.zip(b0).and_then(|(x, m)| floor_div(x, m)),
+            )
+        }
         _ => Int::ANY,
     }
 }

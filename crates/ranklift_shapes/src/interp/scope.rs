@@ -19,6 +19,8 @@ pub struct Scope {
     pub runtime_globals: super::state::FxSet<Arc<str>>,
     /// The body yields: calling it makes a generator.
     pub generator: bool,
+    /// Names the body binds only to index arrays of one kind ([`super::index_arrays::index_names`]).
+    pub index_arrays: super::state::FxMap<Arc<str>, super::index_arrays::Kind>,
 }
 
 impl Scope {
@@ -71,6 +73,7 @@ impl Scope {
             star_import: star_import(body) || g.dynamic,
             runtime_globals: g.names,
             locals: bound.scope.locals,
+            index_arrays: super::index_arrays::index_names(body, &[]),
             ..Scope::default()
         }
     }
@@ -90,6 +93,8 @@ impl Scope {
         {
             c.scope.locals.remove(g);
         }
+        let params: Vec<&str> = def.parameters.iter().map(|p| p.name().as_str()).collect();
+        c.scope.index_arrays = super::index_arrays::index_names(&def.body, &params);
         c.scope
     }
 }

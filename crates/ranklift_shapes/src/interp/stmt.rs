@@ -857,7 +857,12 @@ impl<'a> Interp<'a> {
                     self.bind(n.id.as_str(), new, st);
                     return;
                 }
-                self.set_item(&obj, &idx, v, s.range(), st);
+                if self
+                    .index_array_set(&obj, &idx, &s.slice, &v, s.range(), st)
+                    .is_none()
+                {
+                    self.set_item(&obj, &idx, v, s.range(), st);
+                }
             }
             _ => {}
         }
