@@ -1079,7 +1079,8 @@ impl<'a> Interp<'a> {
         let mut key_values = hinted;
         key_values.extend(extra_key);
         let key = (id, key_values);
-        if let Some(entries) = self.memo.get(&key) {
+        let remembered = self.memo.get(&key).into_iter();
+        for entries in remembered.chain(self.memo_base.get(&key)) {
             for e in entries {
                 if e.globals_in.strong_count() > 0
                     && e.heap_in.strong_count() > 0
@@ -1103,9 +1104,9 @@ impl<'a> Interp<'a> {
         };
         let heap_in = Arc::downgrade(&st.heap);
         let globals_in = Arc::downgrade(&globals);
-        self.funcs[id as usize].analysed = true;
+        self.mark_analysed(id, true);
         let canonical = self.funcs[id as usize].canonical;
-        self.funcs[canonical as usize].analysed = true;
+        self.mark_analysed(canonical, true);
         self.stack.push(id);
         // A function called while a class body runs (a decorator's argument) has a frame of
         // its own: it is not in that class body.
@@ -1200,13 +1201,15 @@ impl<'a> Interp<'a> {
             // calls of numerical helpers): a hit then needs no state to restore.
             let pure = std::ptr::eq(globals_in.as_ptr(), Arc::as_ptr(&end.globals))
                 && std::ptr::eq(heap_in.as_ptr(), Arc::as_ptr(&end.heap));
-            let entries = self.memo.entry(key).or_default();
-            if pure && entries.len() < 4 {
-                entries.push(MemoEntry {
-                    globals_in,
-                    heap_in,
-                    ret: ret.clone(),
-                });
+            if pure {
+                let entries = self.memo.entry(key).or_default();
+                if entries.len() < 4 {
+                    entries.push(MemoEntry {
+                        globals_in,
+                        heap_in,
+                        ret: ret.clone(),
+                    });
+                }
             }
         }
         ret
@@ -1233,7 +1236,7 @@ impl<'a> Interp<'a> {
         self.coverage.origin = Some(cause);
         self.call_function(id, this, args, range, &mut st);
         self.coverage.origin = None;
-        self.funcs[id as usize].analysed = true;
+        self.mark_analysed(id, true);
     }
 
     /// The `self` of an uncalled method: unknown, but for a shape-annotated method of an
@@ -1283,7 +1286,7 @@ impl<'a> Interp<'a> {
         self.findings = findings;
         for i in unanalysed {
             if i != id as usize {
-                self.funcs[i].analysed = false;
+                self.mark_analysed(i as u32, false);
             }
         }
         this

@@ -273,14 +273,14 @@ struct MemoEntry {
 #[derive(Clone)]
 pub struct Interp<'a> {
     modules: Vec<ModInfo<'a>>,
-    funcs: Vec<FuncDef<'a>>,
+    funcs: Vec<Arc<FuncDef<'a>>>,
     /// Functions by (module, `def` offset, context). A `def` nested in a function makes one
     /// instance per context of that function's frame (its call site and unrolled iteration, as
     /// heap addresses are): Python makes a new function object with the new frame's cells at
     /// each run of the `def`, so `collect` defined in two calls of `leaves()` appends to each
     /// call's own `result`, not to the join of both. Other `def`s have context 0.
     func_index: FxMap<(u32, u32, u32, u32), u32>,
-    classes: Vec<ClassDef>,
+    classes: Vec<Arc<ClassDef>>,
     class_index: FxMap<(u32, u32), u32>,
     pub(crate) findings: FxMap<(u32, u32, &'static str), Finding>,
     fuel: u64,
@@ -297,13 +297,16 @@ pub struct Interp<'a> {
     iter_salt: u32,
     catches: Vec<Catch>,
     memo: FxMap<MemoKey, Vec<MemoEntry>>,
+    /// What the shared run of the imports remembered ([`Interp::prime`]): read by every fork,
+    /// copied by none.
+    memo_base: Arc<FxMap<MemoKey, Vec<MemoEntry>>>,
     /// Per module, computed when it first runs.
     module_scopes: Vec<Option<Arc<scope::Scope>>>,
     /// The heap an imported module's code left (its module-level lists, class attributes that
     /// are lists, instances it made): merged into the importer's state by the import.
     module_heaps: Vec<Option<Arc<state::Heap>>>,
     /// Module index by dotted name.
-    module_index: FxMap<String, u32>,
+    module_index: Arc<FxMap<String, u32>>,
     sym_counter: u32,
     /// Depth of class bodies being run (methods defined there capture no closure).
     pub(crate) class_body: u32,
@@ -398,9 +401,10 @@ impl<'a> Interp<'a> {
             iter_salt: 0,
             catches: Vec::new(),
             memo: FxMap::default(),
+            memo_base: Arc::default(),
             module_heaps: vec![None; module_scopes.len()],
             module_scopes,
-            module_index,
+            module_index: Arc::new(module_index),
             sym_counter: 0,
             class_body: 0,
             blind_globals: false,
@@ -487,7 +491,25 @@ impl<'a> Interp<'a> {
         }
         self.fuel = 0;
         self.out_of_fuel = false;
-        self.findings.clear();
+        // Not `clear()`: every fork clones this map, and a cleared map keeps its capacity.
+        self.findings = FxMap::default();
+        // What a fork keeps of the coverage (the causes met): the rest would be copied by every
+        // fork and thrown away.
+        self.coverage = self.coverage.for_entry();
+        let remembered = std::mem::take(&mut self.memo);
+        let base = Arc::make_mut(&mut self.memo_base);
+        for (k, v) in remembered {
+            base.entry(k).or_default().extend(v);
+        }
+    }
+
+    /// Mark a function analysed (or not): its definition is copied only if a fork shares it
+    /// and the mark changes.
+    pub(crate) fn mark_analysed(&mut self, id: u32, analysed: bool) {
+        let f = &mut self.funcs[id as usize];
+        if f.analysed != analysed {
+            Arc::make_mut(f).analysed = analysed;
+        }
     }
 
     /// An interpreter for `entry` (slot 0, run as `__main__`) that starts where this one
@@ -507,7 +529,8 @@ impl<'a> Interp<'a> {
         i.config = config.clone();
         i.out_of_fuel = false;
         i.findings.clear();
-        i.coverage = self.coverage.for_entry();
+        // Reduced to what an entry starts from by `prime`.
+        i.coverage.origin = None;
         i.types.clear();
         i.unknown.clear();
         i

@@ -827,7 +827,7 @@ impl<'a> Interp<'a> {
                         }
                     }
                     Value::Class(c) => {
-                        self.classes[c as usize].attrs.insert(
+                        Arc::make_mut(&mut self.classes[c as usize]).attrs.insert(
                             a.attr.as_str().into(),
                             Binding {
                                 value: v,

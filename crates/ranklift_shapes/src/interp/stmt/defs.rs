@@ -276,7 +276,7 @@ impl<'a> Interp<'a> {
         let key = (self.cur_module, u32::from(f.start()), context.0, context.1);
         let id = match self.func_index.get(&key) {
             Some(&id) => {
-                let fd = &mut self.funcs[id as usize];
+                let fd = Arc::make_mut(&mut self.funcs[id as usize]);
                 fd.defaults = defaults;
                 fd.kw_defaults = kw_defaults;
                 fd.closure = match (&fd.closure, closure) {
@@ -296,7 +296,7 @@ impl<'a> Interp<'a> {
                     Some(c) => (self.funcs[c as usize].scope.clone(), c),
                     None => (Arc::new(crate::interp::scope::Scope::of_function(f)), id),
                 };
-                self.funcs.push(crate::interp::FuncDef {
+                self.funcs.push(Arc::new(crate::interp::FuncDef {
                     module: self.cur_module,
                     def: f,
                     defaults,
@@ -313,7 +313,7 @@ impl<'a> Interp<'a> {
                     } else {
                         self.cur_func
                     },
-                });
+                }));
                 self.func_index.insert(key, id);
                 if first.is_none() && nested {
                     // The instance a function nobody called is analysed as.
@@ -430,7 +430,7 @@ impl<'a> Interp<'a> {
         let key = (self.cur_module, u32::from(c.start()));
         let id = match self.class_index.get(&key) {
             Some(&id) => {
-                let cd = &mut self.classes[id as usize];
+                let cd = Arc::make_mut(&mut self.classes[id as usize]);
                 cd.attrs = attrs;
                 cd.bases = bases;
                 cd.meta = meta;
@@ -439,12 +439,12 @@ impl<'a> Interp<'a> {
             }
             None => {
                 let id = self.classes.len() as u32;
-                self.classes.push(crate::interp::ClassDef {
+                self.classes.push(Arc::new(crate::interp::ClassDef {
                     attrs,
                     bases,
                     meta,
                     fields,
-                });
+                }));
                 self.class_index.insert(key, id);
                 id
             }
@@ -462,7 +462,7 @@ impl<'a> Interp<'a> {
             })
             .collect();
         for f in methods {
-            self.funcs[f as usize].class = Some(id);
+            Arc::make_mut(&mut self.funcs[f as usize]).class = Some(id);
         }
         self.bind(c.name.as_str(), Value::Class(id), &mut st);
         Out::normal(st)
