@@ -146,6 +146,9 @@ CONTROLS = [
     # The wrap where ranklift used to put it: at column 0 before the `if __name__` block, where
     # `model` is not bound yet (NameError on every rank).
     ("main_block.py", "wrap before the __main__ block", _wrap_before_main_block, "runs"),
+    # The grids rank 0 alone saved, read back on every rank with no wait: rank 1 reads the last
+    # one before rank 0 (busy with its evaluation) has written it.
+    ("sample_grids_reread.py", "no barrier before reading rank 0's grids", lambda t: _without_statement(t, "dist.barrier()"), "runs"),
     # save_image and a sys.stdout.write progress line on every rank: rank 1 prints and writes.
     ("samples_and_progress.py", "samples and progress on every rank", lambda t: t.replace("if RANK == 0:", "if True:"), "output"),
     # `.module` on the fresh model the program loads its checkpoint into (never wrapped).
@@ -477,10 +480,20 @@ def check_example(ex, bin_path, work):
         d1, t1, l1 = work / "np1", work / "tmp-np1", work / "logs1"
         for d in (d1, t1, l1):
             d.mkdir()
+        # The one-process run works in a copy of its own: a file it leaves (a sample grid rank
+        # 0 writes) would otherwise be there already when the two ranks read it.
+        np1_src = work / "np1-src" / ex.name
+        np1_src.parent.mkdir()
+        if ex.is_file():
+            shutil.copy2(out, np1_src)
+        else:
+            shutil.copytree(out, np1_src)
+        np1_main = np1_src if ex.is_file() else np1_src / main_rel
+        np1_path = (np1_main.parent / pp).resolve() if pp else None
         (work / "shared-np1").mkdir()
-        env1 = {"CHECKPOINT_DIR": str(work / "shared-np1"), "RANKLIFT_E2E_OUT": str(d1), "RANKLIFT_E2E_TMP": str(t1), "PYTHONPATH": site_path(new_path), "PYTHONHASHSEED": "0"}
+        env1 = {"CHECKPOINT_DIR": str(work / "shared-np1"), "RANKLIFT_E2E_OUT": str(d1), "RANKLIFT_E2E_TMP": str(t1), "PYTHONPATH": site_path(np1_path), "PYTHONHASHSEED": "0"}
         with ThreadPoolExecutor(max_workers=2) as pool:
-            np1_run = pool.submit(torchrun, 1, new_main, env1, l1)
+            np1_run = pool.submit(torchrun, 1, np1_main, env1, l1)
             rc, so, se, row["t1"] = run([sys.executable, str(orig_main)], env=env, cwd=orig_main.parent)
             np1_result = np1_run.result()
         if rc != 0:

@@ -478,6 +478,56 @@ net = GoogLeNet(num_classes=10, aux_logits=False, init_weights=False)
 net.eval()
 print(net(torch.randn(2, 3, 96, 96)).shape)
 """, keep_dirs=True)
+# Batch 6, held back (2026-11-29): torchvision models never driven before, measured once with
+# the binary before and after that session's fixes (none made for them).
+BATCH_6 = {"torchvision-mobilenetv2", "torchvision-efficientnet", "torchvision-inception",
+           "torchvision-video-resnet", "torchvision-s3d", "torchvision-maxvit"}
+HELD_OUT |= BATCH_6
+model("torchvision-mobilenetv2", *TV, [], "torchvision/models/mobilenetv2.py", """
+import torch
+from torchvision.models.mobilenetv2 import MobileNetV2
+
+print(MobileNetV2(num_classes=10, width_mult=0.5)(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-efficientnet", *TV, [], "torchvision/models/efficientnet.py", """
+import torch
+from torchvision.models.efficientnet import EfficientNet, _efficientnet_conf
+
+settings, last = _efficientnet_conf("efficientnet_b0", width_mult=0.5, depth_mult=0.5)
+net = EfficientNet(settings, 0.2, num_classes=10, last_channel=last)
+print(net(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
+model("torchvision-inception", *TV, [], "torchvision/models/inception.py", """
+import torch
+from torchvision.models.inception import Inception3
+
+net = Inception3(num_classes=10, aux_logits=False, init_weights=False)
+net.eval()
+print(net(torch.randn(2, 3, 96, 96)).shape)
+""", keep_dirs=True)
+model("torchvision-video-resnet", *TV, [], "torchvision/models/video/resnet.py", """
+import torch
+from torchvision.models.video.resnet import VideoResNet, BasicBlock, Conv3DSimple, BasicStem
+
+net = VideoResNet(BasicBlock, [Conv3DSimple] * 4, [1, 1, 1, 1], BasicStem, num_classes=10)
+print(net(torch.randn(2, 3, 4, 32, 32)).shape)
+""", keep_dirs=True)
+model("torchvision-s3d", *TV, [], "torchvision/models/video/s3d.py", """
+import torch
+from torchvision.models.video.s3d import S3D
+
+net = S3D(num_classes=10)
+net.eval()
+print(net(torch.randn(1, 3, 16, 224, 224)).shape)
+""", keep_dirs=True)
+model("torchvision-maxvit", *TV, [], "torchvision/models/maxvit.py", """
+import torch
+from torchvision.models.maxvit import MaxVit
+
+net = MaxVit(input_size=(64, 64), stem_channels=16, partition_size=2, block_channels=[16, 32],
+             block_layers=[1, 1], head_dim=8, stochastic_depth_prob=0.0, num_classes=10)
+print(net(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True)
 
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",

@@ -11,6 +11,7 @@ pub mod editor;
 pub mod imports;
 pub mod index;
 mod options;
+pub mod rank0_files;
 mod star_imports;
 pub mod tf;
 pub mod torch;

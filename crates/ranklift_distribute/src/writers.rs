@@ -39,6 +39,33 @@ pub fn is_file_writer(qual: &str) -> bool {
     )
 }
 
+/// Qualified names of functions that read a file (the readers of what a write above made).
+pub fn is_file_reader(qual: &str) -> bool {
+    matches!(
+        qual,
+        "numpy.load"
+            | "numpy.loadtxt"
+            | "numpy.genfromtxt"
+            | "numpy.fromfile"
+            | "json.load"
+            | "pickle.load"
+            | "joblib.load"
+            | "PIL.Image.open"
+            | "imageio.imread"
+            | "imageio.v2.imread"
+            | "imageio.v3.imread"
+            | "imageio.mimread"
+            | "cv2.imread"
+            | "matplotlib.pyplot.imread"
+            | "matplotlib.image.imread"
+            | "pandas.read_csv"
+            | "pandas.read_json"
+            | "pandas.read_parquet"
+            | "scipy.io.loadmat"
+            | "torchvision.io.read_image"
+    )
+}
+
 /// Calls that write to the console outside `print` and logging: a hand-made progress bar
 /// (`sys.stdout.write(f"\r{i}/{n}")`), a notebook's `display(...)` / `clear_output()` (escape
 /// codes on a terminal), which N processes would interleave.

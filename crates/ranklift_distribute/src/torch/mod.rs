@@ -259,6 +259,7 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     shared_dirs::run(&mut tx);
     checkpoint_load::run(&mut tx);
     rank0_only::run(&mut tx);
+    rank0_reads::run(&mut tx);
     log_files::run(&mut tx);
     write_handles::run(&mut tx);
     wandb_ranks::run(&mut tx);

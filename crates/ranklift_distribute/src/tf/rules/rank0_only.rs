@@ -54,6 +54,7 @@ use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::index::{Index, Kind, Scope, StmtId};
+use crate::rank0_files::{collect_literals, opens_a_file, path_tokens, rank0_paths};
 use crate::tf::context::Cx;
 use crate::tf::names as tf;
 
@@ -335,65 +336,6 @@ fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
     out
 }
 
-/// String literals and names in the arguments of a statement's calls.
-fn path_tokens(stmt: &Stmt) -> (Vec<String>, Vec<String>) {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct T(Vec<String>, Vec<String>);
-    impl<'a> Visitor<'a> for T {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::Call(c) = e {
-                for a in c
-                    .arguments
-                    .args
-                    .iter()
-                    .chain(c.arguments.keywords.iter().map(|k| &k.value))
-                {
-                    match a {
-                        Expr::Name(n) => self.1.push(n.id.to_string()),
-                        _ => collect_literals(a, &mut self.0),
-                    }
-                }
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
-    let mut t = T(Vec::new(), Vec::new());
-    t.visit_stmt(stmt);
-    (t.0, t.1)
-}
-
-fn collect_literals(e: &Expr, out: &mut Vec<String>) {
-    use ruff_python_ast::visitor::{self, Visitor};
-    struct L<'o>(&'o mut Vec<String>);
-    impl<'a> Visitor<'a> for L<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            if let Expr::StringLiteral(sl) = e {
-                let v = sl.value.to_str();
-                if v.len() >= 5 && (v.contains('.') || v.contains('/')) {
-                    self.0.push(v.to_owned());
-                }
-            }
-            visitor::walk_expr(self, e);
-        }
-    }
-    L(out).visit_expr(e);
-}
-
-/// The paths guarded writes use: their string literals, and the names in their arguments at
-/// module level (where `anim_file = 'dcgan.gif'` lives; a name is a path only there).
-fn rank0_paths(idx: &Index, guarded: &[StmtId]) -> (Vec<String>, Vec<(usize, String)>) {
-    let mut lits: Vec<String> = Vec::new();
-    let mut names: Vec<(usize, String)> = Vec::new();
-    for &g in guarded {
-        let (l, n) = path_tokens(idx.stmts[g].stmt);
-        lits.extend(l);
-        if idx.stmts[g].scope.func.is_none() {
-            names.extend(n.into_iter().map(|n| (idx.stmts[g].scope.module, n)));
-        }
-    }
-    (lits, names)
-}
-
 /// Statements that read back what only rank 0 writes: calls whose arguments hold a path
 /// literal or a name of a guarded write, or calls of project functions that do.
 fn readers_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
@@ -444,24 +386,6 @@ fn readers_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
         }
     }
     out
-}
-
-/// Does the statement call something that reads a file (`PIL.Image.open`, `imageio.imread`,
-/// `embed_file`, `open`)? Only those can fail on a rank that does not have the file; a path
-/// merely computed (`os.path.dirname(checkpoint_path)`) must stay on every rank.
-fn opens_a_file(stmt: &Stmt) -> bool {
-    ruff_python_ast::helpers::any_over_body(std::slice::from_ref(stmt), |e| {
-        let Expr::Call(c) = e else { return false };
-        let name = match &*c.func {
-            Expr::Attribute(a) => a.attr.as_str(),
-            Expr::Name(n) => n.id.as_str(),
-            _ => return false,
-        };
-        matches!(
-            name,
-            "open" | "imread" | "imopen" | "embed_file" | "read_file" | "read" | "load_img"
-        )
-    })
 }
 
 /// Does the statement itself write (it would be guarded already)? Loads (`load_weights`,

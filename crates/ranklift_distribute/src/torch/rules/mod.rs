@@ -12,6 +12,7 @@ pub mod no_sync;
 pub mod plateau_metric;
 pub mod process_group;
 pub mod rank0_only;
+pub mod rank0_reads;
 pub mod replacement_sampler;
 pub mod scale_lr;
 pub mod set_epoch;
