@@ -537,7 +537,16 @@ impl<'a> Interp<'a> {
             (Value::None, "<nothing>") => Value::None,
             (Value::Func(id), "<static>") => self.call_function(*id, None, args, range, st),
             (Value::Func(_), _) => Value::Top,
-            (Value::Array(_), _) => self.call_array_method(recv, name, args, range, st),
+            (Value::Array(_), _) => match &**name {
+                "tolist" if args.pos.is_empty() => match self.tolist(recv, range, st) {
+                    Some(list) => list,
+                    None => self.call_array_method(recv, name, args, range, st),
+                },
+                _ => self.call_array_method(recv, name, args, range, st),
+            },
+            (Value::Tensor(_), "tolist") if args.pos.is_empty() => {
+                self.tolist(recv, range, st).unwrap_or(Value::Top)
+            }
             (Value::Tensor(_), _) => {
                 let args = self.lists_as_tuples(args, st);
                 self.call_tensor_method(recv, name, args, range, st)

@@ -34,6 +34,7 @@ pub mod sharded;
 pub mod state;
 pub(crate) mod stmt;
 mod super_call;
+mod tolist;
 pub mod value;
 
 use std::sync::Arc;

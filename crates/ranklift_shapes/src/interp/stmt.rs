@@ -662,6 +662,19 @@ impl<'a> Interp<'a> {
     fn aug_assign(&mut self, a: &'a ast::StmtAugAssign, st: &mut State) {
         let cur = self.eval(&a.target, st);
         let rhs = self.eval(&a.value, st);
+        // `layers += [block]` on an `nn.ModuleList` extends the list it holds, in place;
+        // `seq += other` on an `nn.Sequential` appends the other's children
+        // (`torch/containers.rs`).
+        if a.op == ast::Operator::Add
+            && let Some(new) = crate::torch::containers::concatenated(&cur, &rhs)
+        {
+            self.assign(&a.target, new, st);
+            return;
+        }
+        let (cur, rhs) = match (a.op, cur.held_modules(), &rhs) {
+            (ast::Operator::Add, Some(list @ Value::List(_)), _) => (list, rhs),
+            _ => (cur, rhs),
+        };
         if let (ast::Operator::Add, Value::List(addr)) = (a.op, &cur) {
             let items = match &rhs {
                 Value::Tuple(s) => Some(s.clone()),

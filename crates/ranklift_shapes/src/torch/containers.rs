@@ -1,12 +1,14 @@
-//! Library model: an `nn.Sequential` grown after it is built.
+//! Library model: an `nn.Sequential` (or `nn.ModuleList`) grown after it is built.
 //!
 //! **Trigger:** `seq.add_module(name, module)` / `seq.append(module)` on an `nn.Sequential`
 //! held by a name or an attribute (`self.features.add_module("denseblock1", block)`); any other
-//! change to it (`insert`, `extend`, `register_module`, `del seq[i]`).
+//! change to it (`insert`, `extend`, `register_module`, `del seq[i]`). And `+=`: `seq += other`
+//! of two `nn.Sequential`s, `layers += [block, ...]` on an `nn.ModuleList` (MaxViT's blocks).
 //!
 //! **Result:** the name or attribute is rebound to the sequence with the module appended, as
-//! torch's registration appends it to the children `forward` runs; after any other change the
-//! sequence is unknown.
+//! torch's registration appends it to the children `forward` runs (`+=`: the other's children,
+//! in order); a `ModuleList` extended by `+=` holds the list's modules after its own; after any
+//! other change the sequence is unknown.
 //!
 //! **Why:** DenseNet-style models build `features = nn.Sequential(OrderedDict([...]))` and then
 //! add their blocks in a loop: a sequence frozen at its first children gives the classifier the
@@ -62,4 +64,23 @@ pub fn grown(recv: &Value, method: &str, args: &Args) -> Option<Value> {
         }
         _ => Value::Top,
     })
+}
+
+/// `seq += other` of two `nn.Sequential`s: the sequence with the other's children after its own
+/// (named by position, as torch's `__iadd__` registers them); `None` for anything else.
+pub fn concatenated(cur: &Value, rhs: &Value) -> Option<Value> {
+    let (Value::Layer(a), Value::Layer(b)) = (cur, rhs) else {
+        return None;
+    };
+    let (Layer::Sequential(x, xn), Layer::Sequential(y, _)) = (&**a, &**b) else {
+        return None;
+    };
+    let mut all = x.to_vec();
+    all.extend(y.iter().cloned());
+    let mut names = xn.to_vec();
+    names.extend((x.len()..x.len() + y.len()).map(|i| i.to_string().into()));
+    Some(Value::Layer(Arc::new(Layer::Sequential(
+        all.into(),
+        names.into(),
+    ))))
 }

@@ -332,6 +332,20 @@ impl<'a> Interp<'a> {
                 _ => Value::Top,
             },
             Builtin::Sum => match a0 {
+                // `sum(block_layers)` of known integers (with no start, or a known one): their
+                // total, as the depth of a schedule (`np.linspace(0, p, sum(depths))`).
+                Some(v)
+                    if let Seq::Exact(items) = self.as_seq(v, st)
+                        && let Some(start) = match args.pos.get(1) {
+                            None => Some(0i64),
+                            Some(s) => s.as_int().and_then(|i| i.constant()),
+                        }
+                        && let Some(total) = items.iter().try_fold(start, |acc, x| {
+                            acc.checked_add(x.as_int().and_then(|i| i.constant())?)
+                        }) =>
+                {
+                    Value::int(total)
+                }
                 Some(v) => match self.as_seq(v, st).element() {
                     Value::Array(s) => Value::Array(s),
                     Value::Int(_) => Value::Int(Int::ANY),
