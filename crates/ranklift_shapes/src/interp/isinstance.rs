@@ -207,6 +207,10 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
 /// `isinstance(layer, cls)` for a `torch.nn` layer the program built.
 fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool> {
     use crate::torch::layers::Layer;
+    // One of several modules: which one is not known.
+    if matches!(l, Layer::Either(_)) {
+        return None;
+    }
     let items: Vec<&Value> = match cls {
         Value::Tuple(Seq::Exact(items)) => items.iter().collect(),
         c => vec![c],

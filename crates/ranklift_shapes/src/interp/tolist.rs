@@ -3,8 +3,9 @@
 //! **Trigger:** `.tolist()` with no argument on an array or a tensor whose first size is known.
 //!
 //! **Result:** a new list with one entry per row: its length is the first size (exact entries,
-//! each unknown, up to 64 of them; beyond, a list of that length); a 0-d array or tensor gives
-//! an unknown Python scalar.
+//! up to 64 of them; beyond, a list of that length). The entries of a 1-d array or tensor are
+//! its elements (a number to arithmetic and comparisons, [`Value::Elem`]); those of more
+//! dimensions, lists the analysis does not follow. A 0-d array or tensor gives its element.
 //!
 //! **Why:** models build per-layer settings from a schedule (`dpr = torch.linspace(0, p,
 //! depth).tolist()`, `np.linspace(...).tolist()`, then `dpr[i : i + n]` per stage): with an
@@ -38,13 +39,18 @@ impl Interp<'_> {
             _ => return None,
         };
         let Some(first) = dims.first() else {
-            return Some(Value::Top);
+            return Some(Value::Elem);
         };
         let n = first.known()?;
-        let seq = if n <= EXACT {
-            Seq::Exact(vec![Value::Top; n as usize].into())
+        let entry = if dims.len() == 1 {
+            Value::Elem
         } else {
-            Seq::Summary(Box::new(Value::Top), Int::Const(n as i64))
+            Value::Top
+        };
+        let seq = if n <= EXACT {
+            Seq::Exact(vec![entry; n as usize].into())
+        } else {
+            Seq::Summary(Box::new(entry), Int::Const(n as i64))
         };
         Some(self.alloc_list(seq, range.start(), st))
     }

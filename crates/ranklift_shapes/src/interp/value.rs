@@ -510,7 +510,7 @@ impl Value {
                     j(&a[2], &b[2]),
                 ]))
             }
-            _ => Value::Top,
+            (a, b) => crate::torch::either::join(a, b).unwrap_or(Value::Top),
         }
     }
 

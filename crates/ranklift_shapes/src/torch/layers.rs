@@ -119,6 +119,10 @@ pub enum Layer {
     /// ... or the keys of the `OrderedDict` it was built from, or `add_module`'s): a child is
     /// also an attribute (`features.conv0`).
     Sequential(Arc<[Value]>, Arc<[Arc<str>]>),
+    /// One of these modules, the analysis cannot tell which (a join: `DropPath(p) if p > 0.0
+    /// else nn.Identity()` with `p` unknown): calling it calls each and joins the results
+    /// (`torch/either.rs`).
+    Either(Arc<[Value]>),
     /// `nn.ModuleList(layers)`: the list of modules on the heap; indexed, iterated, measured
     /// and appended to as that list, with `nn.Module`'s methods besides.
     ModuleList(Addr),
@@ -697,6 +701,7 @@ impl<'a> Interp<'a> {
         st: &mut State,
     ) -> Value {
         match layer {
+            Layer::Either(alternatives) => self.call_either(alternatives, args, range, st),
             Layer::Sequential(children, _) => {
                 let mut x = match args.pos.as_slice() {
                     [x] if args.kw.is_empty() => x.clone(),
@@ -1256,6 +1261,7 @@ impl<'a> Interp<'a> {
             }
             Layer::Loss(..)
             | Layer::Sequential(..)
+            | Layer::Either(_)
             | Layer::Rnn { .. }
             | Layer::ModuleList(_)
             | Layer::ModuleDict(_)

@@ -23,6 +23,7 @@ pub mod container_subclass;
 pub mod containers;
 pub mod data;
 pub mod einsum;
+pub mod either;
 pub mod layers;
 pub mod legacy;
 pub mod meshgrid;
@@ -48,6 +49,9 @@ const MODULES: &[&str] = &[
     "torch.autograd",
     "torch.autograd.variable",
     "torch.nn.init",
+    // Where `torch.nn`'s classes are defined; `torch.nn` re-exports them.
+    "torch.nn.parameter",
+    "torch.nn.modules",
     "torch.jit",
     "torch.accelerator",
 ];
@@ -65,6 +69,12 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
         return Value::Module(ModRef::Torch(m));
     }
     if let Some(name) = layers::class(&full).or_else(|| data::class(&full)) {
+        return Value::TorchFunc(name);
+    }
+    // `nn.parameter.Parameter`, `nn.modules.Linear`: the class `torch.nn` re-exports.
+    if matches!(module, "torch.nn.parameter" | "torch.nn.modules")
+        && let Some(name) = layers::class(&format!("torch.nn.{attr}"))
+    {
         return Value::TorchFunc(name);
     }
     if let Some(name) = ops::function(&full) {
