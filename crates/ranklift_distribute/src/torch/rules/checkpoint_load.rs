@@ -216,7 +216,7 @@ fn in_loop(idx: &crate::index::Index, s: usize) -> bool {
 }
 
 /// Is statement `s` under an `if`, `while` or `try` of its function (or module)?
-fn under_condition(idx: &crate::index::Index, s: usize) -> bool {
+pub(crate) fn under_condition(idx: &crate::index::Index, s: usize) -> bool {
     let mut cur = idx.stmts[s].parent;
     while let Some(p) = cur {
         match idx.stmts[p].stmt {

@@ -37,6 +37,7 @@ use ruff_python_ast::{Expr, Stmt};
 use crate::index::{Callee, StmtId};
 use crate::rank0_files::{opens_a_file, path_tokens, rank0_paths};
 use crate::torch::Tx;
+use crate::torch::rules::checkpoint_load::under_condition;
 use crate::torch::rules::rank0_only::rank0_stmt_of;
 
 const RULE: &str = "rank0_reads";
@@ -156,19 +157,6 @@ fn enclosing_with(idx: &crate::index::Index, s: StmtId) -> Option<StmtId> {
         }
         _ => None,
     }
-}
-
-/// Is statement `s` under an `if`, `while` or `try` of its function (or module)?
-fn under_condition(idx: &crate::index::Index, s: StmtId) -> bool {
-    let mut cur = idx.stmts[s].parent;
-    while let Some(p) = cur {
-        match idx.stmts[p].stmt {
-            Stmt::If(_) | Stmt::While(_) | Stmt::Try(_) => return true,
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return false,
-            _ => cur = idx.stmts[p].parent,
-        }
-    }
-    false
 }
 
 /// Is the function around `s` called from a statement only rank 0 runs (a barrier there would
