@@ -671,9 +671,10 @@ impl<'a> Interp<'a> {
             self.assign(&a.target, new, st);
             return;
         }
-        let (cur, rhs) = match (a.op, cur.held_modules(), &rhs) {
-            (ast::Operator::Add, Some(list @ Value::List(_)), _) => (list, rhs),
-            _ => (cur, rhs),
+        // A ModuleList's `+=` extends the list it holds.
+        let cur = match cur.held_modules() {
+            Some(list @ Value::List(_)) if a.op == ast::Operator::Add => list,
+            _ => cur,
         };
         if let (ast::Operator::Add, Value::List(addr)) = (a.op, &cur) {
             let items = match &rhs {
