@@ -530,6 +530,54 @@ net = MaxVit(input_size=(64, 64), stem_channels=16, partition_size=2, block_chan
 print(net(torch.randn(2, 3, 64, 64)).shape)
 """, keep_dirs=True)
 
+# Batch 7, held back (2026-11-30): torchvision's segmentation heads, RAFT and the 3-d Swin,
+# driven through their public builders. Chosen before that session's shapes fixes and run
+# once, with its last binary.
+BATCH_7 = {"torchvision-fcn", "torchvision-deeplabv3", "torchvision-lraspp", "torchvision-raft",
+           "torchvision-swin3d"}
+HELD_OUT |= BATCH_7
+model("torchvision-fcn", *TV, [], "torchvision/models/segmentation/fcn.py", """
+import torch
+from torchvision.models.segmentation.fcn import fcn_resnet50
+
+net = fcn_resnet50(weights=None, weights_backbone=None, num_classes=3, aux_loss=True)
+net.eval()
+print(net(torch.randn(1, 3, 64, 64))["out"].shape)
+""", keep_dirs=True)
+model("torchvision-deeplabv3", *TV, [], "torchvision/models/segmentation/deeplabv3.py", """
+import torch
+from torchvision.models.segmentation.deeplabv3 import deeplabv3_mobilenet_v3_large
+
+net = deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3)
+net.eval()
+print(net(torch.randn(1, 3, 64, 64))["out"].shape)
+""", keep_dirs=True)
+model("torchvision-lraspp", *TV, [], "torchvision/models/segmentation/lraspp.py", """
+import torch
+from torchvision.models.segmentation.lraspp import lraspp_mobilenet_v3_large
+
+net = lraspp_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3)
+net.eval()
+print(net(torch.randn(1, 3, 64, 64))["out"].shape)
+""", keep_dirs=True)
+model("torchvision-raft", *TV, [], "torchvision/models/optical_flow/raft.py", """
+import torch
+from torchvision.models.optical_flow.raft import raft_small
+
+net = raft_small(weights=None)
+net.eval()
+flows = net(torch.randn(1, 3, 128, 128), torch.randn(1, 3, 128, 128), num_flow_updates=2)
+print(flows[-1].shape)
+""", keep_dirs=True)
+model("torchvision-swin3d", *TV, [], "torchvision/models/video/swin_transformer.py", """
+import torch
+from torchvision.models.video.swin_transformer import swin3d_t
+
+net = swin3d_t(weights=None, num_classes=10)
+net.eval()
+print(net(torch.randn(1, 3, 4, 64, 64)).shape)
+""", keep_dirs=True)
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}
