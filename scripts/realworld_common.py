@@ -307,6 +307,27 @@ def loss_fall_error(orig, rank0):
             f"noise {se:.3f} and {se0:.3f}")
 
 
+def loss_fall_error_by_model(orig, rank0):
+    """`loss_fall_error` per model trained: the losses of each run grouped by what they
+    differentiate (`loss_keys`, the probe's tag: the shapes of the variables), the first group
+    whose rank 0 contradicts the original's. A guide trains several models one after another, and
+    the first tenth of one run's losses and the last tenth of another's are different models'.
+    Runs without tags are one group."""
+    def groups(rec):
+        keys = rec.get("loss_keys") or [""] * len(rec["losses"])
+        out = {}
+        for k, v in zip(keys, rec["losses"]):
+            out.setdefault(k, []).append(v)
+        return out
+
+    mine = groups(rank0)
+    for k, losses in groups(orig).items():
+        why = loss_fall_error(losses, mine.get(k, []))
+        if why:
+            return why if len(mine) == 1 else f"{why} (model with variables {k[:60]})"
+    return None
+
+
 def loss_judged(orig):
     """Whether `loss_fall_error` can fail for this original at all: its negative control, a rank 0
     whose losses are the original's reversed (it learned nothing, it unlearned), is rejected. A

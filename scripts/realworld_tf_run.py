@@ -52,7 +52,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import e2e_distribute as e2e  # noqa: E402  (running, rank output, the split tolerance)
-from realworld_common import export_program, loss_fall_error, loss_judged, notebook_to_script, ranklift_verdict, remove_horovod, summarize  # noqa: E402
+from realworld_common import export_program, loss_fall_error_by_model, loss_judged, notebook_to_script, ranklift_verdict, remove_horovod, summarize  # noqa: E402
 
 SITE = HERE / "realworld_tf"
 MANIFEST = HERE / "realworld-tf-programs.json"
@@ -140,7 +140,7 @@ def check(orig, recs, stdout, orig_printed, adversarial):
     if why:
         raise Failure(why)
     if orig and not adversarial:
-        why = loss_fall_error(orig["losses"], recs[0]["losses"])
+        why = loss_fall_error_by_model(orig, recs[0])
         if why:
             raise Failure(why)
 

@@ -45,6 +45,8 @@ step "shapes recall on bugs injected into real functions (confirmed with real Nu
 python3 scripts/recall_shapes.py --bin "$PWD/target/debug/ranklift" --python "$RANKLIFT_NUMPY2_PYTHON" --min-recall 0.70 --min-recall-held-out 0.60 --ci
 step "the imports a PyTorch rewrite adds pass real Ruff's import-order check (isort)"
 python3 scripts/imports_order_test.py --bin "$PWD/target/debug/ranklift"
+step "the real-program sweeps' loss judgement (per model trained), with its negative controls"
+python3 scripts/realworld_common_test.py
 step "ruff over the project's own Python (scripts/, bench/, python/, the crates' test helpers)"
 python3 scripts/lint_python.py
 step "the pip package: maturin wheel installed into a fresh venv, every command run from it"

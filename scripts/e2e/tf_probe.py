@@ -29,7 +29,7 @@ import numpy as np
 
 OUT = os.environ["RANKLIFT_E2E_PROBE"]
 RANK = os.environ.get("HOROVOD_RANK", "0")
-_rec = {"losses": [], "batches": [], "writes": [], "steps_seen": 0}
+_rec = {"losses": [], "loss_keys": [], "batches": [], "writes": [], "steps_seen": 0}
 _vars = []  # strong references, first-seen order
 _var_ids = set()
 _graph_values = {}  # id(var) -> value read when its session closed
@@ -178,18 +178,28 @@ def patch(tf):
             wrap_apply(cls)
 
     # ----- losses: what a tape differentiates
-    def record_loss(value):
+    def record_loss(value, key):
         _rec["losses"].append(float(np.mean(np.asarray(value))))
+        _rec["loss_keys"].append(key)
+
+    def sources_key(sources):
+        """What a loss trains, as the shapes of the variables differentiated: a guide runs several
+        models one after the other, and each one's loss is judged on its own."""
+        try:
+            return "|".join(str(tuple(v.shape)) for v in tf.nest.flatten(sources))
+        except Exception:  # noqa: BLE001 - sources of an unusual kind: one group
+            return ""
 
     original_gradient = tf.GradientTape.gradient
 
     def gradient(self, target, sources, *a, **k):
         if isinstance(target, tf.Tensor) and target.dtype.is_floating:
             try:
+                key = sources_key(sources)
                 if tf.executing_eagerly():
-                    record_loss(target.numpy())
+                    record_loss(target.numpy(), key)
                 else:
-                    tf.py_function(lambda t: record_loss(t.numpy()) or [], [tf.reduce_mean(target)], [])
+                    tf.py_function(lambda t: record_loss(t.numpy(), key) or [], [tf.reduce_mean(target)], [])
             except Exception:  # noqa: BLE001 - a probe never breaks the program (XLA, TPU...)
                 pass
         return original_gradient(self, target, sources, *a, **k)
