@@ -238,6 +238,9 @@ pub enum Kind {
     FileWriterV1,
     /// `tf.global_variables_initializer()`.
     Initializer,
+    /// A PIL image (`Image.fromarray(a)`, `keras.utils.array_to_img(x)`, and what its
+    /// `resize`/`convert`/... return): its `save` writes a file.
+    Image,
 }
 
 impl Kind {
@@ -288,6 +291,7 @@ impl Kind {
             Kind::Saver => "saver",
             Kind::FileWriterV1 => "summary FileWriter",
             Kind::Initializer => "variable initializer",
+            Kind::Image => "image",
         }
     }
 }
@@ -899,6 +903,9 @@ impl<'a> Index<'a> {
             if tf::is_global_initializer(&q) {
                 return Kind::Initializer;
             }
+            if crate::writers::makes_pil_image(&q) {
+                return Kind::Image;
+            }
             match &*q {
                 tf::SESSION => return Kind::Session,
                 tf::MONITORED_SESSION => return Kind::MonitoredSession,
@@ -947,6 +954,9 @@ impl<'a> Index<'a> {
                 && matches!(a.attr.as_str(), "minimize" | "apply_gradients")
             {
                 return Kind::TrainOp;
+            }
+            if recv == Kind::Image && crate::writers::image_method_returns_image(a.attr.as_str()) {
+                return Kind::Image;
             }
         }
         Kind::Unknown

@@ -126,6 +126,15 @@ pub fn makes_pil_image(qual: &str) -> bool {
             | "PIL.Image.open"
             | "PIL.Image.new"
             | "tensorflow.keras.utils.array_to_img"
+            | "tensorflow.keras.preprocessing.image.array_to_img"
+    )
+}
+
+/// Methods of a PIL image that return another image (`img.resize((64, 64)).save(p)`).
+pub fn image_method_returns_image(method: &str) -> bool {
+    matches!(
+        method,
+        "resize" | "convert" | "rotate" | "crop" | "transpose" | "copy" | "quantize" | "filter"
     )
 }
 

@@ -3,7 +3,8 @@
 //! **Trigger:** statements that print or save, in every module the main script reaches:
 //! `print(...)`, `tf.print(...)`, `checkpoint.save/write(...)`, `CheckpointManager.save()`,
 //! files written through other libraries (`np.save`, `plt.savefig`, `fig.savefig`, PIL's
-//! `Image.fromarray(a).save(...)`, `cv2.imwrite`, `save_img`, ...: `crate::writers`),
+//! `Image.fromarray(a).save(...)` — also through a name, `img = keras.utils.array_to_img(x)`
+//! then `img.save(path)` —, `cv2.imwrite`, `save_img`, ...: `crate::writers`),
 //! `model.save(...)`, `model.save_weights(...)`, `model.summary()`, `tf.saved_model.save(...)`,
 //! `tf.keras.models.save_model(...)` — as expression statements or as the value of an assignment
 //! (`path = manager.save()`). TF1: `saver.save(sess, path)` and every call on a
@@ -90,7 +91,7 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
             for _ in 0..16 {
                 let Expr::Call(inner) = recv else { break };
                 if idx
-                    .qualify(m, &inner.func)
+                    .canonical(m, &inner.func)
                     .is_some_and(|q| crate::writers::makes_pil_image(&q))
                 {
                     return Some("image save");
@@ -118,6 +119,7 @@ pub fn is_rank0_call(idx: &Index, scope: Scope, call: &ExprCall) -> Option<&'sta
             ("save" | "save_weights", Kind::Model) => return Some("model save"),
             ("summary", Kind::Model) => return Some("model summary"),
             ("save", Kind::Saver) => return Some("saver"),
+            ("save", Kind::Image) => return Some("image save"),
             (_, Kind::FileWriterV1) => return Some("summary writer"),
             _ => {}
         }
