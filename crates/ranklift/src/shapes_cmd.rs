@@ -409,7 +409,7 @@ fn statistics_text(
     if !causes.is_empty() {
         s.push_str("where values were lost, most expressions left unknown first:\n");
         for (name, (path, line, col, uses, dark)) in ranked(causes).into_iter().take(15) {
-            let what = if name == ranklift_shapes::interp::coverage::NO_CALLER {
+            let what = if ranklift_shapes::interp::coverage::is_analysis_limit(name) {
                 name.clone()
             } else {
                 format!("{name}: not modelled")

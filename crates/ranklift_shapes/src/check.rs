@@ -686,6 +686,8 @@ fn analyse_entry(
     types.extend(unknown.into_iter().map(|(r, cause)| {
         let why = if cause == crate::interp::coverage::NO_CALLER {
             "it comes from the arguments of a function never called here".to_owned()
+        } else if cause == crate::interp::coverage::CALL_BUDGET {
+            "it comes from a call the analysis cut short (its step budget)".to_owned()
         } else {
             format!("it comes from `{cause}`, which the analysis does not model")
         };

@@ -1103,8 +1103,7 @@ impl<'a> Interp<'a> {
         // Coverage: a parameter bound to an unknown argument traces back to what the call's
         // arguments met; any other forgets what an earlier function's name of that text met.
         for (name, b) in &env {
-            self.coverage
-                .bind(name.to_string(), matches!(b.value, Value::Top));
+            self.coverage.bind(name, matches!(b.value, Value::Top));
         }
         let frame = State {
             globals: globals.clone(),
@@ -1147,6 +1146,13 @@ impl<'a> Interp<'a> {
         }
         self.undecided += conditional;
         self.chain.push((saved.0, range));
+        // A call from an uncalled function of the entry into another module: on a budget of its
+        // own, taken from the entry's.
+        let entry_fuel = (self.uncalled && saved.0 == 0 && module != 0).then_some(self.fuel);
+        if let Some(total) = entry_fuel {
+            self.fuel = total.min(super::FOREIGN_CALL_FUEL);
+        }
+        let granted = self.fuel;
         let out = self.exec_block(&def.body, frame);
         self.chain.pop();
         self.undecided -= conditional;
@@ -1162,6 +1168,14 @@ impl<'a> Interp<'a> {
         self.stack.pop();
         // The budget ran out inside the body: where it stopped is not where it returns.
         let cut = self.fuel == 0;
+        if let Some(total) = entry_fuel {
+            self.fuel = total - (granted - self.fuel);
+            self.out_of_fuel = self.fuel == 0;
+            if cut && self.fuel > 0 {
+                self.coverage
+                    .cause(super::coverage::CALL_BUDGET, saved.0, range);
+            }
+        }
         let (ret, end) = match (out.returns, out.normal) {
             (_, Some(n)) if cut => (Value::Top, Some(n)),
             (Some((s, v)), Some(n)) => (v.join(&Value::None), Some(s.join(&n))),
@@ -1243,7 +1257,9 @@ impl<'a> Interp<'a> {
         );
         // (The parameters take it as the call binds them.)
         self.coverage.origin = Some(cause);
+        let outer = std::mem::replace(&mut self.uncalled, true);
         self.call_function(id, this, args, range, &mut st);
+        self.uncalled = outer;
         self.coverage.origin = None;
         self.mark_analysed(id, true);
     }

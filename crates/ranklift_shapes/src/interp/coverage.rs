@@ -24,6 +24,16 @@ use crate::shape::Shape;
 /// for want of a caller, not of a model.
 pub const NO_CALLER: &str = "arguments of functions never called (analysed with unknown inputs)";
 
+/// The cause given to the result of a call from a function nobody calls into another module's
+/// code that its step budget cut short (the analysis' limit, not a missing model).
+pub const CALL_BUDGET: &str = "calls into other modules cut short by their step budget";
+
+/// Whether cause `name` is one of the analysis' own limits ([`NO_CALLER`], [`CALL_BUDGET`])
+/// rather than an API it does not model.
+pub fn is_analysis_limit(name: &str) -> bool {
+    name == NO_CALLER || name == CALL_BUDGET
+}
+
 /// How well one expression's value is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
@@ -160,14 +170,15 @@ impl Coverage {
 
     /// `target` (its text) is bound to a value; `unknown` when that value is unknown, with the
     /// current origin.
-    pub(crate) fn bind(&mut self, target: String, unknown: bool) {
+    pub(crate) fn bind(&mut self, target: &str, unknown: bool) {
         match self.origin.filter(|_| unknown) {
             Some(o) => {
-                self.bound.insert(target, o);
+                self.bound.insert(target.to_owned(), o);
             }
-            None => {
-                self.bound.remove(&target);
+            None if !self.bound.is_empty() => {
+                self.bound.remove(target);
             }
+            None => {}
         }
     }
 
@@ -221,10 +232,12 @@ impl Coverage {
 }
 
 /// `a.b.c` as text, for a chain of names and attributes.
-pub(crate) fn dotted(e: &ruff_python_ast::Expr) -> Option<String> {
+pub(crate) fn dotted(e: &ruff_python_ast::Expr) -> Option<std::borrow::Cow<'_, str>> {
     match e {
-        ruff_python_ast::Expr::Name(n) => Some(n.id.to_string()),
-        ruff_python_ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
+        ruff_python_ast::Expr::Name(n) => Some(n.id.as_str().into()),
+        ruff_python_ast::Expr::Attribute(a) => {
+            Some(format!("{}.{}", dotted(&a.value)?, a.attr).into())
+        }
         _ => None,
     }
 }

@@ -355,6 +355,9 @@ pub struct Interp<'a> {
     pub(crate) coverage: coverage::Coverage,
     /// Running the shared imports ([`Interp::prime`]).
     priming: bool,
+    /// Analysing a function nobody calls ([`Interp::analyse_uncalled`]): its calls into other
+    /// modules run on budgets of their own ([`FOREIGN_CALL_FUEL`]).
+    pub(crate) uncalled: bool,
 }
 
 /// Nested calls deeper than this return an unknown value.
@@ -369,6 +372,13 @@ const MAX_NESTED_UNROLL: i64 = 1024;
 const IMPORT_FUEL: u64 = 20_000;
 /// Passes of a loop body before widening.
 const JOIN_PASSES: usize = 2;
+/// Steps a call may take from a function of the entry that nobody calls (a test function, run
+/// with unknown arguments) into another module's code: past them the call's result is unknown
+/// and the entry's analysis goes on. Without it, one test that drives a deep library routine
+/// (a FITS writer, a time-scale conversion) spends the whole file's budget, and the file's
+/// other functions are never analysed. The entry's own code, and calls made from its
+/// module-level code (a driver building a model), are not bounded this way.
+const FOREIGN_CALL_FUEL: u64 = 20_000;
 
 impl<'a> Interp<'a> {
     pub fn new(modules: Vec<SourceModule<'a>>, config: &Config) -> Interp<'a> {
@@ -425,6 +435,7 @@ impl<'a> Interp<'a> {
             coverage: coverage::Coverage::default(),
             unrolled: 1,
             priming: false,
+            uncalled: false,
         }
     }
 

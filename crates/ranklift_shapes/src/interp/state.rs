@@ -153,6 +153,12 @@ pub fn combine_env(a: &Arc<Env>, b: &Arc<Env>, widen: bool) -> Arc<Env> {
     if Arc::ptr_eq(a, b) || a == b {
         return a.clone();
     }
+    Arc::new(combine_bindings(a, b, widen))
+}
+
+/// The join (or widening) of two sets of bindings: a name bound on one side only may be
+/// unbound.
+fn combine_bindings(a: &Env, b: &Env, widen: bool) -> Env {
     let mut out = Env::with_capacity_and_hasher(a.len().max(b.len()), Default::default());
     for (k, x) in a.iter() {
         let binding = match b.get(k) {
@@ -178,7 +184,7 @@ pub fn combine_env(a: &Arc<Env>, b: &Arc<Env>, widen: bool) -> Arc<Env> {
             );
         }
     }
-    Arc::new(out)
+    out
 }
 
 fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
@@ -196,11 +202,13 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
             (Obj::Instance { class: c, attrs: p }, Obj::Instance { class: d, attrs: q })
                 if c == d =>
             {
-                let p = Arc::new(p.clone());
-                let q = Arc::new(q.clone());
                 Obj::Instance {
                     class: *c,
-                    attrs: (*combine_env(&p, &q, widen)).clone(),
+                    attrs: if p == q {
+                        p.clone()
+                    } else {
+                        combine_bindings(p, q, widen)
+                    },
                 }
             }
             (

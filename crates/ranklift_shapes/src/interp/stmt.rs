@@ -757,7 +757,7 @@ impl<'a> Interp<'a> {
     /// Assign to a target expression (name, tuple, attribute, subscript).
     pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
         if let Some(text) = super::coverage::dotted(target) {
-            self.coverage.bind(text, matches!(v, Value::Top));
+            self.coverage.bind(&text, matches!(v, Value::Top));
         }
         match target {
             Expr::Name(n) => {

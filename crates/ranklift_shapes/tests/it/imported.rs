@@ -206,3 +206,61 @@ fn a_class_attribute_written_through_an_unseen_base_is_not_assumed_stored() {
         )]
     );
 }
+
+/// `slowlib.churn()` makes 8⁵ calls that each append to one list (no two alike, nothing to
+/// remember): far more steps than the budget below. Python runs the tests:
+/// `test_slow` passes, `test_bug` raises `ValueError: matmul: Input operand 1 has a mismatch in
+/// its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from
+/// 3)` at line 11 (NumPy 2.2.6).
+fn deep_library_project(bug: &str) -> tempfile::TempDir {
+    let mut lib = String::from("def l0(out, k):\n    out.append(k)\n    out.append(k + 1)\n\n");
+    for level in 1..=5 {
+        lib.push_str(&format!("def l{level}(out):\n"));
+        for i in 0..8 {
+            let k = if level == 1 {
+                format!(", {i}")
+            } else {
+                String::new()
+            };
+            lib.push_str(&format!("    l{}(out{k})\n", level - 1));
+        }
+        lib.push('\n');
+    }
+    lib.push_str("def churn():\n    out = []\n    l5(out)\n    return out\n");
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("slowlib.py"), lib).unwrap();
+    fs::write(
+        tmp.path().join("test_things.py"),
+        format!(
+            "import numpy as np\n\nimport slowlib\n\n\ndef test_slow():\n    assert len(slowlib.churn()) == 2 * 8**5\n\n\ndef test_bug():\n    assert (np.ones((2, 3)) @ {bug}).shape == (2, 5)\n"
+        ),
+    )
+    .unwrap();
+    tmp
+}
+
+#[test]
+fn a_deep_library_call_from_a_test_does_not_spend_the_whole_files_budget() {
+    let opts = Options {
+        fuel: 100_000,
+        ..Options::default()
+    };
+    let tmp = deep_library_project("np.ones((4, 5))");
+    let results = check_paths(&[tmp.path().join("test_things.py")], &opts);
+    let r = &results[0];
+    let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
+    // The call was cut at its own budget; the next test was analysed, and its error found.
+    assert_eq!(found, vec![(11, "W504")], "{:?}", r.findings);
+    assert!(!r.incomplete);
+    // Coverage names the cut, where the test made the call.
+    let cut = r
+        .causes
+        .iter()
+        .find(|c| c.name == ranklift_shapes::interp::coverage::CALL_BUDGET)
+        .expect("the cut call is a cause of unknown values");
+    assert_eq!(cut.line, 7);
+    // Negative control: the same tests with the right operand report nothing.
+    let tmp = deep_library_project("np.ones((3, 5))");
+    let results = check_paths(&[tmp.path().join("test_things.py")], &opts);
+    assert!(results[0].findings.is_empty(), "{:?}", results[0].findings);
+}
