@@ -84,6 +84,7 @@ if _r.active:
         _random.Random = _OffsetRandom
 
     _row_hashes = _r.row_hashes
+    _SEED = 1234
 
     def _digests(values):
         return [hashlib.blake2b(v.tobytes(), digest_size=8).hexdigest() for v in values]
@@ -119,6 +120,16 @@ if _r.active:
     def _patch(tf):
         import keras
 
+        # An unseeded program (the Keras guides draw `np.random.random` data and unseeded
+        # initial weights) draws anew in every run, and the original and the rewrite on 1
+        # process would be compared across two draws. The original and the 1-process run start
+        # from the same seeds instead; a program that seeds itself does so later, and its seeds
+        # win. In the 2-process run the ranks other than 0 start from other seeds (the offset
+        # above), as unseeded ranks would: a missing broadcast still shows in `replicas`.
+        try:
+            keras.utils.set_random_seed(_SEED + _offset)
+        except Exception:  # noqa: BLE001 - an old Keras without it: left unseeded
+            pass
 
         kerases = [keras]
         try:

@@ -8,6 +8,11 @@ It changes nothing for a process that horovodrun did not start as a worker. For 
   from different random weights — as an unseeded program would. Identical final weights then prove
   that the rewritten program broadcasts rank 0's state; the negative controls prove that without the
   broadcast they would differ.
+
+Every process of a run (the original too) starts from the same seeds when TensorFlow is imported
+(`set_random_seed`, offset on ranks other than 0 as above): an unseeded example then trains the
+same in the original and on one rank, as `ranklift verify` makes it; a program that seeds itself
+does so later, and its seeds win.
 """
 import os
 import sys
@@ -176,6 +181,16 @@ if os.environ.get("RANKLIFT_E2E_PROBE"):
     sys.path.pop(0)
     _TF_PATCHES.append(_tf_probe.patch)
 
+
+if os.environ.get("RANKLIFT_E2E_COUNT"):
+
+    def _seed_patch(tf):
+        try:
+            tf.keras.utils.set_random_seed(1234)
+        except Exception:  # noqa: BLE001 - a Keras without it: left unseeded
+            pass
+
+    _TF_PATCHES.append(_seed_patch)
 
 if _TF_PATCHES:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
