@@ -378,7 +378,7 @@ const JOIN_PASSES: usize = 2;
 /// (a FITS writer, a time-scale conversion) spends the whole file's budget, and the file's
 /// other functions are never analysed. The entry's own code, and calls made from its
 /// module-level code (a driver building a model), are not bounded this way.
-const FOREIGN_CALL_FUEL: u64 = 20_000;
+const FOREIGN_CALL_FUEL: u64 = 10_000;
 
 impl<'a> Interp<'a> {
     pub fn new(modules: Vec<SourceModule<'a>>, config: &Config) -> Interp<'a> {
