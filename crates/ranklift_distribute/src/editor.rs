@@ -461,7 +461,9 @@ impl<'a, 'i> Editor<'a, 'i> {
     /// Put the consecutive sibling statements `first..=last` (each alone on its lines) into a
     /// block opened by `header` (`if RANK == 0:`, `with model.no_sync():`): the header line goes
     /// before `first` at its indentation, and every line of the run is indented one unit (not
-    /// inside triple-quoted strings).
+    /// inside triple-quoted strings). Lines other rules insert before `first` (imports, the
+    /// process-group setup after them) stay outside the block: the header is the last insertion
+    /// at that offset, right before the statement it opens.
     pub fn block_under(
         &mut self,
         rule: &'static str,
@@ -480,7 +482,7 @@ impl<'a, 'i> Editor<'a, 'i> {
             m,
             rule,
             s0.start(),
-            Edit::insert(s0.start(), format!("{header}{nl}{indent}{unit}")),
+            Edit::insert(s0.start(), format!("{header}{nl}{indent}{unit}")).after(),
             message,
         );
         self.indent_continuation_lines(m, TextRange::new(s0.start(), s1.end()));
@@ -505,7 +507,9 @@ impl<'a, 'i> Editor<'a, 'i> {
                     m,
                     rule,
                     e.start(),
-                    Edit::insert(e.value.start(), format!("{cond} and ")),
+                    // After lines other rules insert at the statement's start, as a block's
+                    // header is.
+                    Edit::insert(e.value.start(), format!("{cond} and ")).after(),
                     what,
                 );
             }

@@ -331,3 +331,228 @@ fn mutated_server_sessions_never_panic() {
         assert!(!err.contains("panicked"), "case {case}: {err}");
     }
 }
+
+/// A line holding one whole simple statement: brackets balanced, no string spanning lines, no
+/// continuation, not a block header or a clause of one.
+fn simple_statement(line: &str) -> bool {
+    let t = line.trim_start();
+    if t.is_empty()
+        || t.starts_with('#')
+        || t.starts_with('@')
+        || t.ends_with(':')
+        || t.ends_with('\\')
+        || t.contains("\"\"\"")
+        || t.contains("'''")
+    {
+        return false;
+    }
+    let first = t
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    if matches!(
+        first,
+        "if" | "elif"
+            | "else"
+            | "for"
+            | "while"
+            | "with"
+            | "try"
+            | "except"
+            | "finally"
+            | "def"
+            | "class"
+            | "async"
+            | "match"
+            | "case"
+    ) {
+        return false;
+    }
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    for c in t.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                '#' => break,
+                _ => {}
+            },
+        }
+    }
+    depth == 0 && quote.is_none()
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// A change of layout that keeps the program valid Python and its meaning close: a statement
+/// wrapped in a block (`if True:`, a one-pass loop, a `try`), a block's only statement moved onto
+/// its header's line, two statements joined by `;`, a comment after a header, an assignment
+/// continued with a backslash, a print (alone or in a loop) after a statement. Rules must place
+/// their edits in all of these layouts.
+fn restructure(src: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = src.lines().map(str::to_owned).collect();
+    let n = lines.len();
+    if n < 2 {
+        return src.to_owned();
+    }
+    for _ in 0..24 {
+        let i = rng.below(n - 1);
+        let ind = indent_of(&lines[i]);
+        let pad = " ".repeat(ind);
+        match rng.below(8) {
+            0 if simple_statement(&lines[i]) => {
+                let body = lines[i].trim_start().to_owned();
+                let wrapped = match rng.below(3) {
+                    0 => format!("{pad}if True:\n{pad}    {body}"),
+                    1 => format!("{pad}for _pass in range(1):\n{pad}    {body}"),
+                    _ => format!(
+                        "{pad}try:\n{pad}    {body}\n{pad}except ZeroDivisionError:\n{pad}    raise"
+                    ),
+                };
+                lines[i] = wrapped;
+            }
+            1 if lines[i].trim_end().ends_with(':')
+                && !lines[i].trim_start().starts_with(['@', '#'])
+                && simple_statement(&lines[i + 1])
+                && indent_of(&lines[i + 1]) > ind
+                && lines
+                    .get(i + 2)
+                    .is_none_or(|l| l.trim().is_empty() || indent_of(l) <= ind) =>
+            {
+                let body = lines[i + 1].trim_start().to_owned();
+                lines[i] = format!("{} {body}", lines[i].trim_end());
+                lines.remove(i + 1);
+            }
+            2 if simple_statement(&lines[i])
+                && simple_statement(&lines[i + 1])
+                && indent_of(&lines[i + 1]) == ind
+                && !lines[i].contains('#') =>
+            {
+                let next = lines.remove(i + 1);
+                lines[i] = format!("{}; {}", lines[i].trim_end(), next.trim_start());
+            }
+            3 if lines[i].trim_end().ends_with(':') && !lines[i].contains('#') => {
+                lines[i] = format!("{}  # a comment after the header", lines[i].trim_end());
+            }
+            4 if simple_statement(&lines[i]) && !lines[i].contains('#') => {
+                if let Some(eq) = lines[i].find(" = ") {
+                    let (lhs, rhs) = lines[i].split_at(eq);
+                    lines[i] = format!("{lhs} = \\\n{pad}    {}", &rhs[3..]);
+                }
+            }
+            5 if simple_statement(&lines[i]) => {
+                lines.insert(i, format!("{pad}# an inserted comment line"));
+            }
+            // Output where rules guard it for rank 0: a print after a statement, a loop that
+            // prints (on one line or two), as logging code does anywhere in a program.
+            6 if simple_statement(&lines[i]) => {
+                lines.insert(i + 1, format!("{pad}print(\"after line {i}\")"));
+            }
+            7 if simple_statement(&lines[i]) => {
+                let printing = match rng.below(2) {
+                    0 => format!("{pad}for _i in range(2): print(_i)"),
+                    _ => format!("{pad}for _i in range(2):\n{pad}    print(_i, flush=True)"),
+                };
+                lines.insert(i + 1, printing);
+            }
+            _ => continue,
+        }
+        break;
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// Edit-level fuzzing: every `distribute` example, its layout changed in ways that keep it valid
+/// Python (`restructure`, one to three changes at a time), rewritten for every target. A rewrite
+/// that does not parse (DST900, caught by the re-parse guard) is a rule's bug whatever the
+/// input; so is a panic. Deterministic; `RANKLIFT_FUZZ_CASES` mutants per example (default 3)
+/// within `RANKLIFT_FUZZ_SECS` (default 30). `RANKLIFT_FUZZ_BIN` runs another binary instead of
+/// this build (its negative control: a build from before a DST900 fix must fail it).
+#[test]
+fn rules_edit_restructured_programs_into_valid_python() {
+    let this =
+        std::env::var_os("RANKLIFT_FUZZ_BIN").map_or_else(|| PathBuf::from(bin()), PathBuf::from);
+    let cases: usize = std::env::var("RANKLIFT_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let budget = Duration::from_secs(
+        std::env::var("RANKLIFT_FUZZ_SECS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30),
+    );
+    let d = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x5EED_0000_ED17_0002);
+    let start = Instant::now();
+    let (mut runs, mut rewritten, mut invalid) = (0, 0, 0);
+    let groups: [(&str, &[&str]); 3] = [
+        ("distribute", &["distribute", "--diff"]),
+        (
+            "distribute",
+            &["distribute", "--diff", "--target-tf", "2.16"],
+        ),
+        ("distribute/torch", &["distribute", "--diff"]),
+    ];
+    // Every (command, example) pair, in a fixed shuffled order: a short budget still reaches
+    // both targets.
+    let mut pairs: Vec<(&[&str], PathBuf)> = groups
+        .iter()
+        .flat_map(|(dir, cmd)| examples(dir).into_iter().map(move |ex| (*cmd, ex)))
+        .collect();
+    for i in (1..pairs.len()).rev() {
+        pairs.swap(i, rng.below(i + 1));
+    }
+    'outer: for _ in 0..cases {
+        for (cmd, ex) in &pairs {
+            let src = std::fs::read_to_string(ex).unwrap();
+            if start.elapsed() > budget {
+                break 'outer;
+            }
+            let mut m = src.clone();
+            for _ in 0..=rng.below(3) {
+                m = restructure(&m, &mut rng);
+            }
+            if ranklift_python::parse::parses(&m).is_err() {
+                invalid += 1;
+                continue;
+            }
+            std::fs::write(d.path().join("m.py"), &m).unwrap();
+            let mut args = cmd.to_vec();
+            args.push("m.py");
+            let (code, out) =
+                common::run_limited_bin(&this, &args, d.path(), &[], Duration::from_secs(30));
+            runs += 1;
+            rewritten += usize::from(code == Some(0));
+            if !matches!(code, Some(0..=2)) || out.contains("panicked") || out.contains("DST900") {
+                // Kept outside the test's directory, which the panic removes.
+                let kept = std::env::temp_dir().join("ranklift-fuzz-kept");
+                std::fs::create_dir_all(&kept).unwrap();
+                let keep = kept.join(format!("restructured-{runs}.py"));
+                std::fs::write(&keep, &m).unwrap();
+                panic!(
+                    "{args:?} on a restructured {} (kept at {}): exit {code:?}\n{out}",
+                    ex.display(),
+                    keep.display()
+                );
+            }
+        }
+    }
+    // Most restructured programs must still be rewritten, or the fuzz exercises no rule.
+    assert!(
+        runs >= 40 && rewritten * 2 >= runs,
+        "{rewritten} of {runs} rewritten"
+    );
+    eprintln!(
+        "{runs} restructured programs ({rewritten} rewritten, {invalid} layouts Python rejects skipped) in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+}

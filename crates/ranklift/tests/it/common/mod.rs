@@ -27,7 +27,24 @@ pub fn run_limited_env(
     env: &[(&str, &Path)],
     limit: Duration,
 ) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ranklift"))
+    run_limited_bin(
+        Path::new(env!("CARGO_BIN_EXE_ranklift")),
+        args,
+        cwd,
+        env,
+        limit,
+    )
+}
+
+/// [`run_limited_env`] with another binary (an older build, to show a test finds what it fixed).
+pub fn run_limited_bin(
+    bin: &Path,
+    args: &[&str],
+    cwd: &Path,
+    env: &[(&str, &Path)],
+    limit: Duration,
+) -> (Option<i32>, String) {
+    let mut child = Command::new(bin)
         .args(args)
         .current_dir(cwd)
         .envs(env.iter().copied())
