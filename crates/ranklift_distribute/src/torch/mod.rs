@@ -10,6 +10,7 @@
 pub mod adopters;
 pub mod checks;
 pub mod dead_branches;
+pub mod devices;
 pub mod names;
 pub mod plan;
 pub mod rules;
@@ -276,13 +277,11 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
     // process per GPU, else per CPU), so the printed command runs on any machine it runs on.
     let main = &idx.project.modules[plan.main].parsed;
     // Over the modules the run reaches (a trainer module often holds the device choice).
-    let texts = || {
+    let cpu_fallback = devices::cpu_fallback(
         plan.modules
             .iter()
-            .map(|&m| &idx.project.modules[m].parsed.text)
-    };
-    let cpu_fallback =
-        texts().any(|t| t.contains("cuda.is_available()")) || !texts().any(|t| t.contains("cuda"));
+            .map(|&m| idx.project.modules[m].parsed.suite()),
+    );
     let mut launch =
         crate::Launch::torchrun(cpu_fallback, crate::uses_relative_paths(main.suite()));
     launch.pythonpath = crate::root_on_path(idx.project, plan.main);
