@@ -117,18 +117,19 @@ fn run_limited(args: &[&str], cwd: &Path, limit: Duration) -> (Option<i32>, Stri
     common::run_limited_env(args, cwd, &[], limit)
 }
 
+/// `RANKLIFT_FUZZ_CASES` (mutants per example) and `RANKLIFT_FUZZ_SECS` (the total budget), or
+/// the defaults given.
+fn fuzz_bounds(cases: usize, secs: u64) -> (usize, Duration) {
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
+    (
+        var("RANKLIFT_FUZZ_CASES").map_or(cases, |v: u64| v as usize),
+        Duration::from_secs(var("RANKLIFT_FUZZ_SECS").unwrap_or(secs)),
+    )
+}
+
 #[test]
 fn mutants_never_panic_hang_or_give_unlocated_errors() {
-    let cases: usize = std::env::var("RANKLIFT_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(12);
-    let budget = Duration::from_secs(
-        std::env::var("RANKLIFT_FUZZ_SECS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(90),
-    );
+    let (cases, budget) = fuzz_bounds(12, 90);
     let d = tempfile::tempdir().unwrap();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let start = Instant::now();
@@ -480,16 +481,7 @@ fn restructure(src: &str, rng: &mut Rng) -> String {
 fn rules_edit_restructured_programs_into_valid_python() {
     let this =
         std::env::var_os("RANKLIFT_FUZZ_BIN").map_or_else(|| PathBuf::from(bin()), PathBuf::from);
-    let cases: usize = std::env::var("RANKLIFT_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
-    let budget = Duration::from_secs(
-        std::env::var("RANKLIFT_FUZZ_SECS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(30),
-    );
+    let (cases, budget) = fuzz_bounds(3, 30);
     let d = tempfile::tempdir().unwrap();
     let mut rng = Rng(0x5EED_0000_ED17_0002);
     let start = Instant::now();
