@@ -578,7 +578,15 @@ impl<'a> Interp<'a> {
                 let sliced = match seq {
                     Seq::Exact(v) => match slice_bounds(s, v.len() as i64) {
                         Some(idx) => Seq::Exact(idx.into_iter().map(|i| v[i].clone()).collect()),
-                        None => Seq::Summary(Box::new(seq.element()), Int::Range(Some(0), None)),
+                        // Any slice of an empty sequence is empty, whatever its bounds: a
+                        // decorator's `args[:k], args[k:]` of a call without positional arguments
+                        // (torchvision's keyword-only builders) leaves nothing to move.
+                        None if v.is_empty() => Seq::Exact(Vec::new().into()),
+                        // Other bounds: at most as many items as there are.
+                        None => Seq::Summary(
+                            Box::new(seq.element()),
+                            Int::Range(Some(0), Some(v.len() as i64)),
+                        ),
                     },
                     Seq::Summary(e, _) => Seq::Summary(e.clone(), Int::Range(Some(0), None)),
                 };
