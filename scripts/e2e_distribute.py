@@ -104,6 +104,10 @@ RUN_CONTROLS = {
     # The shard without its guard for fewer samples than ranks: rank 1 gets an empty array.
     "keras_fit_tiny_data.py": ("an empty share on rank 1", lambda t: re.sub(
         r"\s*if len\(x_one_hot\) >= hvd\.size\(\)\s*else slice\(None\)", "", t)),
+    # The wait before reading back the checkpoint rank 0 alone writes, taken away: rank 1 reads a
+    # file that is not there yet, or half written.
+    "keras_checkpoint_in_function.py": ("no wait before loading rank 0's checkpoint", lambda t: re.sub(
+        r"\n *hvd(_tf)?\.broadcast_object\(None, root_rank=0\)  # wait until rank 0 has written the file loaded next", "", t)),
     # The statement that reads `filename` (bound only inside the guarded `with`) left unguarded.
     "keras_gif_frames.py": ("a reader of the guarded loop's name on every rank", lambda t: t.replace(
         "\n    last_frame = os.path.basename(filename)\n",
@@ -113,6 +117,11 @@ RUN_CONTROLS = {
         "import horovod.tensorflow.keras as hvd\nhvd.init()\n", "").replace(
         "from tensorflow import keras\n", "from tensorflow import keras\nimport horovod.tensorflow.keras as hvd\nhvd.init()\n")),
 }
+# Run controls whose fault shows on some engines only: without the wait, rank 1 reading the
+# checkpoint rank 0 is writing failed on Keras 3 (TensorFlow 2.21, `ranklift launch`) in the runs
+# measured on 2026-11-30, while on Keras 2 (Horovod's TensorFlow 2.13) rank 0's write was done
+# before rank 1 read it: the race is not shown there.
+RUN_CONTROL_ENGINES = {"keras_checkpoint_in_function.py": {"collectives"}}
 # example -> (what, edit): the edited program's rank 1 must write files (the rank-0 filter of the
 # callbacks taken away: the appended ModelCheckpoint then writes on every rank).
 OUTPUT_CONTROLS = {
@@ -507,7 +516,7 @@ def check_example(ex, bin_path, work):
             check_sample_control(SAMPLE_CONTROLS[name], new_main, work, base_env, orig_steps,
                                  load_batches(dirs["orig"], 0))
             controls.append("example control ok")
-        if name in RUN_CONTROLS:
+        if name in RUN_CONTROLS and ENGINE["name"] in RUN_CONTROL_ENGINES.get(name, {ENGINE["name"]}):
             check_run_control(*RUN_CONTROLS[name], new_main, work, base_env)
             controls.append("run control ok")
         if name in OUTPUT_CONTROLS:

@@ -86,7 +86,7 @@ def controls(name):
         line, fault = VERIFY_AFTER[name]
         out.append(("a rank fails after evaluate", lambda t: line.sub(lambda m: m.group(0) + fault, t, 1),
                     {"runs"}))
-    if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod":
+    if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod" and "horovod" in E.RUN_CONTROL_ENGINES.get(name, {"horovod"}):
         what, edit = E.RUN_CONTROLS[name]
         # A run the fault stops (an error, a stall); or, under the step budget, the ranks stepping
         # apart before the stall is reached (unequal shares: one rank's extra batch).

@@ -246,7 +246,9 @@ fn barrier_before_loads(cx: &mut Cx, loads: &[StmtId]) {
 
 /// Statements that read (`load_weights`, `load_model`, `restore`, `tf.saved_model.load`,
 /// `open`, `imread`) a path only rank 0 writes: the same string literal, or the same
-/// module-level name, as a guarded write.
+/// module-level name, as a guarded write; a function's local name stands for the literals it is
+/// assigned there (a checkpoint path set, written by `ModelCheckpoint` and loaded back, all in
+/// the function that fits).
 fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
     let idx = cx.idx;
     let (mut lits, mut names) = rank0_paths(idx, guarded);
@@ -267,6 +269,13 @@ fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
         match path {
             Some(Expr::Name(n)) if c.scope.func.is_none() => {
                 names.push((c.scope.module, n.id.to_string()));
+            }
+            // A local name (`checkpoint_filepath = "/tmp/ckpt.weights.h5"` in the function that
+            // fits): the paths it is assigned.
+            Some(Expr::Name(n)) => {
+                for v in idx.assignments(c.scope, n.id.as_str()).1 {
+                    collect_literals(v, &mut lits);
+                }
             }
             Some(e) => collect_literals(e, &mut lits),
             None => {}
@@ -326,7 +335,15 @@ fn loads_of_rank0_files(cx: &Cx, guarded: &[StmtId]) -> Vec<StmtId> {
         if !loads {
             continue;
         }
-        let (l, n) = path_tokens(info.stmt);
+        let (mut l, n) = path_tokens(info.stmt);
+        // A local name read in a function: the paths it is assigned there.
+        if info.scope.func.is_some() {
+            for name in &n {
+                for v in idx.assignments(info.scope, name).1 {
+                    collect_literals(v, &mut l);
+                }
+            }
+        }
         if l.iter().any(|x| lits.contains(x))
             || (info.scope.func.is_none()
                 && n.iter()
