@@ -578,6 +578,61 @@ net.eval()
 print(net(torch.randn(1, 3, 4, 64, 64)).shape)
 """, keep_dirs=True)
 
+# Batch 8, held back (2026-11-30): torchvision's feature pyramid, SSDlite, FCOS and the
+# multiscale video ViT. Chosen and their drivers checked with torch before the session's
+# later shapes fixes; run once, with its last binary.
+BATCH_8 = {"torchvision-fpn", "torchvision-ssdlite", "torchvision-mvit", "torchvision-fcos"}
+HELD_OUT |= BATCH_8
+model("torchvision-fpn", *TV, [], "torchvision/ops/feature_pyramid_network.py", """
+from collections import OrderedDict
+
+import torch
+from torchvision.ops.feature_pyramid_network import FeaturePyramidNetwork, LastLevelMaxPool
+
+net = FeaturePyramidNetwork([8, 16, 32], 16, extra_blocks=LastLevelMaxPool())
+feats = OrderedDict()
+feats["a"] = torch.randn(1, 8, 32, 32)
+feats["b"] = torch.randn(1, 16, 16, 16)
+feats["c"] = torch.randn(1, 32, 8, 8)
+out = net(feats)
+print([v.shape for v in out.values()])
+""", keep_dirs=True)
+model("torchvision-ssdlite", *TV, [], "torchvision/models/detection/ssdlite.py", """
+import torch
+from torchvision.models.detection.ssdlite import ssdlite320_mobilenet_v3_large
+
+net = ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3)
+net.eval()
+out = net([torch.rand(3, 96, 96)])
+print(out[0]["boxes"].shape)
+""", keep_dirs=True)
+model("torchvision-mvit", *TV, [], "torchvision/models/video/mvit.py", """
+import torch
+from torchvision.models.video.mvit import MSBlockConfig, MViT
+
+config = [
+    MSBlockConfig(num_heads=1, input_channels=16, output_channels=16, kernel_q=[3, 3, 3],
+                  kernel_kv=[3, 3, 3], stride_q=[1, 1, 1], stride_kv=[1, 2, 2]),
+    MSBlockConfig(num_heads=2, input_channels=16, output_channels=32, kernel_q=[3, 3, 3],
+                  kernel_kv=[3, 3, 3], stride_q=[1, 2, 2], stride_kv=[1, 1, 1]),
+]
+net = MViT(spatial_size=(32, 32), temporal_size=4, block_setting=config, residual_pool=True,
+           residual_with_cls_embed=False, rel_pos_embed=True, proj_after_attn=True,
+           num_classes=10, patch_embed_kernel=(3, 7, 7), patch_embed_stride=(2, 4, 4),
+           patch_embed_padding=(1, 3, 3))
+net.eval()
+print(net(torch.randn(1, 3, 4, 32, 32)).shape)
+""", keep_dirs=True)
+model("torchvision-fcos", *TV, [], "torchvision/models/detection/fcos.py", """
+import torch
+from torchvision.models.detection.fcos import fcos_resnet50_fpn
+
+net = fcos_resnet50_fpn(weights=None, weights_backbone=None, num_classes=3, min_size=64, max_size=64)
+net.eval()
+out = net([torch.rand(3, 64, 64)])
+print(out[0]["boxes"].shape)
+""", keep_dirs=True)
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}

@@ -836,7 +836,8 @@ impl<'a> Interp<'a> {
         ret
     }
 
-    fn instantiate(&mut self, c: u32, args: Args, range: TextRange, st: &mut State) -> Value {
+    /// A new instance of class `c` with no attributes, made at `range`.
+    pub(crate) fn fresh_instance(&mut self, c: u32, range: TextRange, st: &mut State) -> Value {
         let addr = self.heap_addr(u32::from(range.start()));
         st.insert_obj(
             addr,
@@ -845,7 +846,36 @@ impl<'a> Interp<'a> {
                 attrs: Env::default(),
             },
         );
-        let obj = Value::Instance(addr);
+        Value::Instance(addr)
+    }
+
+    fn instantiate(&mut self, c: u32, args: Args, range: TextRange, st: &mut State) -> Value {
+        // A `__new__` of the program decides what `C(...)` is: `__init__` runs on its result
+        // only when that is an instance of `C` (Python's rule). An ndarray subclass's
+        // `__new__` returns a view the analysis does not follow, so the object is unknown —
+        // not an instance holding only the class's defaults (`names: tuple = ()`).
+        if let Some(Value::Func(new)) = self.class_attr(c, "__new__", 0) {
+            let mut with_cls = args.clone();
+            with_cls.pos.insert(0, Value::Class(c));
+            let made = self.call_function(new, None, with_cls, range, st);
+            let ours = match &made {
+                Value::Instance(a) => match st.heap.get(a).map(|o| &**o) {
+                    Some(Obj::Instance { class, .. }) => {
+                        self.derives_from(*class, c, 0) == Some(true)
+                    }
+                    _ => false,
+                },
+                _ => false,
+            };
+            if ours && let Some(Value::Func(init)) = self.class_attr(c, "__init__", 0) {
+                self.call_function(init, Some(made.clone()), args, range, st);
+            }
+            return made;
+        }
+        let obj = self.fresh_instance(c, range, st);
+        let Value::Instance(addr) = obj else {
+            unreachable!("fresh_instance makes an instance")
+        };
         match self.class_attr(c, "__init__", 0) {
             Some(Value::Func(init)) => {
                 self.call_function(init, Some(obj.clone()), args, range, st);

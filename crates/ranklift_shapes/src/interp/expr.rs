@@ -922,6 +922,9 @@ impl<'a> Interp<'a> {
                 }
                 Value::Method(Box::new(obj.clone()), attr.into())
             }
+            Value::Builtin(Builtin::Object) if attr == "__new__" => {
+                Value::Builtin(Builtin::ObjectNew)
+            }
             Value::Module(ModRef::Copy) => match attr {
                 "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
                 _ => Value::Top,
@@ -1376,3 +1379,17 @@ pub(crate) fn forget_attributes(st: &mut State, addr: super::value::Addr) {
 /// Marks an instance that code the analysis does not see may hold and change (it escaped into
 /// a library call, or its `__dict__` did): its data attributes read as unknown.
 const OPAQUE: &str = "<opaque>";
+
+/// Does `obj` — a number, a string, `None` or a list — certainly lack attribute `attr`? A
+/// number may be a NumPy scalar, which has the attributes NumPy scalars have.
+pub(crate) fn plain_lacks(obj: &Value, attr: &str) -> bool {
+    let numeric = matches!(obj, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+    if !(numeric || matches!(obj, Value::None | Value::Str(_) | Value::List(_))) {
+        return false;
+    }
+    let ty = obj.type_name().unwrap_or("object");
+    let known = TYPE_ATTRS.contains(&(ty, attr))
+        || attr.starts_with("__")
+        || (numeric && crate::numpy::scalar_attr(attr));
+    !known
+}

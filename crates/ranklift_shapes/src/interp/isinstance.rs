@@ -74,7 +74,7 @@ impl Interp<'_> {
 
     /// Is class `k` class `c` or derived from it? Unknown where a base of `k` is not one of the
     /// program's classes (a library class may derive from anything).
-    fn derives_from(&self, k: u32, c: u32, depth: usize) -> Option<bool> {
+    pub(crate) fn derives_from(&self, k: u32, c: u32, depth: usize) -> Option<bool> {
         if k == c {
             return Some(true);
         }
@@ -98,7 +98,7 @@ impl Interp<'_> {
     }
 
     /// Are all of class `k`'s ancestors the program's classes, `object` or torch modules?
-    fn bases_known(&self, k: u32, depth: usize) -> bool {
+    pub(crate) fn bases_known(&self, k: u32, depth: usize) -> bool {
         depth <= 16
             && self.classes[k as usize].bases.iter().all(|b| match b {
                 Value::Class(b) => self.bases_known(*b, depth + 1),

@@ -98,6 +98,8 @@ impl Interp<'_> {
         for base in &bases {
             match base {
                 Value::Class(b) => match self.class_attr(*b, attr, 0) {
+                    // A static method: `super().__new__(cls, ...)` passes the class itself.
+                    Some(Value::Func(id)) if attr == "__new__" => return Value::Func(id),
                     Some(Value::Func(id)) => {
                         return Value::Method(
                             Box::new(recv.clone()),
@@ -129,6 +131,10 @@ impl Interp<'_> {
                 }
                 _ => {}
             }
+        }
+        // `object.__new__`, where no base of the program's defines one.
+        if attr == "__new__" && self.bases_known(class, 0) {
+            return Value::Builtin(super::value::Builtin::ObjectNew);
         }
         Value::Top
     }

@@ -278,6 +278,9 @@ pub enum Builtin {
     /// `object` (and NumPy's `object_`, `void`): as a dtype, elements may be any object
     /// (sequences included). Calls give an unknown value.
     Object,
+    /// `object.__new__(cls)` (and `super().__new__(cls)` reaching it): a new instance of
+    /// `cls` with no attributes, `__init__` not run.
+    ObjectNew,
     /// A scalar function of the `math` module, by what it returns.
     Math(MathFn),
     /// `copy.copy` / `copy.deepcopy`.

@@ -162,6 +162,14 @@ impl<'a> Interp<'a> {
                     let (obj, name) = (obj.clone(), name.clone());
                     self.attribute_of(&obj, &name, range, st)
                 }
+                // `getattr(value, "unit", None)` of a number, a string, None or a list that
+                // has no such attribute: the default (astropy's `Quantity(5)` reads
+                // `value.unit` only when the getattr found one).
+                (Some(obj), Some(Value::Str(Some(name))), 3)
+                    if args.kw.is_empty() && crate::interp::expr::plain_lacks(obj, name) =>
+                {
+                    args.pos[2].clone()
+                }
                 (Some(obj @ Value::Module(_)), Some(Value::Str(Some(name))), 3) => {
                     let (obj, name) = (obj.clone(), name.clone());
                     match &obj {
@@ -445,6 +453,12 @@ impl<'a> Interp<'a> {
             // A copy of a value the heap does not hold is the value itself (arrays are values
             // here); a copy of a list or an object is a new object the analysis does not build.
             Builtin::ArgParser => self.new_arg_parser(range, st),
+            Builtin::ObjectNew => match a0 {
+                Some(Value::Class(k)) if self.bases_known(*k, 0) => {
+                    self.fresh_instance(*k, range, st)
+                }
+                _ => Value::Top,
+            },
             Builtin::Copy => match a0 {
                 Some(v) if v.is_plain_data() => v.clone(),
                 _ => Value::Top,

@@ -183,7 +183,8 @@ impl<'a> Interp<'a> {
         // calls it element by element): the name is then bound to an unknown value, and the
         // body is analysed like an uncalled function's, with unknown arguments.
         let mut opaque = false;
-        let mut apply: Option<Value> = None;
+        // The program's own decorators, outermost first, applied innermost first below.
+        let mut apply: Vec<Value> = Vec::new();
         // `@x.setter` / `@x.deleter` under `@property def x`: the name stays bound to the
         // property (reads still run the getter; assignments go through the setter).
         let mut keep_property = None;
@@ -241,14 +242,12 @@ impl<'a> Interp<'a> {
                 | "inference_mode" | "enable_grad" | "autocast" | "custom_fwd" | "custom_bwd"
                 | "ignore" | "unused" | "export" | "script" | "script_method" | "compile" => {}
                 // A decorator of the program itself (`def autoshape(func): ... return
-                // wrapper`) is run on the function when it is a plain function of a module
-                // (not a method), alone in the list: the name is bound to what it returns.
-                _ if matches!(v, Value::Func(_))
-                    && !call
-                    && f.decorator_list.len() == 1
-                    && !self.in_class_body() =>
-                {
-                    apply = Some(v);
+                // wrapper`), or what a decorator factory of the program returns
+                // (`@register_model()`: `def register_model(name=None): def wrapper(fn): ...`),
+                // is run on the function when it is a plain function of a module (not a
+                // method): the name is bound to what the decorators return.
+                _ if matches!(v, Value::Func(_)) && !self.in_class_body() => {
+                    apply.push(v);
                 }
                 _ => {
                     let _ = v;
@@ -326,17 +325,24 @@ impl<'a> Interp<'a> {
         if opaque {
             return Value::Top;
         }
-        if let Some(Value::Func(deco)) = apply {
-            let args = crate::interp::call::Args {
-                pos: vec![Value::Func(id)],
-                ..Default::default()
-            };
-            return match self.call_function(deco, None, args, f.range, st) {
-                // A wrapper the analysis can call; anything else (an object, a registry's
-                // return value) is unknown, and the body is analysed on its own.
-                w @ (Value::Func(_) | Value::Method(..)) => w,
-                _ => Value::Top,
-            };
+        if !apply.is_empty() {
+            let mut wrapped = Value::Func(id);
+            for deco in apply.into_iter().rev() {
+                let Value::Func(deco) = deco else {
+                    return Value::Top;
+                };
+                let args = crate::interp::call::Args {
+                    pos: vec![wrapped],
+                    ..Default::default()
+                };
+                wrapped = match self.call_function(deco, None, args, f.range, st) {
+                    // A wrapper the analysis can call; anything else (an object, a registry's
+                    // return value) is unknown, and the body is analysed on its own.
+                    w @ (Value::Func(_) | Value::Method(..)) => w,
+                    _ => return Value::Top,
+                };
+            }
+            return wrapped;
         }
         if let Some((p, is_setter)) = keep_property {
             // `@x.setter`: the property now runs this function on assignment.
