@@ -3,10 +3,11 @@
 //! links show the text the rule or check itself carries and cannot drift from it.
 //!
 //! A code's page is, in order of preference:
-//! 1. the module doc (`//!`) of a file whose first doc line names the code (a check file:
-//!    `//! DST004 — ...`, `//! Check \`custom_sampler\` (DST401): ...`);
-//! 2. the `///` doc above `pub const NAME: &str = "CODE";`;
-//! 3. a row `| CODE | ... |` of a table in a module doc (a one-line summary).
+//! 1. the module doc (`//!`) of a file whose first doc line names that code alone (a check
+//!    file: `//! DST004 — ...`, `//! Check \`custom_sampler\` (DST401): ...`);
+//! 2. the `///` doc above `pub const NAME: &str = "CODE";` (`ranklift_distribute::codes`);
+//! 3. the module doc of a file whose first doc line names several codes (a module of checks);
+//! 4. a row `| CODE | ... |` of a table in a module doc (a one-line summary).
 //!
 //! The shapes codes come from `ranklift_shapes::codes` at run time (a table with examples).
 
@@ -66,8 +67,12 @@ fn main() {
             .map(|l| strip(l, "//!"))
             .collect();
         if let Some(first) = header.first() {
-            for code in codes_in(first) {
-                offer(&code, 0, header.join("\n"), &source);
+            // A file of one code's own (a check) is that code's page; a header naming several
+            // (a module of checks) is a page only for codes documented nowhere better.
+            let named = codes_in(first);
+            let rank = if named.len() == 1 { 0 } else { 2 };
+            for code in named {
+                offer(&code, rank, header.join("\n"), &source);
             }
         }
         // 3. Table rows of module docs.
@@ -81,7 +86,7 @@ fn main() {
                     .copied()
                     .filter(|c| !c.is_empty())
                     .collect();
-                offer(&code, 2, rest.join(" — "), &source);
+                offer(&code, 3, rest.join(" — "), &source);
             }
         }
         // 2. `///` above a code constant.

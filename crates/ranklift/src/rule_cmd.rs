@@ -50,6 +50,28 @@ pub fn pages() -> Vec<(String, String)> {
         } else {
             "Raised in"
         };
+        // A `distribute` code: its target and the file that raises it, from the registry.
+        if let Some(reg) = ranklift_distribute::codes::lookup(code) {
+            let target = match reg.target {
+                ranklift_distribute::codes::Target::Tf => " (TensorFlow)",
+                ranklift_distribute::codes::Target::Torch => " (PyTorch)",
+                ranklift_distribute::codes::Target::Both => "",
+            };
+            let home = format!("crates/ranklift_distribute/src/{}", reg.home);
+            let documented = if *source == home {
+                String::new()
+            } else {
+                format!(" Documented in `{source}`.")
+            };
+            out.push((
+                (*code).to_owned(),
+                format!(
+                    "`ranklift distribute`{target}. Raised in `{home}`.{documented}\n\n{}\n",
+                    text.trim_end()
+                ),
+            ));
+            continue;
+        }
         let command = if code.starts_with("DST") {
             "`ranklift distribute`"
         } else if code.starts_with("E-") {

@@ -83,6 +83,20 @@ fn every_code_in_the_sources_has_a_page() {
     assert_eq!(code, 0);
     assert!(page.starts_with("# DST401\n"), "{page}");
     assert!(page.contains("sampler"), "{page}");
+    // From the registry: the target and the file that raises the code.
+    assert!(
+        page.contains(
+            "(PyTorch). Raised in `crates/ranklift_distribute/src/torch/checks/custom_sampler.rs`"
+        ),
+        "{page}"
+    );
+    for reg in ranklift_distribute::codes::REGISTRY {
+        assert!(
+            all.contains(&format!("\n## {}\n", reg.code)),
+            "registry code {} has no page",
+            reg.code
+        );
+    }
     let (code, page, _) = rule(&["W504"]);
     assert_eq!(code, 0);
     assert!(page.contains("```python\n"), "{page}");

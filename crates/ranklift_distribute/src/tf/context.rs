@@ -435,7 +435,7 @@ impl<'a, 'i> Cx<'a, 'i> {
                 self.diag(
                     m,
                     r,
-                    "DST206",
+                    crate::codes::SHARED_LINE,
                     Severity::Error,
                     format!(
                         "cannot add `{line}` to `{}`: its body shares a line with other code",

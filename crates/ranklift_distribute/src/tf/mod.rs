@@ -254,55 +254,11 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             format!("this optional tf.distribute branch is left as is; the rest of the program is distributed with {engine_name}"),
             format!("under {launcher}, run with this branch switched off: one process per GPU replaces the strategy"));
     }
-    use rules::*;
-    remove_device_pinning::run(&mut cx);
-    scale_learning_rate::run(&mut cx);
-    match pattern {
-        Pattern::GradientTape => {
-            distributed_gradient_tape::run(&mut cx);
-            broadcast_initial_state::run(&mut cx);
-            shard_training_steps::run(&mut cx);
-            rank_seeded_draws::run(&mut cx);
-            distributed_gradient_tape::single_variable_sources(&mut cx);
-        }
-        Pattern::KerasFit => {
-            // A model's own `train_step` computes its gradients with a tape: average them there.
-            distributed_gradient_tape::run(&mut cx);
-            distributed_gradient_tape::single_variable_sources(&mut cx);
-            keras_distributed_optimizer::run(&mut cx);
-            keras_load_model::run(&mut cx);
-            keras_steps::run(&mut cx);
-            shard_dataset::run_fit(&mut cx);
-            if !reach.custom_loop_applies().is_empty() {
-                broadcast_initial_state::run(&mut cx);
-                shard_training_steps::run(&mut cx);
-            }
-            // Custom loops, and generators that feed `fit` (`fit_generator(batches())`).
-            rank_seeded_draws::run(&mut cx);
-            // TF1-style Keras (`K.set_session(tf.Session(config=config))`) pins through its config.
-            tf1_session_config::pin_config_protos(&mut cx);
-        }
-        Pattern::Session | Pattern::MonitoredSession | Pattern::Estimator => {
-            tf1_distributed_optimizer::run(&mut cx);
-            tf1_session_config::run(&mut cx);
-            tf1_broadcast::run(&mut cx);
-            tf1_rank0_dirs::run(&mut cx);
-            tf1_steps::run(&mut cx);
-            if pattern == Pattern::Session {
-                shard_training_steps::run(&mut cx);
-                rank_seeded_draws::run(&mut cx);
-            }
-        }
+    for (_, rule) in rules::order(pattern) {
+        rule(&mut cx);
     }
-    // Edits to an argument's value come before keywords added after that argument.
-    keras_verbose::run(&mut cx);
-    if pattern == Pattern::KerasFit {
-        keras_fit_callbacks::run(&mut cx);
-    }
-    rank0_only::run(&mut cx);
-    shared_dirs::run(&mut cx);
     for m in cx.modules() {
-        horovod_init::run(&mut cx, m, m == main_idx);
+        rules::horovod_init::run(&mut cx, m, m == main_idx);
     }
     let modules = cx.modules();
     let (mut changes, applied, mut diags) = cx.ed.finish(&modules);

@@ -244,27 +244,9 @@ pub fn distribute(idx: &Index, main: Option<&str>, opts: &crate::Options) -> Out
         outcome.diagnostics = d;
         return outcome;
     }
-    use rules::*;
-    device_pinning::run(&mut tx);
-    ddp_wrap::run(&mut tx);
-    distributed_sampler::run(&mut tx);
-    replacement_sampler::run(&mut tx);
-    subset_sampler::run(&mut tx);
-    split_rows::run(&mut tx);
-    download_once::run(&mut tx);
-    set_epoch::run(&mut tx);
-    no_sync::run(&mut tx);
-    step_counts::run(&mut tx);
-    scale_lr::run(&mut tx);
-    plateau_metric::run(&mut tx);
-    shared_dirs::run(&mut tx);
-    checkpoint_load::run(&mut tx);
-    rank0_only::run(&mut tx);
-    rank0_reads::run(&mut tx);
-    log_files::run(&mut tx);
-    write_handles::run(&mut tx);
-    wandb_ranks::run(&mut tx);
-    process_group::run(&mut tx);
+    for (_, rule) in rules::ORDER {
+        rule(&mut tx);
+    }
     let (changes, applied, diags) = tx.ed.finish(&plan.modules);
     outcome.diagnostics = diags;
     if outcome.has_errors() {

@@ -13,26 +13,26 @@
 //! | DST008 | `apply_gradients` not an expression statement or direct assignment value (rule `broadcast_initial_state`) |
 //! | DST009 | a global optimizer is replaced inside a function after initialisation |
 //! | DST010 | a checkpoint is stored in a container, so saves through it cannot be guarded |
-//! | DST101 | several scripts train: the main script is ambiguous (`lib.rs`) |
-//! | DST102 | a training pattern ranklift does not rewrite (TF1 sessions, Estimator, `tf.distribute`, `train_on_batch`, `minimize`) (`lib.rs`) |
-//! | DST103 | TF2 training (`Model.fit` or a custom loop) mixed with a TF1 pattern, or two TF1 patterns (`lib.rs`); `fit` with a custom loop is distributed |
+//! | DST101 | several scripts train: the main script is ambiguous (`codes.rs`) |
+//! | DST102 | a training pattern ranklift does not rewrite (TF1 sessions, Estimator, `tf.distribute`, `train_on_batch`, `minimize`) (`codes.rs`) |
+//! | DST103 | TF2 training (`Model.fit` or a custom loop) mixed with a TF1 pattern, or two TF1 patterns (`codes.rs`); `fit` with a custom loop is distributed |
 //! | DST104 | the training step is passed as a value to code outside the project |
 //! | DST105 | a training function is defined conditionally (several alternative definitions) |
 //!
 //! A check reports only what would make the rewrite wrong. Where a stricter restriction would be
 //! simpler to state, the code is accepted and the check's doc comment says what is accepted.
 
-pub mod dst001_tf_import_not_top_level;
-pub mod dst002_tf_rebound;
-pub mod dst003_tf_member_alias;
-pub mod dst004_print_side_effect;
-pub mod dst005_optimizer_not_created;
-pub mod dst006_rebound_to_other_kind;
-pub mod dst007_conditional_creation;
-pub mod dst009_global_optimizer_replaced;
-pub mod dst010_checkpoint_in_container;
-pub mod dst104_step_passed_as_value;
-pub mod dst105_conditional_training_function;
+pub mod checkpoint_in_container;
+pub mod conditional_creation;
+pub mod conditional_training_function;
+pub mod global_optimizer_replaced;
+pub mod optimizer_not_created;
+pub mod print_side_effect;
+pub mod rebound_to_other_kind;
+pub mod step_passed_as_value;
+pub mod tf_import_not_top_level;
+pub mod tf_member_alias;
+pub mod tf_rebound;
 
 use ranklift_python::Diagnostic;
 
@@ -43,17 +43,17 @@ pub fn run(cx: &mut Cx) {
     use rayon::prelude::*;
     type Check = fn(&Cx, &mut Vec<Diagnostic>);
     const CHECKS: &[Check] = &[
-        dst001_tf_import_not_top_level::check,
-        dst002_tf_rebound::check,
-        dst003_tf_member_alias::check,
-        dst004_print_side_effect::check,
-        dst005_optimizer_not_created::check,
-        dst006_rebound_to_other_kind::check,
-        dst007_conditional_creation::check,
-        dst009_global_optimizer_replaced::check,
-        dst010_checkpoint_in_container::check,
-        dst104_step_passed_as_value::check,
-        dst105_conditional_training_function::check,
+        tf_import_not_top_level::check,
+        tf_rebound::check,
+        tf_member_alias::check,
+        print_side_effect::check,
+        optimizer_not_created::check,
+        rebound_to_other_kind::check,
+        conditional_creation::check,
+        global_optimizer_replaced::check,
+        checkpoint_in_container::check,
+        step_passed_as_value::check,
+        conditional_training_function::check,
     ];
     let shared: &Cx = cx;
     let found: Vec<Vec<Diagnostic>> = CHECKS

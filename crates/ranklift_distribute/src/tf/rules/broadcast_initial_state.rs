@@ -96,13 +96,13 @@ pub fn run(cx: &mut Cx) {
             _ => false,
         };
         if !direct {
-            cx.diag(m, c.call.range(), "DST008", Severity::Error,
+            cx.diag(m, c.call.range(), crate::codes::APPLY_NOT_A_STATEMENT, Severity::Error,
                 "`apply_gradients` must be an expression statement or the direct right-hand side of an assignment",
                 "call it on a line of its own, e.g. `optimizer.apply_gradients(zip(grads, vars))`, so the initial-state broadcast can follow it");
             continue;
         }
         if !cx.lines_around_ok(c.stmt) {
-            cx.diag(m, stmt.range(), "DST206", Severity::Error,
+            cx.diag(m, stmt.range(), crate::codes::SHARED_LINE, Severity::Error,
                 "`apply_gradients` shares its line with other code; the broadcast cannot be placed after it",
                 "put the call on a line of its own");
             continue;
@@ -119,7 +119,7 @@ pub fn run(cx: &mut Cx) {
             cx.diag(
                 m,
                 c.call.range(),
-                "DST008",
+                crate::codes::APPLY_NOT_A_STATEMENT,
                 Severity::Error,
                 "`apply_gradients` is called without its `grads_and_vars` argument (or `apply` without its variables as a name or attribute)",
                 "pass `zip(grads, variables)` (`apply(grads, model.trainable_variables)`)",
@@ -172,7 +172,7 @@ pub fn run(cx: &mut Cx) {
                 cx.use_hvd(scope);
             }
             Some(f) => {
-                cx.diag(m, c.call.range(), "DST207", Severity::Error,
+                cx.diag(m, c.call.range(), crate::codes::FIRST_BATCH, Severity::Error,
                     format!("`apply_gradients` runs in a helper of the @tf.function `{}`; ranklift can only place the first-step broadcast in the traced function itself", idx.funcs[f].def.name),
                     "call `apply_gradients` directly in the @tf.function-decorated step");
             }
@@ -362,7 +362,7 @@ fn first_batch_param(cx: &mut Cx, f: FuncId, done: &mut Vec<FuncId>) -> String {
             cx.diag(
                 cm,
                 c.call.range(),
-                "DST207",
+                crate::codes::FIRST_BATCH,
                 Severity::Error,
                 format!(
                     "cannot pass `{param}` to the @tf.function `{}` here",
@@ -391,7 +391,7 @@ fn first_batch_param(cx: &mut Cx, f: FuncId, done: &mut Vec<FuncId>) -> String {
         }
     }
     if sites == 0 {
-        cx.diag(m, def.name.range(), "DST207", Severity::Error,
+        cx.diag(m, def.name.range(), crate::codes::FIRST_BATCH, Severity::Error,
             format!("the @tf.function `{}` is never called directly, so ranklift cannot tell it when the first batch runs", def.name),
             "call the training step directly from the training loop");
     }

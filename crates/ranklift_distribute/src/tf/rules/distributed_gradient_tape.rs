@@ -53,7 +53,7 @@ pub fn run(cx: &mut Cx) {
                 })
             });
         if !trains {
-            cx.diag(m, w.items[0].range(), "DST208", Severity::Note,
+            cx.diag(m, w.items[0].range(), crate::codes::TAPE_NOT_TRAINING, Severity::Note,
                 "this GradientTape is not part of a training step (no `apply_gradients` uses its gradients); left as is",
                 "if it trains, apply its gradients with `optimizer.apply_gradients` in the same function");
             continue;
@@ -72,7 +72,7 @@ pub fn run(cx: &mut Cx) {
                     let wrap = cx.gradient_tape_wrapper(m);
                     lines.push(format!("{0} = {wrap}({0})", n.id))
                 }
-                _ => cx.diag(m, item.range(), "DST205", Severity::Error,
+                _ => cx.diag(m, item.range(), crate::codes::TAPE_WITHOUT_NAME, Severity::Error,
                     "a GradientTape without `as NAME` cannot be wrapped in `hvd.DistributedGradientTape`",
                     "write `with tf.GradientTape() as tape:`"),
             }
@@ -124,7 +124,7 @@ pub fn run(cx: &mut Cx) {
                         format!("gradients `{g}` taken inside the GradientTape block: averaged over the processes with {allreduce}"));
                     cx.use_hvd(scope);
                 }
-                None => cx.diag(m, st.range(), "DST212", Severity::Error,
+                None => cx.diag(m, st.range(), crate::codes::GRADIENTS_IN_TAPE, Severity::Error,
                     "gradients are taken inside the `with tf.GradientTape()` block, where Horovod's tape wrapper cannot take them",
                     "take them after the block (`grads = tape.gradient(loss, vars)` dedented), or assign them on a line of their own"),
             }
@@ -191,7 +191,7 @@ pub fn single_variable_sources(cx: &mut Cx) {
             .iter()
             .any(|e| !e.range.is_empty() && e.range.intersect(r).is_some())
         {
-            cx.diag(m, src.range(), "DST211", Severity::Error,
+            cx.diag(m, src.range(), crate::codes::SINGLE_SOURCE, Severity::Error,
                 format!("Horovod's DistributedGradientTape needs a list of sources, and `{}` is a single variable; this call is also rewritten by another rule, so ranklift cannot wrap it", cx.text(m, src)),
                 format!("write `tape.gradient(..., [{0}])[0]` (or compute the gradient on its own line)", cx.text(m, src)));
             continue;

@@ -96,7 +96,7 @@ pub fn run(cx: &mut Cx) {
                         cx.diag(
                             m,
                             s.range(),
-                            "DST304",
+                            crate::codes::UNKNOWN_OPTIMIZER,
                             Severity::Error,
                             format!("unknown Keras optimizer name {}", cx.text(m, s)),
                             "pass an optimizer object such as `tf.keras.optimizers.Adam(...)`",

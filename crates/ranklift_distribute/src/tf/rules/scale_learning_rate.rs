@@ -89,7 +89,7 @@ fn scale_optimizer(cx: &mut Cx, scope: Scope, call: &ExprCall, opt: tf::Optimize
                 cx.diag(
                     m,
                     lr.range(),
-                    "DST302",
+                    crate::codes::UNSCALED_LR,
                     Severity::Warning,
                     "the learning rate is a callable; ranklift cannot scale it by `hvd.size()`",
                     "scale the value it returns by `hvd.size()` yourself",
@@ -106,7 +106,7 @@ fn scale_optimizer(cx: &mut Cx, scope: Scope, call: &ExprCall, opt: tf::Optimize
         }
         None => {
             if call.arguments.keywords.iter().any(|k| k.arg.is_none()) {
-                cx.diag(m, call.range(), "DST302", Severity::Warning,
+                cx.diag(m, call.range(), crate::codes::UNSCALED_LR, Severity::Warning,
                     format!("the learning rate of `{}` may come from `**kwargs`; ranklift cannot scale it", opt.name),
                     "pass `learning_rate=` explicitly");
                 return;

@@ -544,7 +544,7 @@ pub fn run_fit(cx: &mut Cx) {
                 );
                 cx.use_hvd(scope);
             }
-            None => cx.diag(m, x.range(), "DST306", Severity::Warning,
+            None => cx.diag(m, x.range(), crate::codes::UNSPLIT_FIT_INPUT, Severity::Warning,
                 format!("`fit` input `{}` cannot be sharded and there is no `epochs` to divide: every process trains on all of it", short(cx.text(m, x))),
                 "pass a tf.data.Dataset or arrays to `fit`, or `steps_per_epoch`, so that ranklift can split the work"),
         }

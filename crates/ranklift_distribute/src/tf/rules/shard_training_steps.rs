@@ -157,7 +157,7 @@ pub fn run(cx: &mut Cx) {
                     super::shard_dataset::shard_drawn(cx, ds_scope, ds);
                 }
             } else {
-                cx.diag(m, c.range(), "DST303", Severity::Warning,
+                cx.diag(m, c.range(), crate::codes::UNDIVIDED_RANGE, Severity::Warning,
                         "this training loop's `range(...)` has several arguments; ranklift does not divide it by `hvd.size()`",
                         "each process will run every step; divide the step count by `hvd.size()` if that is not intended");
             }

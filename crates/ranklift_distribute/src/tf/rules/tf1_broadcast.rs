@@ -143,7 +143,7 @@ fn after_initializers(cx: &mut Cx) {
             _ => continue,
         };
         if !cx.lines_around_ok(sid) {
-            cx.diag(m, stmt.range(), "DST206", Severity::Error,
+            cx.diag(m, stmt.range(), crate::codes::SHARED_LINE, Severity::Error,
                 "the variable initialisation shares its line with other code; the broadcast cannot be placed after it",
                 "put it on a line of its own");
             continue;
@@ -161,7 +161,7 @@ fn after_initializers(cx: &mut Cx) {
     if found == 0 {
         let c = cx.reach.sessions[0];
         let (m, r) = (idx.calls[c].scope.module, idx.calls[c].call.range());
-        cx.diag(m, r, "DST209", Severity::Error,
+        cx.diag(m, r, crate::codes::TF1_NO_INIT, Severity::Error,
             "ranklift cannot find where this session initialises its variables (`sess.run(tf.global_variables_initializer())` or `saver.restore(sess, ...)`), so it cannot broadcast them from rank 0",
             "run the initializer in a statement of its own, e.g. `sess.run(tf.global_variables_initializer())`");
     }

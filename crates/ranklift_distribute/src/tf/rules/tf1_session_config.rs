@@ -216,7 +216,7 @@ fn check_given(cx: &mut Cx, scope: Scope, e: &Expr) {
 
 fn unverifiable(cx: &mut Cx, scope: Scope, e: &Expr) {
     let m = scope.module;
-    cx.diag(m, e.range(), "DST305", Severity::Warning,
+    cx.diag(m, e.range(), crate::codes::UNCHECKED_CONFIG, Severity::Warning,
         format!("ranklift cannot tell whether `{}` pins one GPU per process", cx.text(m, e)),
         "build the config in a variable (`config = tf.ConfigProto(...)`) so ranklift can set `gpu_options.visible_device_list`");
 }
@@ -226,7 +226,7 @@ fn create_config(cx: &mut Cx, scope: Scope, stmt: StmtId) -> Option<String> {
     let m = scope.module;
     let s = cx.idx.stmts[stmt].stmt;
     if !cx.lines_around_ok(stmt) {
-        cx.diag(m, s.range(), "DST206", Severity::Error,
+        cx.diag(m, s.range(), crate::codes::SHARED_LINE, Severity::Error,
             "this statement shares its line with other code; ranklift cannot add the GPU config before it",
             "put the statement on a line of its own");
         return None;

@@ -41,7 +41,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 .unwrap_or("")
                 .trim()
                 .to_owned();
-            out.push(diag(idx, m, c.call.range(), "DST412", Severity::Error,
+            out.push(diag(idx, m, c.call.range(), crate::codes::COLLECTIVE_UNDER_RANK, Severity::Error,
                 format!("`{}` runs only where `{test}` holds: the other ranks never join it and the job hangs", idx.text(m, &*c.call.func)),
                 "call collectives and barriers on every rank: move it out of the rank condition"));
         }

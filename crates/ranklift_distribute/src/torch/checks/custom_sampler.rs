@@ -31,7 +31,7 @@ pub fn run(tx: &mut Tx) {
         for k in &c.call.arguments.keywords {
             let Some(a) = &k.arg else { continue };
             if matches!(a.as_str(), "sampler" | "batch_sampler") {
-                tx.ed.diag(c.scope.module, k.range(), "DST401", Severity::Error,
+                tx.ed.diag(c.scope.module, k.range(), crate::codes::CUSTOM_SAMPLER, Severity::Error,
                     format!("the training loader has its own `{a}`: ranklift cannot split its data without changing which samples it draws"),
                     "write a sampler that draws this rank's share (subclass torch.utils.data.distributed.DistributedSampler), then launch with torchrun");
             }

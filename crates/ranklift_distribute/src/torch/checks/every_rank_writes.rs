@@ -76,7 +76,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 idx,
                 m,
                 r,
-                "DST411",
+                crate::codes::EVERY_RANK_WRITES,
                 Severity::Warning,
                 if what == "print" || what == "output call" {
                     format!("every rank runs this {what}: N copies of every line")

@@ -51,7 +51,7 @@ pub fn run(tx: &mut Tx) {
             && is_iterable_class(idx, cl, 0)
         {
             let name = idx.classes[cl].def.name.to_string();
-            tx.ed.diag(c.scope.module, ds.range(), "DST400", Severity::Error,
+            tx.ed.diag(c.scope.module, ds.range(), crate::codes::ITERABLE_DATASET, Severity::Error,
                 format!("the training loader reads `{name}`, an IterableDataset: a DistributedSampler cannot split it"),
                 format!("make `{name}.__iter__` yield only this rank's share (e.g. every WORLD_SIZE-th item from RANK, and split across `torch.utils.data.get_worker_info()` workers), then launch with torchrun as is"));
         }

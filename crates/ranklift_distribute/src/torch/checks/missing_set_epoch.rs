@@ -35,7 +35,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                     && matches!(&k.value, Expr::BooleanLiteral(b) if !b.value)
             })
         {
-            out.push(diag(idx, m, c.call.range(), "DST410", Severity::Warning,
+            out.push(diag(idx, m, c.call.range(), crate::codes::MISSING_SET_EPOCH, Severity::Warning,
                 "this DistributedSampler never gets `set_epoch`: every epoch replays the same order",
                 "call `sampler.set_epoch(epoch)` (or `loader.sampler.set_epoch(epoch)`) at the top of every epoch"));
         }

@@ -35,7 +35,7 @@ pub fn run(tx: &mut Tx) {
     let Some(&(m, r, _)) = seen.iter().find(|s| s.2 != devices[0]) else {
         return;
     };
-    tx.ed.diag(m, r, "DST402", Severity::Error,
+    tx.ed.diag(m, r, crate::codes::MODEL_PARALLEL, Severity::Error,
         format!("the program uses several fixed GPUs ({}): model parallelism, which DDP with one process per GPU does not replicate",
             devices.iter().map(|d| format!("cuda:{d}")).collect::<Vec<_>>().join(", ")),
         "wrap the multi-device model by hand with DistributedDataParallel(model) (no device_ids) and give each process its own set of GPUs");

@@ -23,7 +23,7 @@ pub fn run(tx: &mut Tx) {
     let idx = tx.idx;
     if let Some(&o) = tx.plan.optimizers.first() {
         let c = &idx.calls[o];
-        tx.ed.diag(c.scope.module, c.call.range(), "DST409", Severity::Error,
+        tx.ed.diag(c.scope.module, c.call.range(), crate::codes::NO_MODEL, Severity::Error,
             "this optimizer trains no nn.Module that ranklift can name: there is nothing to wrap in DistributedDataParallel",
             "give the optimizer `model.parameters()` of an nn.Module held by a variable or a `self.` attribute");
     }

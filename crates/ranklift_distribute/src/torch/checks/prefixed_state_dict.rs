@@ -65,7 +65,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
         for h in v.hits {
             let t = idx.text(m, h);
             if wrapped.iter().any(|(wm, w)| *wm == m && w == t) {
-                out.push(diag(idx, m, h.range(), "DST413", Severity::Warning,
+                out.push(diag(idx, m, h.range(), crate::codes::PREFIXED_STATE_DICT, Severity::Warning,
                     format!("`{t}` is the DDP wrapper: its state_dict keys start with `module.`, and the checkpoint will not load into the model without DDP"),
                     format!("save `{t}.module.state_dict()`")));
             }

@@ -35,7 +35,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
         if let (Some(s), Some(_)) = (kw("shuffle"), kw("sampler"))
             && matches!(&s.value, Expr::BooleanLiteral(b) if b.value)
         {
-            out.push(diag(idx, m, s.range(), "DST414", Severity::Error,
+            out.push(diag(idx, m, s.range(), crate::codes::SHUFFLE_WITH_SAMPLER, Severity::Error,
                 "`shuffle=True` together with `sampler=`: DataLoader raises ValueError (they are mutually exclusive)",
                 "drop `shuffle=True` and pass `shuffle=True` to the DistributedSampler instead"));
         }

@@ -29,7 +29,7 @@ pub fn run(tx: &mut Tx) {
             .and_then(|lp| tx.plan.not_streams.get(&lp))
             .map(|w| format!(" (its loop walks rows by hand, but {w})"))
             .unwrap_or_default();
-        tx.ed.diag(ci.scope.module, ci.call.range(), "DST405", Severity::Error,
+        tx.ed.diag(ci.scope.module, ci.call.range(), crate::codes::UNRESOLVED_DATA, Severity::Error,
             format!("no loop over a DataLoader runs this optimizer step (full-batch training{why}): every rank would train on the same data (no split, no speed-up)"),
             "feed the step from a torch.utils.data.DataLoader (ranklift then adds a DistributedSampler), or split the data by RANK yourself");
     }
@@ -38,7 +38,7 @@ pub fn run(tx: &mut Tx) {
             continue;
         };
         let m = idx.stmts[s].scope.module;
-        tx.ed.diag(m, f.iter.range(), "DST405", Severity::Error,
+        tx.ed.diag(m, f.iter.range(), crate::codes::UNRESOLVED_DATA, Severity::Error,
             if idx.text(m, crate::torch::plan::loop_source(&f.iter)).starts_with("range(") {
                 format!("this training loop counts steps with `{}` and draws no batch from a DataLoader{}: every rank would train on the same data (no split, no speed-up)", idx.text(m, &*f.iter),
                     tx.plan.not_streams.get(&s).map(|w| format!(" (read as a walk over rows by hand, {w})")).unwrap_or_default())

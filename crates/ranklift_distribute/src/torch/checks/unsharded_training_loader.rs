@@ -26,7 +26,7 @@ pub fn run(idx: &Index, plan: &Plan, out: &mut Vec<Diagnostic>) {
                 .is_some_and(|a| matches!(a.as_str(), "sampler" | "batch_sampler"))
         });
         if !has {
-            out.push(diag(idx, c.scope.module, c.call.range(), "DST415", Severity::Warning,
+            out.push(diag(idx, c.scope.module, c.call.range(), crate::codes::UNSHARDED_TRAINING_LOADER, Severity::Warning,
                 "the training loader of this DDP program has no sampler: every rank trains on the whole dataset",
                 "pass `sampler=DistributedSampler(dataset, shuffle=...)` (and drop the loader's `shuffle=`)"));
         }

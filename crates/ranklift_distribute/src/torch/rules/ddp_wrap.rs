@@ -128,13 +128,13 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
             .first()
             .map(|&s| idx.stmts[s].stmt.range())
             .unwrap_or_default();
-        tx.ed.diag(m, anchor, "DST406", Severity::Error,
+        tx.ed.diag(m, anchor, crate::codes::NO_WRAP_POINT, Severity::Error,
             format!("cannot place the DDP wrap of `{name}`: no statement after it is bound in its scope reaches the training step"),
             "bind the model and run the training loop in the same function (or at module level)");
         return;
     };
     if !tx.ed.lines_around_ok(t) {
-        tx.ed.diag(m, idx.stmts[t].stmt.range(), "DST406", Severity::Error,
+        tx.ed.diag(m, idx.stmts[t].stmt.range(), crate::codes::NO_WRAP_POINT, Severity::Error,
             format!("cannot place the DDP wrap of `{name}` before this statement: it shares its line with other code"),
             "put the statement on its own line");
         return;
@@ -254,7 +254,7 @@ fn wrap_name(tx: &mut Tx, scope: Scope, name: &str, extra: &str) {
         });
         if let Some(c) = early {
             let ci = &idx.calls[c];
-            tx.ed.diag(ci.scope.module, ci.call.range(), "DST407", Severity::Warning,
+            tx.ed.diag(ci.scope.module, ci.call.range(), crate::codes::WRAPPED_AND_NOT, Severity::Warning,
                 format!("`{}` is called with `{name}` before the DDP wrap and after it; its attribute reads of `{p}` are left as they are", idx.funcs[f].def.name),
                 format!("if `{}` reads the model's own layers or methods, call it with `{name}.module` after the wrap", idx.funcs[f].def.name));
             continue;

@@ -132,7 +132,7 @@ pub fn run(tx: &mut Tx) {
                     );
                 }
                 _ => {
-                    tx.ed.diag(m, k.range(), "DST401", ranklift_python::Severity::Error,
+                    tx.ed.diag(m, k.range(), crate::codes::CUSTOM_SAMPLER, ranklift_python::Severity::Error,
                         "this training loader's keyword arguments come from an expression that may hold `shuffle`, which cannot go next to a sampler",
                         "bind the keyword arguments to a name first (`kwargs = ...; DataLoader(ds, **kwargs)`)");
                     continue;

@@ -25,6 +25,37 @@ pub mod write_handles;
 
 use ruff_python_ast::Stmt;
 
+use crate::torch::Tx;
+
+/// A rule's name and what runs it.
+pub type Rule = (&'static str, fn(&mut Tx<'_, '_>));
+
+/// Every rule, in the order `crate::torch::distribute` runs them: device placement and the
+/// DDP wrap first (later rules name the wrapped model), then the data (samplers, splits,
+/// epochs, steps), the learning rate, rank-0 files, and `process_group` last.
+pub const ORDER: &[Rule] = &[
+    ("device_pinning", device_pinning::run),
+    ("ddp_wrap", ddp_wrap::run),
+    ("distributed_sampler", distributed_sampler::run),
+    ("replacement_sampler", replacement_sampler::run),
+    ("subset_sampler", subset_sampler::run),
+    ("split_rows", split_rows::run),
+    ("download_once", download_once::run),
+    ("set_epoch", set_epoch::run),
+    ("no_sync", no_sync::run),
+    ("step_counts", step_counts::run),
+    ("scale_lr", scale_lr::run),
+    ("plateau_metric", plateau_metric::run),
+    ("shared_dirs", shared_dirs::run),
+    ("checkpoint_load", checkpoint_load::run),
+    ("rank0_only", rank0_only::run),
+    ("rank0_reads", rank0_reads::run),
+    ("log_files", log_files::run),
+    ("write_handles", write_handles::run),
+    ("wandb_ranks", wandb_ranks::run),
+    ("process_group", process_group::run),
+];
+
 use crate::index::{Index, Scope, StmtId};
 
 /// The statements of a scope's own body (a function's top level, or the module's), in order.
@@ -66,4 +97,20 @@ pub fn enclosing_for(idx: &Index, s: StmtId) -> Option<StmtId> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod order_tests {
+    /// A rule file that is not in `ORDER` never runs: every `pub mod` here must be listed.
+    #[test]
+    fn every_rule_file_runs() {
+        let this = include_str!("mod.rs");
+        for line in this.lines().filter(|l| l.starts_with("pub mod ")) {
+            let name = line["pub mod ".len()..].trim_end_matches(';');
+            assert!(
+                super::ORDER.iter().any(|(n, _)| *n == name),
+                "rule `{name}` is not in ORDER"
+            );
+        }
+    }
 }

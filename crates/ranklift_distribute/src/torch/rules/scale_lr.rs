@@ -44,7 +44,7 @@ pub fn run(tx: &mut Tx) {
                 tx.ed.suffix(m, RULE, e, &format!("* {ws}"));
                 tx.ed.note(m, RULE, e.start(), "learning rate scaled linearly with the number of processes (--scale-lr linear)");
             }
-            None => tx.ed.diag(m, c.call.range(), "DST408", Severity::Warning,
+            None => tx.ed.diag(m, c.call.range(), crate::codes::DEFAULT_LR, Severity::Warning,
                 "--scale-lr linear: this optimizer's learning rate is its default; it is left unscaled",
                 "give the optimizer an explicit `lr=` to have it scaled"),
         }

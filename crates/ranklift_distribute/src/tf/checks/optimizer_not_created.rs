@@ -32,7 +32,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let m = c.scope.module;
-        out.push(cx.make_diag(m, attr.value.range(), "DST005", Severity::Warning,
+        out.push(cx.make_diag(m, attr.value.range(), crate::codes::OPTIMIZER_NOT_CREATED, Severity::Warning,
             format!("ranklift cannot see where the optimizer `{}` is created, so its learning rate is not scaled by `hvd.size()`", cx.text(m, &*attr.value)),
             "create the optimizer with a TensorFlow optimizer class in this project, or scale its learning rate by `hvd.size()` yourself"));
     }

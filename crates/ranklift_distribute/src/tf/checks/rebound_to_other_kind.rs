@@ -75,7 +75,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             out.push(cx.make_diag(
                 m,
                 stmt.range(),
-                "DST006",
+                crate::codes::REBOUND_TO_OTHER_KIND,
                 Severity::Error,
                 format!(
                     "`{name}` holds a {} elsewhere in this scope and is rebound here to {}",

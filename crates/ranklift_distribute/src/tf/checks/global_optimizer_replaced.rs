@@ -50,7 +50,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                             .iter()
                             .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name.as_str()))
                     {
-                        out.push(cx.make_diag(m, a.range(), "DST009", Severity::Warning,
+                        out.push(cx.make_diag(m, a.range(), crate::codes::GLOBAL_OPTIMIZER_REPLACED, Severity::Warning,
                                 format!("the global optimizer `{name}` is replaced inside `{}` after its initialisation", idx.funcs[f].def.name),
                                 "create the optimizer once at module level, before training starts"));
                     }

@@ -54,7 +54,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                                 && !matches!(v2, Expr::NoneLiteral(_))
                                 && !matches!(idx.kind_of(info.scope, v2), Kind::Optimizer { .. })
                             {
-                                out.push(cx.make_diag(m, st2.range(), "DST007", Severity::Warning,
+                                out.push(cx.make_diag(m, st2.range(), crate::codes::CONDITIONAL_CREATION, Severity::Warning,
                                     format!("`{name}` is an optimizer in another branch, but here ranklift cannot tell what it is; its learning rate is not scaled"),
                                     "create the optimizer with a TensorFlow optimizer class in every branch"));
                             }

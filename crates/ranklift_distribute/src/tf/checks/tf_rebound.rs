@@ -46,7 +46,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                     out.push(cx.make_diag(
                         m,
                         t.range(),
-                        "DST002",
+                        crate::codes::TF_REBOUND,
                         Severity::Error,
                         format!(
                             "`{}` is bound to tensorflow by an import and rebound here",
@@ -72,7 +72,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             out.push(cx.make_diag(
                 m,
                 c.call.range(),
-                "DST002",
+                crate::codes::TF_REBOUND,
                 Severity::Error,
                 "tensorflow is imported dynamically",
                 "use `import tensorflow as tf`",

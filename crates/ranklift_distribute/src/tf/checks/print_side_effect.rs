@@ -67,7 +67,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             out.push(cx.make_diag(
                 m,
                 range,
-                "DST004",
+                crate::codes::PRINT_SIDE_EFFECT,
                 Severity::Error,
                 format!(
                     "this `print` has a side effect ({what}); ranklift runs prints on rank 0 only"

@@ -42,7 +42,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             q.as_deref(),
             Some("tensorflow.keras.optimizers.get" | "tensorflow.keras.optimizers.deserialize")
         ) {
-            out.push(cx.make_diag(m, c.call.range(), "DST003", Severity::Error,
+            out.push(cx.make_diag(m, c.call.range(), crate::codes::TF_MEMBER_ALIAS, Severity::Error,
                 "the optimizer class is chosen at run time, so its learning rate cannot be scaled",
                 "create the optimizer by calling its class, e.g. `tf.keras.optimizers.Adam(learning_rate=...)`"));
         }
@@ -55,7 +55,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             out.push(cx.make_diag(
                 m,
                 c.call.range(),
-                "DST003",
+                crate::codes::TF_MEMBER_ALIAS,
                 Severity::Error,
                 format!(
                     "`getattr` on `{}` hides which TensorFlow member is used",
@@ -83,7 +83,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             if let Some(member) = aliased_member(idx, m, &a.value) {
-                out.push(cx.make_diag(m, a.range(), "DST003", Severity::Error,
+                out.push(cx.make_diag(m, a.range(), crate::codes::TF_MEMBER_ALIAS, Severity::Error,
                     format!("`{member}` is aliased here; ranklift only follows plain module-level aliases"),
                     "call the class by its TensorFlow name, or alias it once at module level"));
             }

@@ -62,7 +62,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             out.push(cx.make_diag(
                 m,
                 idx.funcs[f].def.name.range(),
-                "DST105",
+                crate::codes::CONDITIONAL_TRAINING_FUNCTION,
                 Severity::Error,
                 format!("the training function `{name}` is defined more than once"),
                 "define the training step once; choose behaviour inside it instead",

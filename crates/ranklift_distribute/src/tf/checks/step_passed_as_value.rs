@@ -54,7 +54,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 && reach.trains.contains(&f)
             {
                 let m = c.scope.module;
-                out.push(cx.make_diag(m, a.range(), "DST104", Severity::Warning,
+                out.push(cx.make_diag(m, a.range(), crate::codes::STEP_PASSED_AS_VALUE, Severity::Warning,
                         format!("the training step `{}` is passed to `{}`; ranklift assumes it runs once per batch on every process", n.id, cx.text(m, &*c.call.func)),
                         "call the training step directly from the training loop"));
             }

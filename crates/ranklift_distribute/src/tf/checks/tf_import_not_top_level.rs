@@ -36,7 +36,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             _ => false,
         };
         if binds_tf {
-            out.push(cx.make_diag(main, info.stmt.range(), "DST001", Severity::Error,
+            out.push(cx.make_diag(main, info.stmt.range(), crate::codes::TF_IMPORT_NOT_TOP_LEVEL, Severity::Error,
                 "tensorflow is imported inside a function or block of the main script",
                 "move the import to the top of the file, so Horovod can be initialised before TensorFlow is used"));
             return;

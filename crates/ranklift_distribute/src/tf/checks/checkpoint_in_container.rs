@@ -54,7 +54,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         }
     }
     for (m, r) in found {
-        out.push(cx.make_diag(m, r, "DST010", Severity::Error,
+        out.push(cx.make_diag(m, r, crate::codes::CHECKPOINT_IN_CONTAINER, Severity::Error,
             "a checkpoint is stored in a container; saves made through it cannot be limited to rank 0",
             "keep the checkpoint in a variable (or an attribute of `self`) and save through that"));
     }
