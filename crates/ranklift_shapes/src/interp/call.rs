@@ -1110,7 +1110,10 @@ impl<'a> Interp<'a> {
         } else {
             match &self.modules[module as usize].status {
                 super::ModStatus::Done(g) => (g.clone(), self.modules[module as usize].raised),
-                _ => (Arc::new(Env::default()), true),
+                _ => match self.suspended.iter().rev().find(|s| s.0 == module) {
+                    Some((_, g, blind)) => (g.clone(), *blind),
+                    None => (Arc::new(Env::default()), true),
+                },
             }
         };
         // Memo: the same function on the same arguments, with the same globals and heap (the
@@ -1155,6 +1158,21 @@ impl<'a> Interp<'a> {
             self.class_body,
             self.blind_globals,
         );
+        let saved_ctx = self.call_ctx;
+        // Offsets alone collide: two modules' calls at one offset, or one `def` line of a
+        // decorator factory that every decorated function runs through — with another
+        // function as its argument each time (`@kwonly` applied inside `@legacy(...)`).
+        self.call_ctx = {
+            use std::hash::{Hash, Hasher};
+            let mut h = ranklift_python::fxhash::FastHasher::default();
+            (saved.0, saved.1, u32::from(range.start())).hash(&mut h);
+            key.1.hash(&mut h);
+            h.finish() as u32
+        };
+        let leaves = module != saved.0;
+        if leaves {
+            self.suspended.push((saved.0, st.globals.clone(), saved.4));
+        }
         self.cur_module = module;
         self.cur_func = Some(id);
         self.call_site = u32::from(range.start());
@@ -1184,6 +1202,10 @@ impl<'a> Interp<'a> {
         }
         let granted = self.fuel;
         let out = self.exec_block(&def.body, frame);
+        if leaves {
+            self.suspended.pop();
+        }
+        self.call_ctx = saved_ctx;
         self.chain.pop();
         self.undecided -= conditional;
         self.frame_base = saved_base;

@@ -294,6 +294,9 @@ pub struct Interp<'a> {
     stack: Vec<u32>,
     /// Offset of the innermost call site (the call-string component of heap addresses).
     call_site: u32,
+    /// The innermost call's identity: its site's offset, module and calling function instance
+    /// (one per frame of a function defined in another's body — see `define_function`).
+    pub(crate) call_ctx: u32,
     /// The iterations of the unrolled loops being run (see [`value::Addr`]).
     iter_salt: u32,
     catches: Vec<Catch>,
@@ -313,6 +316,11 @@ pub struct Interp<'a> {
     pub(crate) class_body: u32,
     /// The running function's module globals are not known (see `call_function`).
     pub(crate) blind_globals: bool,
+    /// The globals of modules whose code is suspended in a call into another module (innermost
+    /// last): a module still running (the entry, at module level) has no finished globals, and
+    /// a function of it called back from the other module (a decorator's wrapper calling the
+    /// decorated function) reads these.
+    pub(crate) suspended: Vec<(u32, Arc<state::Env>, bool)>,
     /// While a class body runs: the function the class is defined in, if any.
     pub(crate) class_outer_func: Option<u32>,
     /// Depth of branches whose condition the analysis cannot decide.
@@ -409,6 +417,7 @@ impl<'a> Interp<'a> {
             cur_func: None,
             stack: Vec::new(),
             call_site: 0,
+            call_ctx: 0,
             iter_salt: 0,
             catches: Vec::new(),
             memo: FxMap::default(),
@@ -419,6 +428,7 @@ impl<'a> Interp<'a> {
             sym_counter: 0,
             class_body: 0,
             blind_globals: false,
+            suspended: Vec::new(),
             class_outer_func: None,
             undecided: 0,
             after_guard: 0,

@@ -58,7 +58,23 @@ const MODULES: &[&str] = &[
 
 /// `torch.*` module names the interpreter models.
 pub fn module(name: &str) -> Option<&'static str> {
-    MODULES.iter().copied().find(|m| *m == name)
+    MODULES.iter().copied().find(|m| *m == name).or_else(|| {
+        // The files `torch.nn`'s layers and `torch.utils.data`'s classes are defined in
+        // (`from torch.nn.modules.batchnorm import BatchNorm2d`, torchvision's spelling): the
+        // package that re-exports them.
+        ["torch.nn.modules", "torch.utils.data"]
+            .into_iter()
+            .find(|p| {
+                name.strip_prefix(p)
+                    .and_then(|r| r.strip_prefix('.'))
+                    .is_some_and(|file| {
+                        !file.is_empty()
+                            && file
+                                .bytes()
+                                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                    })
+            })
+    })
 }
 
 /// `module.attr` for a modelled torch module: a submodule, a modelled function or class, or

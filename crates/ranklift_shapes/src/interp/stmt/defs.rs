@@ -268,7 +268,7 @@ impl<'a> Interp<'a> {
         });
         let nested = self.cur_func.is_some() && !self.in_class_body();
         let context = if nested {
-            (self.call_site, self.iter_salt)
+            (self.call_ctx, self.iter_salt)
         } else {
             (0, 0)
         };
