@@ -675,3 +675,27 @@ fn pytest_setup_module_binds_the_globals_the_tests_read() {
         "{out}"
     );
 }
+
+#[test]
+fn a_library_name_imported_from_an_unmodelled_module_is_a_cause() {
+    // `FancyNorm` comes from a torch file the analysis does not model: what flows from it
+    // (the layer, its call, `y`, the product) is unknown, and that import is the cause named —
+    // not left unattributed.
+    let d = tmp(
+        "coverage-import",
+        &[(
+            "imp.py",
+            "import torch\nfrom torch.nn.modules.fancy import FancyNorm\n\nnorm = FancyNorm(8)\ny = norm(torch.randn(2, 8))\nz = y @ torch.randn(8, 3)\n",
+        )],
+    );
+    let o = bin()
+        .args(["shapes", "--statistics", "--format", "json"])
+        .arg(d.join("imp.py"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cause = &v["statistics"]["not_modelled"][0];
+    assert_eq!(cause["name"], "torch.nn.modules.fancy.FancyNorm", "{v}");
+    assert_eq!(cause["line"], 2, "{v}");
+    assert_eq!(v["statistics"]["total"]["unattributed"], 0, "{v}");
+}

@@ -162,6 +162,18 @@ impl<'a> Interp<'a> {
                 }
             };
             let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+            // Coverage: a library name the analysis does not model is where what flows from
+            // it goes dark (`from torch.nn.modules.instancenorm import InstanceNorm2d`).
+            if matches!(v, Value::Top)
+                && matches!(
+                    module,
+                    Value::Module(ModRef::Opaque | ModRef::Torch(_) | ModRef::Numpy(_))
+                )
+            {
+                self.coverage
+                    .cause(&format!("{name}.{attr}"), self.cur_module, alias.range());
+                self.coverage.bind(bound.as_str(), true);
+            }
             self.bind(bound.as_str(), v, st);
         }
     }
