@@ -24,6 +24,7 @@ pub mod containers;
 pub mod data;
 pub mod einsum;
 pub mod either;
+pub mod grid_sample;
 pub mod layers;
 pub mod legacy;
 pub mod meshgrid;

@@ -93,6 +93,8 @@ pub enum Rule {
     Einsum,
     /// `F.scaled_dot_product_attention` (`torch/attention.rs`).
     Sdpa,
+    GridSample,
+    AffineGrid,
     /// `F.layer_norm(x, normalized_shape, ...)`: `nn.LayerNorm`'s rule.
     LayerNormF,
     /// `F.linear(x, weight, bias)`: `nn.Linear`'s rule with the weight's `(out, in)`.
@@ -312,6 +314,8 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (&["binary_cross_entropy_with_logits"], BceLogits),
     (&["cross_entropy", "nll_loss"], CrossEntropy),
     (&["scaled_dot_product_attention"], Sdpa),
+    (&["grid_sample"], GridSample),
+    (&["affine_grid"], AffineGrid),
     (&["multi_head_attention_forward"], MhaForward),
     (&["layer_norm"], LayerNormF),
     (&["linear"], LinearF),
@@ -648,6 +652,8 @@ impl<'a> Interp<'a> {
             Sorting(kind) => self.torch_sort(kind, args, range),
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
+            GridSample => self.grid_sample(args, range),
+            AffineGrid => self.affine_grid(args, st),
             Unflatten => {
                 let Some(d) = xs.as_ref().and_then(Shape::dims).map(<[Dim]>::to_vec) else {
                     return Value::Top;
