@@ -836,6 +836,18 @@ impl<'a> Interp<'a> {
         ret
     }
 
+    /// A call the analysis does not follow from a function nobody calls: unknown, what it was
+    /// given escapes, and the coverage says why.
+    fn not_followed(&mut self, args: Args, range: TextRange, st: &mut State) -> Value {
+        self.escape(&args, st);
+        self.coverage.cause(
+            super::coverage::WRAPPED_FROM_UNCALLED,
+            self.cur_module,
+            range,
+        );
+        Value::Top
+    }
+
     /// A new instance of class `c` with no attributes, made at `range`.
     pub(crate) fn fresh_instance(&mut self, c: u32, range: TextRange, st: &mut State) -> Value {
         let addr = self.heap_addr(u32::from(range.start()));
@@ -855,6 +867,11 @@ impl<'a> Interp<'a> {
         // `__new__` returns a view the analysis does not follow, so the object is unknown —
         // not an instance holding only the class's defaults (`names: tuple = ()`).
         if let Some(Value::Func(new)) = self.class_attr(c, "__new__", 0) {
+            // From a function nobody calls: not followed (astropy's tests make thousands of
+            // `Quantity`s, whose `__new__` is long).
+            if self.uncalled {
+                return self.not_followed(args, range, st);
+            }
             let mut with_cls = args.clone();
             with_cls.pos.insert(0, Value::Class(c));
             let made = self.call_function(new, None, with_cls, range, st);
@@ -936,6 +953,13 @@ impl<'a> Interp<'a> {
         range: TextRange,
         st: &mut State,
     ) -> Value {
+        // A decorator's wrapper called from a function nobody calls (a test calling a library's
+        // validated public functions, thousands of times): not run — the validation such
+        // wrappers do costs more than the rest of the file, and unknown arguments teach
+        // nothing. Code the program runs (a driver, `main()`) goes through the wrapper.
+        if self.uncalled && self.wrappers.contains(&id) {
+            return self.not_followed(args, range, st);
+        }
         // A constructor may be re-entered once: one that builds another instance of its class
         // through a factory (pyquaternion's `__init__` → `_from_axis_angle` → `cls(...)`). Any
         // other re-entry is recursion, cut (running recursive code one level deeper cost

@@ -28,10 +28,15 @@ pub const NO_CALLER: &str = "arguments of functions never called (analysed with 
 /// code that its step budget cut short (the analysis' limit, not a missing model).
 pub const CALL_BUDGET: &str = "calls into other modules cut short by their step budget";
 
-/// Whether cause `name` is one of the analysis' own limits ([`NO_CALLER`], [`CALL_BUDGET`])
-/// rather than an API it does not model.
+/// The cause given to the result of a call, from a function nobody calls, through a
+/// decorator's wrapper or a class's own `__new__` (not run there: see `call_function`).
+pub const WRAPPED_FROM_UNCALLED: &str =
+    "calls through decorators' wrappers or __new__ from functions never called (not followed)";
+
+/// Whether cause `name` is one of the analysis' own limits ([`NO_CALLER`], [`CALL_BUDGET`],
+/// [`WRAPPED_FROM_UNCALLED`]) rather than an API it does not model.
 pub fn is_analysis_limit(name: &str) -> bool {
-    name == NO_CALLER || name == CALL_BUDGET
+    name == NO_CALLER || name == CALL_BUDGET || name == WRAPPED_FROM_UNCALLED
 }
 
 /// How well one expression's value is known.

@@ -321,6 +321,9 @@ pub struct Interp<'a> {
     /// a function of it called back from the other module (a decorator's wrapper calling the
     /// decorated function) reads these.
     pub(crate) suspended: Vec<(u32, Arc<state::Env>, bool)>,
+    /// Functions a decorator of the program returned in place of the one it decorates (a
+    /// wrapper): see `call_function`.
+    pub(crate) wrappers: state::FxSet<u32>,
     /// While a class body runs: the function the class is defined in, if any.
     pub(crate) class_outer_func: Option<u32>,
     /// Depth of branches whose condition the analysis cannot decide.
@@ -429,6 +432,7 @@ impl<'a> Interp<'a> {
             class_body: 0,
             blind_globals: false,
             suspended: Vec::new(),
+            wrappers: Default::default(),
             class_outer_func: None,
             undecided: 0,
             after_guard: 0,

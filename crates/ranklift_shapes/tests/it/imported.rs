@@ -264,3 +264,42 @@ fn a_deep_library_call_from_a_test_does_not_spend_the_whole_files_budget() {
     let results = check_paths(&[tmp.path().join("test_things.py")], &opts);
     assert!(results[0].findings.is_empty(), "{:?}", results[0].findings);
 }
+
+fn validated_project(width: usize) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("validated.py"),
+        "import functools\n\nimport numpy as np\n\n\ndef validate(**spec):\n    def decorator(fn):\n        @functools.wraps(fn)\n        def wrapper(*args, **kwargs):\n            for name, kind in spec.items():\n                if name in kwargs and not isinstance(kwargs[name], kind):\n                    raise TypeError(name)\n            return fn(*args, **kwargs)\n\n        return wrapper\n\n    return decorator\n\n\n@validate(rows=int)\ndef make(rows):\n    return np.ones((rows, 3))\n",
+    )
+    .unwrap();
+    fs::write(
+        tmp.path().join("run_it.py"),
+        format!(
+            "import numpy as np\n\nimport validated\n\n\ndef test_make():\n    assert validated.make(rows=4).shape == (4, 3)\n\n\nout = validated.make(rows=4) @ np.ones(({width}, 2))\n"
+        ),
+    )
+    .unwrap();
+    tmp
+}
+
+#[test]
+fn a_decorator_factorys_wrapper_runs_from_the_program_not_from_an_uncalled_test() {
+    let tmp = validated_project(4);
+    let results = check_paths(&[tmp.path().join("run_it.py")], &Options::default());
+    let r = &results[0];
+    // Module-level code goes through the wrapper to `make`: (4, 3) @ (4, 2).
+    let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
+    assert_eq!(found, vec![(10, "W504")], "{:?}", r.findings);
+    // Negative control: the right width reports nothing.
+    let tmp = validated_project(3);
+    let results = check_paths(&[tmp.path().join("run_it.py")], &Options::default());
+    let r = &results[0];
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    // The test nobody calls does not run the wrapper; coverage says so, at its call.
+    let cause = r
+        .causes
+        .iter()
+        .find(|c| c.name == ranklift_shapes::interp::coverage::WRAPPED_FROM_UNCALLED)
+        .expect("the call through the wrapper from the test is a cause");
+    assert_eq!(cause.line, 7);
+}

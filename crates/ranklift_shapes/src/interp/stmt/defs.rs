@@ -354,6 +354,18 @@ impl<'a> Interp<'a> {
                     _ => return Value::Top,
                 };
             }
+            // What a factory or a stack of decorators returned (a lone `@decorator` of the
+            // program stays a function like any other).
+            let factory_or_stacked = f.decorator_list.len() > 1
+                || f.decorator_list
+                    .iter()
+                    .any(|d| matches!(d.expression, Expr::Call(_)));
+            if let Value::Func(w) = wrapped
+                && w != id
+                && factory_or_stacked
+            {
+                self.wrappers.insert(w);
+            }
             return wrapped;
         }
         if let Some((p, is_setter)) = keep_property {
