@@ -47,6 +47,7 @@ step "the imports a PyTorch rewrite adds pass real Ruff's import-order check (is
 python3 scripts/imports_order_test.py --bin "$PWD/target/debug/ranklift"
 step "the real-program sweeps' loss judgement (per model trained), with its negative controls"
 python3 scripts/realworld_common_test.py
+step "the rule scaffold (scripts/new_rule.py) on a copy of the files it edits, with its refusals"
 python3 scripts/new_rule_test.py
 step "ruff over the project's own Python (scripts/, bench/, python/, the crates' test helpers)"
 python3 scripts/lint_python.py
