@@ -196,7 +196,7 @@ impl<'a> Interp<'a> {
         // body is analysed like an uncalled function's, with unknown arguments.
         let mut opaque = false;
         // The program's own decorators, outermost first, applied innermost first below.
-        let mut apply: Vec<Value> = Vec::new();
+        let mut apply: Vec<u32> = Vec::new();
         // `@x.setter` / `@x.deleter` under `@property def x`: the name stays bound to the
         // property (reads still run the getter; assignments go through the setter).
         let mut keep_property = None;
@@ -258,8 +258,10 @@ impl<'a> Interp<'a> {
                 // (`@register_model()`: `def register_model(name=None): def wrapper(fn): ...`),
                 // is run on the function when it is a plain function of a module (not a
                 // method): the name is bound to what the decorators return.
-                _ if matches!(v, Value::Func(_)) && !self.in_class_body() => {
-                    apply.push(v);
+                _ if let Value::Func(deco) = v
+                    && !self.in_class_body() =>
+                {
+                    apply.push(deco);
                 }
                 _ => {
                     let _ = v;
@@ -340,9 +342,6 @@ impl<'a> Interp<'a> {
         if !apply.is_empty() {
             let mut wrapped = Value::Func(id);
             for deco in apply.into_iter().rev() {
-                let Value::Func(deco) = deco else {
-                    return Value::Top;
-                };
                 let args = crate::interp::call::Args {
                     pos: vec![wrapped],
                     ..Default::default()
