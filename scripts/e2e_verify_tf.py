@@ -14,7 +14,8 @@ programs run with the same Python (`--python`, default: this one).
    avoids put back (RUN_CONTROLS) -> `runs`; callbacks on every rank (OUTPUT_CONTROLS) ->
    `rank 0 only`; the initial broadcast removed (CONTROLS) -> `replicas`, where the program
    starts its ranks from different weights (BROADCAST_VISIBLE: a seeded program starts them
-   equal, and then nothing is wrong).
+   equal, and then nothing is wrong); a learning-rate warm-up given twice (VERIFY_LR) ->
+   `learning rate`.
 3. `ranklift distribute EX --verify` as a user types it, on one example.
 
 `--ci` runs CI_SAMPLE of the engine; without it everything. Prints one line per row and `N passed, M failed`;
@@ -57,6 +58,19 @@ VERIFY_SPLIT = {"tf1_session_placeholders.py": ("default_rng(31 + hvd.rank())", 
 VERIFY_AFTER = {"keras_fit_basic.py": (
     re.compile(r"^loss, acc = model\.evaluate\(.*$", re.M),
     '\nif hvd.rank() == 1:\n    raise RuntimeError("rank 1 fails after training")')}
+# A warm-up given twice: one compiled model fitted twice, the second `fit` warming up again from
+# the rate the first reached divided by N (the step budget stops the first mid-warm-up, so the
+# second starts below the original's rate) — `learning rate` must name it.
+WARMUP = re.compile(r"hvd\.callbacks\.LearningRateWarmupCallback\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\),")
+
+
+def warm_up_again(t):
+    added = WARMUP.search(t).group(0)
+    at = t.rindex("hvd.callbacks.MetricAverageCallback(),") + len("hvd.callbacks.MetricAverageCallback(),")
+    return t[:at] + " " + added + t[at:]
+
+
+VERIFY_LR = {"keras_fit_twice.py": ("the second fit warms up again", warm_up_again)}
 # Programs whose short default budget does not reach what a check needs: run to the end.
 TO_THE_END = set()
 
@@ -86,6 +100,9 @@ def controls(name):
         line, fault = VERIFY_AFTER[name]
         out.append(("a rank fails after evaluate", lambda t: line.sub(lambda m: m.group(0) + fault, t, 1),
                     {"runs"}))
+    if name in VERIFY_LR:
+        what, edit = VERIFY_LR[name]
+        out.append((what, edit, {"learning rate"}))
     if name in E.RUN_CONTROLS and E.ENGINE["name"] == "horovod" and "horovod" in E.RUN_CONTROL_ENGINES.get(name, {"horovod"}):
         what, edit = E.RUN_CONTROLS[name]
         # A run the fault stops (an error, a stall); or, under the step budget, the ranks stepping

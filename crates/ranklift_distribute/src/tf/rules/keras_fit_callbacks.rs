@@ -19,7 +19,8 @@
 //! warmup multiplies the rate by 1, so `-np 1` still trains like the original. Not added to a
 //! model with its own `train_step` (its `compile` optimizer may not be the one that steps), nor
 //! to a `fit` called in a loop over one compiled optimizer (each call would start the warm-up
-//! again from the rate the last one left, dividing it by N every time).
+//! again from the rate the last one left, dividing it by N every time), nor to a second `fit`
+//! of a model with no `compile` since the first (it goes on at the rate the first reached).
 //! `momentum_correction=False`: Horovod 0.28.1 corrects momentum with `set_value` on
 //! `optimizer.momentum`, which Keras 2.11+ optimizers keep as a Python float (an
 //! `AttributeError` on 2 real ranks with RMSprop).
@@ -252,6 +253,9 @@ fn warmup_callback(
         .into_iter()
         .find(|(cs, c)| matches!(&*c.func, Expr::Attribute(a) if cx.text(cs.module, &*a.value) == recv_text))?;
     let (cs, ccall) = compile;
+    if fitted_before(cx, scope.module, fit, &recv_text) {
+        return None;
+    }
     // A `fit` in a loop over one compiled optimizer (`for e in range(4): model.fit(..., epochs=1)`)
     // would start the warm-up again at every call from the rate the last one left: the rate
     // would fall by N each time instead of rising once. No warm-up there.
@@ -300,6 +304,31 @@ fn warmup_callback(
     Some(format!(
         "hvd.callbacks.LearningRateWarmupCallback(initial_lr={keras}.backend.get_value({recv_text}.optimizer.learning_rate), warmup_epochs={epochs}, momentum_correction=False, verbose=0)"
     ))
+}
+
+/// Is the model `recv_text` already fitted, in reached code of module `m`, by a `fit` above this
+/// one with no `compile` of it in between (`model.fit(clean, ...)` then `model.fit(noisy, ...)`)?
+/// The second call continues with the first's optimizer, already warmed up to the scaled rate:
+/// a warm-up of its own would start again from that rate divided by N (and, if the first stopped
+/// early, from a rate it had not reached).
+fn fitted_before(cx: &Cx, m: usize, fit: &ruff_python_ast::ExprCall, recv_text: &str) -> bool {
+    let on_model = |c: &ruff_python_ast::ExprCall, method: &[&str]| {
+        matches!(&*c.func, Expr::Attribute(a)
+            if method.contains(&a.attr.as_str()) && cx.text(m, &*a.value) == recv_text)
+    };
+    // The last compile of the model above this fit, in this module.
+    let compiled = crate::tf::rules::keras_distributed_optimizer::compile_calls(cx)
+        .into_iter()
+        .filter(|(cs, c)| cs.module == m && c.start() < fit.start() && on_model(c, &["compile"]))
+        .map(|(_, c)| c.start())
+        .max();
+    cx.reach.fits.iter().any(|&f| {
+        let c = &cx.idx.calls[f];
+        c.scope.module == m
+            && c.call.start() < fit.start()
+            && compiled.is_none_or(|s| c.call.start() > s)
+            && on_model(c.call, &["fit", "fit_generator"])
+    })
 }
 
 /// The optimizer constructor call an expression denotes (the call, or a name assigned it).
