@@ -253,7 +253,7 @@ fn warmup_callback(
         .into_iter()
         .find(|(cs, c)| matches!(&*c.func, Expr::Attribute(a) if cx.text(cs.module, &*a.value) == recv_text))?;
     let (cs, ccall) = compile;
-    if fitted_before(cx, scope.module, fit, &recv_text) {
+    if fitted_before(cx, scope.module, fit, recv_text) {
         return None;
     }
     // A `fit` in a loop over one compiled optimizer (`for e in range(4): model.fit(..., epochs=1)`)
