@@ -12,7 +12,8 @@ subprocess: they inherit RANKLIFT_VERIFY_RECORDER).
 Recorded here, in `rec` (dumped at exit as `$RANKLIFT_VERIFY_OUT/rank<R>.json`, read by
 `ranklift_distribute::verify`): `writes` (every file opened for writing, with the program's line
 that opened it), `redirected` (a write outside the run's copy of the project goes below
-`$RANKLIFT_VERIFY_REDIRECT`, and later reads of that path read the redirected file, so the user's
+`$RANKLIFT_VERIFY_REDIRECT`, and later reads of that path, by any process of the run, read the
+redirected file, so the user's
 files are never touched), `prints` (where the first `print` calls came from), `stopped` (why the
 recorder ended the process early), `synthetic` (with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded
 stand-ins for downloaded datasets the process loaded). The framework's recorder adds `steps`,
@@ -121,17 +122,18 @@ _exempt = _system + tuple(
 
 def place(file, writing):
     """Where a path is really opened: a write outside the run's copy goes below the redirect
-    directory, and so does every later read of that path."""
+    directory, and so does every later read of that path — by any process of the run (they
+    share the directory: rank 0 saves a checkpoint to /tmp, every rank loads it)."""
     if not isinstance(file, (str, bytes, os.PathLike)):
         return file
     path = os.path.realpath(os.fsdecode(file))
     if path in _redirects:
         return _redirects[path]
-    if not writing or inside(path) or (path + os.sep).startswith(_exempt):
-        return file
-    if not _redirect:
+    if not _redirect or inside(path) or (path + os.sep).startswith(_exempt):
         return file
     target = os.path.join(_redirect, path.lstrip(os.sep))
+    if not writing:
+        return target if os.path.lexists(target) else file
     os.makedirs(os.path.dirname(target), exist_ok=True)
     _redirects[path] = target
     rec["redirected"].append(path)
