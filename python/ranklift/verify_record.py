@@ -13,9 +13,8 @@ Recorded here, in `rec` (dumped at exit as `$RANKLIFT_VERIFY_OUT/rank<R>.json`, 
 `ranklift_distribute::verify`): `writes` (every file opened for writing, with the program's line
 that opened it), `redirected` (a write outside the run's copy of the project goes below
 `$RANKLIFT_VERIFY_REDIRECT`, and later reads of that path, by any process of the run, read the
-redirected file, so the user's
-files are never touched), `prints` (where the first `print` calls came from), `stopped` (why the
-recorder ended the process early), `synthetic` (with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded
+redirected file, so the user's files are never touched), `prints` (where the first `print` calls
+came from), `stopped` (why the recorder ended the process early), `synthetic` (with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded
 stand-ins for downloaded datasets the process loaded). The framework's recorder adds `steps`,
 `losses`, `passes`, `saves`, `schedules`, `names` and `examples`.
 
