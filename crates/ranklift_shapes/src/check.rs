@@ -741,8 +741,9 @@ fn analyse_entry(
         // could not decide. A possible finding there depends on what this entry passed; a type
         // or attribute error on the entry's arguments usually sits behind a duck-typing
         // dispatch the analysis cannot follow (`if hasattr(X, "columns")` on a pandas frame).
+        // And the user's own question: a `reveal_shape(x)` there, as the entry's run reached it.
         if f.module != 0 {
-            if possible.is_none() && !f.guarded && f.code.starts_with("W5") {
+            if possible.is_none() && (f.code == "W304" || !f.guarded && f.code.starts_with("W5")) {
                 let pm = &project.modules[order[f.module as usize]];
                 let line_text = |d: &Diagnostic| {
                     pm.parsed

@@ -564,6 +564,13 @@ impl<'a> Interp<'a> {
                 }
                 _ => Value::Top,
             },
+            (
+                Value::Instance(_) | Value::Layer(_),
+                crate::torch::named_children::NAMED | crate::torch::named_children::PLAIN,
+            ) => {
+                let named = &**name == crate::torch::named_children::NAMED;
+                self.call_children(recv, named, range, st)
+            }
             (Value::Instance(_), crate::torch::container_subclass::ADDS) => {
                 self.add_held_module(recv, &args, st);
                 Value::None

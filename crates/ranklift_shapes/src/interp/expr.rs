@@ -1,4 +1,5 @@
-//! Expressions: names, literals, operators, attributes, displays and comprehensions.
+//! Expressions: names, literals, operators, attributes and displays (comprehensions:
+//! `comprehension.rs`).
 
 use std::sync::{Arc, LazyLock};
 
@@ -317,10 +318,7 @@ impl<'a> Interp<'a> {
                 let seq = self.comprehension(&c.generators, None, &c.elt, st);
                 Value::Tuple(seq)
             }
-            Expr::DictComp(c) => {
-                self.comprehension(&c.generators, c.key.as_deref(), &c.value, st);
-                Value::Top
-            }
+            Expr::DictComp(c) => self.dict_comprehension(c, st),
             Expr::Await(a) => {
                 self.eval(&a.value, st);
                 Value::Top
@@ -432,88 +430,14 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// A comprehension's elements: exact when there is one `for` over known items and no `if`,
-    /// otherwise the join of the element over one symbolic pass. A dict comprehension's `key`
-    /// is evaluated before its value (as Python does: `{(c := f(x)).name: c for x in xs}`).
-    fn comprehension(
-        &mut self,
-        gens: &'a [ast::Comprehension],
-        key: Option<&'a Expr>,
-        elt: &'a Expr,
-        st: &mut State,
-    ) -> Seq {
-        let mut inner = st.clone();
-        // Comprehension variables live in their own scope: run in a copy whose heap changes
-        // are kept.
-        let result = if let [g] = gens
-            && g.ifs.is_empty()
-        {
-            let it = self.eval(&g.iter, &mut inner);
-            match self.iteration_items(&it, &inner) {
-                Some(items) => {
-                    let mut out = Vec::with_capacity(items.len());
-                    let salt = self.iter_salt;
-                    for (i, item) in items.into_iter().enumerate() {
-                        self.iter_salt = super::stmt::iteration_salt(salt, elt.range().start(), i);
-                        let mut s = inner.clone();
-                        self.assign(&g.target, item, &mut s);
-                        if let Some(k) = key {
-                            self.eval(k, &mut s);
-                        }
-                        out.push(self.eval(elt, &mut s));
-                        inner.heap = s.heap;
-                    }
-                    self.iter_salt = salt;
-                    Seq::Exact(out.into())
-                }
-                None => {
-                    let elem = self.iteration_element(&it, &inner);
-                    let len = self.iteration_len(&it, &inner);
-                    self.assign(&g.target, elem, &mut inner);
-                    // Over an iterable that may be empty, the element may never be computed:
-                    // an error in it does not stop the statement (see `raised`).
-                    let maybe_empty = u32::from(
-                        !matches!(len, Int::Const(n) if n > 0)
-                            && !matches!(len, Int::Range(Some(lo), _) if lo > 0),
-                    );
-                    self.cond_expr += maybe_empty;
-                    if let Some(k) = key {
-                        self.eval(k, &mut inner);
-                    }
-                    let v = self.eval(elt, &mut inner);
-                    self.cond_expr -= maybe_empty;
-                    Seq::Summary(Box::new(v), len)
-                }
-            }
-        } else {
-            self.cond_expr += 1;
-            for g in gens {
-                let it = self.eval(&g.iter, &mut inner);
-                let elem = self.iteration_element(&it, &inner);
-                self.assign(&g.target, elem, &mut inner);
-                for cond in &g.ifs {
-                    self.eval(cond, &mut inner);
-                }
-            }
-            if let Some(k) = key {
-                self.eval(k, &mut inner);
-            }
-            let v = self.eval(elt, &mut inner);
-            self.cond_expr -= 1;
-            Seq::Summary(Box::new(v), Int::Range(Some(0), None))
-        };
-        st.heap = inner.heap;
-        result
-    }
-
-    fn iteration_items(&mut self, it: &Value, st: &State) -> Option<Vec<Value>> {
+    pub(super) fn iteration_items(&mut self, it: &Value, st: &State) -> Option<Vec<Value>> {
         match self.iteration(it, st) {
             super::stmt::Iteration::Items(v) => Some(v),
             super::stmt::Iteration::Summary(_) => None,
         }
     }
 
-    fn iteration_element(&mut self, it: &Value, st: &State) -> Value {
+    pub(super) fn iteration_element(&mut self, it: &Value, st: &State) -> Value {
         match self.iteration(it, st) {
             super::stmt::Iteration::Items(v) => v
                 .iter()
@@ -539,8 +463,23 @@ impl<'a> Interp<'a> {
                 Some(d) if !d.is_empty() => Int::from_dim(&d[0]),
                 _ => Int::Range(Some(0), None),
             },
+            Value::Instance(_) => match self.container_of(it, st) {
+                Some(l) => self.iteration_len(&l, st),
+                None => Int::Range(Some(0), None),
+            },
             Value::Layer(l) => match &**l {
                 crate::torch::layers::Layer::Dataset { len, .. } => Int::from_dim(len),
+                crate::torch::layers::Layer::Sequential(children, _) => {
+                    Int::Const(children.len() as i64)
+                }
+                _ => match it.held_modules() {
+                    Some(held) => self.iteration_len(&held, st),
+                    None => Int::Range(Some(0), None),
+                },
+            },
+            // A dict of which every key is known.
+            Value::Dict(a) => match st.dict(*a) {
+                Some((items, true)) => Int::Const(items.len() as i64),
                 _ => Int::Range(Some(0), None),
             },
             _ => Int::Range(Some(0), None),
@@ -897,6 +836,17 @@ impl<'a> Interp<'a> {
             Value::Module(ModRef::Math) => math_attr(attr),
             Value::Module(ModRef::Torch(m)) => crate::torch::module_attr(m, attr),
             Value::Tensor(_) => crate::torch::ops::attribute(obj, attr),
+            // A container's `named_children()` / `children()` (`torch/named_children.rs`).
+            Value::Layer(l)
+                if matches!(
+                    **l,
+                    crate::torch::layers::Layer::Sequential(..)
+                        | crate::torch::layers::Layer::ModuleList(_)
+                        | crate::torch::layers::Layer::ModuleDict(_)
+                ) && matches!(attr, "named_children" | "children") =>
+            {
+                self.children_method(obj, attr).unwrap_or(Value::Top)
+            }
             // The methods that grow an `nn.Sequential` (`torch/containers.rs`).
             Value::Layer(l)
                 if matches!(**l, crate::torch::layers::Layer::Sequential(..))
@@ -1063,6 +1013,9 @@ impl<'a> Interp<'a> {
                 if self.class_attr(class, attr, 0).is_none() && self.is_torch_module(class, 0) {
                     if crate::torch::layers::RETURNS_SELF.contains(&attr) {
                         return Value::Method(Box::new(obj.clone()), "<returns self>".into());
+                    }
+                    if let Some(m) = self.children_method(obj, attr) {
+                        return m;
                     }
                     if crate::torch::layers::HARMLESS.contains(&attr) {
                         return Value::Method(Box::new(Value::None), "<harmless>".into());
@@ -1378,7 +1331,7 @@ pub(crate) fn forget_attributes(st: &mut State, addr: super::value::Addr) {
 
 /// Marks an instance that code the analysis does not see may hold and change (it escaped into
 /// a library call, or its `__dict__` did): its data attributes read as unknown.
-const OPAQUE: &str = "<opaque>";
+pub(crate) const OPAQUE: &str = "<opaque>";
 
 /// Does `obj` — a number, a string, `None` or a list — certainly lack attribute `attr`? A
 /// number may be a NumPy scalar, which has the attributes NumPy scalars have.

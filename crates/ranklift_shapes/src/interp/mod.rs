@@ -18,9 +18,11 @@
 mod argparse;
 pub mod array_like;
 pub(crate) mod call;
+mod comprehension;
 pub mod coverage;
 mod expr;
 mod fstring;
+mod getattr_default;
 pub mod hints;
 mod index;
 mod index_arrays;
@@ -627,12 +629,28 @@ impl<'a> Interp<'a> {
         globals
     }
 
-    /// Spend one unit of fuel; false when the budget is exhausted.
     /// The index of a module of the program by dotted name.
     pub(crate) fn module_named(&self, name: &str) -> Option<u32> {
         self.module_index.get(name).copied()
     }
 
+    /// Function `id`'s definition, and the class it is a method of.
+    pub(crate) fn func_def(&self, id: u32) -> (&'a ruff_python_ast::StmtFunctionDef, Option<u32>) {
+        let f = &self.funcs[id as usize];
+        (f.def, f.class)
+    }
+
+    /// The bases of program class `class`, as evaluated.
+    pub(crate) fn class_bases(&self, class: u32) -> &[Value] {
+        &self.classes[class as usize].bases
+    }
+
+    /// Was program class `class` made by a metaclass of the program (see [`ClassDef::meta`])?
+    pub(crate) fn class_is_meta(&self, class: u32) -> bool {
+        self.classes[class as usize].meta
+    }
+
+    /// Spend one unit of fuel; false when the budget is exhausted.
     fn tick(&mut self) -> bool {
         if self.fuel == 0 {
             self.out_of_fuel = true;

@@ -438,6 +438,20 @@ impl<'a> Interp<'a> {
                     };
                     return Value::Bool(found.map(|f| f == (op == CmpOp::In)));
                 }
+                // A constant key in a dict: there, or not where no other key can be.
+                if let Value::Dict(a) = r {
+                    let found = match st.dict(*a) {
+                        Some((items, exact)) if l.is_const_key() => {
+                            if items.iter().any(|(k, _)| k == l) {
+                                Some(true)
+                            } else {
+                                exact.then_some(false)
+                            }
+                        }
+                        _ => None,
+                    };
+                    return Value::Bool(found.map(|f| f == (op == CmpOp::In)));
+                }
                 let items = match r {
                     Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
                     Value::List(a) => match st.list(*a) {

@@ -430,6 +430,11 @@ impl<'a> Interp<'a> {
         if let Some(l) = v.held_modules() {
             return self.iteration(&l, st);
         }
+        // An object of a program's subclass of a torch container iterates as the container
+        // (`for mod in self:` in a `nn.Sequential` subclass's `forward`).
+        if let Some(l) = self.container_of(v, st) {
+            return self.iteration(&l, st);
+        }
         // A loader yields batches; a dataset, samples (`torch/data.rs`).
         if let Value::Layer(l) = v {
             use crate::torch::layers::Layer;
@@ -447,6 +452,10 @@ impl<'a> Interp<'a> {
                 }
                 Layer::Loader { batch, .. } => Iteration::Summary(batch.clone()),
                 Layer::Dataset { item, .. } => Iteration::Summary(item.clone()),
+                // An `nn.Sequential` yields its children, in order.
+                Layer::Sequential(children, _) if children.len() as i64 <= MAX_UNROLL => {
+                    Iteration::Items(children.to_vec())
+                }
                 _ => Iteration::Summary(Value::Top),
             };
         }
@@ -966,6 +975,17 @@ impl<'a> Interp<'a> {
                     && let Some(Obj::List(seq)) = st.obj_mut(a)
                 {
                     *seq = Seq::Summary(Box::new(seq.element()), Int::Range(Some(0), None));
+                }
+                // `del d[key]`: that item goes; under a key not told apart, any may have gone.
+                if let Value::Dict(a) = obj
+                    && let Some(Obj::Dict { items, exact }) = st.obj_mut(a)
+                {
+                    if idx.is_const_key() {
+                        items.retain(|(k, _)| *k != idx);
+                    } else {
+                        items.clear();
+                        *exact = false;
+                    }
                 }
             }
             _ => {

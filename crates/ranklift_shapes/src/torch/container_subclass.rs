@@ -3,7 +3,8 @@
 //! **Trigger:** on an object whose class derives from `nn.ModuleDict`/`nn.ModuleList` (its
 //! `super().__init__()` made the container, `interp/super_call.rs`): `self.add_module(name, m)` /
 //! `register_module`, and the container's own methods the class does not define —
-//! `items()`, `keys()`, `values()`, `update(...)`, `append(m)`, `extend(...)`, `insert(...)`;
+//! `items()`, `keys()`, `values()`, `update(...)`, `append(m)`, `extend(...)`, `insert(...)`,
+//! iterating it and its `len()` (those of `nn.Sequential` subclasses too);
 //! on one deriving from `nn.ModuleDict` or `nn.Sequential`: `self.name = module`.
 //!
 //! **Result:** `add_module` binds the attribute (as on any module) *and* adds the module to
@@ -71,6 +72,26 @@ impl Interp<'_> {
         METHODS
             .contains(&attr)
             .then(|| Value::Method(Box::new(layer), attr.into()))
+    }
+
+    /// The torch container an object of a program's subclass of one is, when its class does
+    /// not define how it iterates (`__iter__`, `__len__`): what `for m in obj` and `len(obj)`
+    /// go through.
+    pub(crate) fn container_of(&self, obj: &Value, st: &State) -> Option<Value> {
+        let layer = self.stored_layer(obj, st)?;
+        if !matches!(
+            *layer,
+            Layer::Sequential(..) | Layer::ModuleList(_) | Layer::ModuleDict(_)
+        ) {
+            return None;
+        }
+        let Value::Instance(addr) = obj else {
+            return None;
+        };
+        let class = self.instance_class(st, *addr)?;
+        (self.class_attr(class, "__iter__", 0).is_none()
+            && self.class_attr(class, "__len__", 0).is_none())
+        .then_some(Value::Layer(layer))
     }
 
     /// `obj.name = value` on an instance: a module assigned to an attribute of a `Sequential`

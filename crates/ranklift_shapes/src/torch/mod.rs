@@ -28,6 +28,7 @@ pub mod grid_sample;
 pub mod layers;
 pub mod legacy;
 pub mod meshgrid;
+pub mod named_children;
 pub mod ops;
 pub mod resize;
 pub mod runtime;

@@ -170,6 +170,22 @@ impl<'a> Interp<'a> {
                 {
                     args.pos[2].clone()
                 }
+                // Of an object of the program's classes: the attribute, or the default where
+                // it certainly has none (`interp/getattr_default.rs`).
+                (Some(obj @ Value::Instance(_)), Some(Value::Str(Some(name))), 3)
+                    if args.kw.is_empty() =>
+                {
+                    let (obj, name) = (obj.clone(), name.clone());
+                    match self.getattr_with_default(&obj, &name, st) {
+                        Some(crate::interp::getattr_default::GetattrDefault::Attribute) => {
+                            self.attribute_of(&obj, &name, range, st)
+                        }
+                        Some(crate::interp::getattr_default::GetattrDefault::Default) => {
+                            args.pos[2].clone()
+                        }
+                        None => Value::Top,
+                    }
+                }
                 (Some(obj @ Value::Module(_)), Some(Value::Str(Some(name))), 3) => {
                     let (obj, name) = (obj.clone(), name.clone());
                     match &obj {
@@ -264,7 +280,13 @@ impl<'a> Interp<'a> {
                 Some(v) => self.test_truth(v, range, st),
                 None => Some(false),
             }),
-            Builtin::Str => Value::Str(None),
+            // `str(s)` of a known string is itself; of a known int, its digits.
+            Builtin::Str => match a0 {
+                None => Value::Str(Some("".into())),
+                Some(Value::Str(s)) => Value::Str(s.clone()),
+                Some(Value::Int(i)) => Value::Str(i.constant().map(|c| c.to_string().into())),
+                Some(_) => Value::Str(None),
+            },
             Builtin::List | Builtin::Sorted | Builtin::Reversed => {
                 let seq = match a0 {
                     None => Seq::empty(),
