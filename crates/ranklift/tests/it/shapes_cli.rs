@@ -655,6 +655,38 @@ fn reveal_shape_names_the_cause_of_an_unknown_value() {
 }
 
 #[test]
+fn reveal_shape_in_an_imported_module_answers_as_the_entry_reached_it() {
+    // The user asks inside a helper module: the answer is what running the entry passed there
+    // (a (4, 3) tensor), reported at the helper's own line. Without the entry's call the
+    // helper's parameter is unknown — the control that the value comes from the entry.
+    let helper = "from ranklift.hints import reveal_shape\n\n\ndef head(x):\n    reveal_shape(x)\n    return x.sum(0)\n";
+    let d = tmp(
+        "reveal-imported",
+        &[
+            ("helper.py", helper),
+            (
+                "main.py",
+                "import torch\nfrom helper import head\n\nhead(torch.zeros(4, 3))\n",
+            ),
+            ("other.py", "import torch\nimport helper\n"),
+        ],
+    );
+    let o = bin().arg("shapes").arg(d.join("main.py")).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("helper.py:5:5: W304 reveal_shape: Tensor (4, 3)"),
+        "{out}"
+    );
+    let o = bin()
+        .arg("shapes")
+        .arg(d.join("other.py"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains("Tensor (4, 3)"), "{out}");
+}
+
+#[test]
 fn pytest_setup_module_binds_the_globals_the_tests_read() {
     // pytest calls `setup_module(module)` with the test module before its tests, so `A` and
     // `n` exist when the tests run: no NameError; the product in `test_bad` fails as NumPy's
