@@ -10,7 +10,8 @@
 //! the constructors it calls through `super().__init__(...)` and the methods it calls on `self`
 //! at the point of the call. Unknown when that order is not certain: an attribute bound through
 //! `setattr`/`add_module`, a module attribute the source does not assign, an attribute whose
-//! value is unknown (it may be a module) or bound on one path only.
+//! value is unknown (it may be a module) or bound on one path only, two branches of an `if`
+//! assigning the same attributes in different orders.
 //!
 //! **Why:** feature extractors rebuild a backbone from its children (torchvision's
 //! `IntermediateLayerGetter`: `for name, module in model.named_children(): layers[name] =
@@ -284,6 +285,37 @@ impl<'e> Visitor<'e> for Walk<'_, '_> {
                     self.target(&a.target);
                 }
             }
+            // Each branch in turn from the same order; names that two branches both assign
+            // must come in the same order in each (else the order depends on the path taken).
+            Stmt::If(i) => {
+                self.visit_expr(&i.test);
+                let before = self.out.clone();
+                let mut branches = Vec::new();
+                for (test, body) in std::iter::once((None, &i.body)).chain(
+                    i.elif_else_clauses
+                        .iter()
+                        .map(|c| (c.test.as_ref(), &c.body)),
+                ) {
+                    if let Some(t) = test {
+                        self.visit_expr(t);
+                    }
+                    self.out.clone_from(&before);
+                    body.iter().for_each(|s| self.visit_stmt(s));
+                    branches.push(self.out.split_off(before.len()));
+                }
+                if !branches
+                    .iter()
+                    .all(|a| branches.iter().all(|b| same_relative_order(a, b)))
+                {
+                    self.dynamic = true;
+                }
+                self.out = before;
+                for n in branches.into_iter().flatten() {
+                    if !self.out.contains(&n) {
+                        self.out.push(n);
+                    }
+                }
+            }
             _ => visitor::walk_stmt(self, s),
         }
     }
@@ -334,4 +366,11 @@ impl<'e> Visitor<'e> for Walk<'_, '_> {
         }
         visitor::walk_expr(self, e);
     }
+}
+
+/// Do the names `a` and `b` share come in the same order in both?
+fn same_relative_order(a: &[Arc<str>], b: &[Arc<str>]) -> bool {
+    let common_a = a.iter().filter(|n| b.contains(n));
+    let common_b = b.iter().filter(|n| a.contains(n));
+    common_a.eq(common_b)
 }
