@@ -12,14 +12,15 @@ case "$MAJOR" in
   1) VERSION="1.24.3" ;;
   *) echo "numpy-env: unknown NumPy major version $MAJOR" >&2; exit 2 ;;
 esac
-if [ "$MAJOR" = 1 ] && [ -x "$HOME/.cache/ranklift/hvd-venv/bin/python" ] \
-   && "$HOME/.cache/ranklift/hvd-venv/bin/python" -c "import numpy; assert numpy.__version__ == '$VERSION'" 2>/dev/null; then
-  echo "$HOME/.cache/ranklift/hvd-venv/bin/python"
-  exit 0
-fi
 VENV="$HOME/.cache/ranklift/numpy$MAJOR-venv"
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import numpy; assert numpy.__version__ == '$VERSION'" 2>/dev/null; then
   echo "$VENV/bin/python"
+  exit 0
+fi
+# NumPy 1.24.3 is also the Horovod venv's: reused when it exists and no NumPy-only venv does.
+if [ "$MAJOR" = 1 ] && [ -x "$HOME/.cache/ranklift/hvd-venv/bin/python" ] \
+   && "$HOME/.cache/ranklift/hvd-venv/bin/python" -c "import numpy; assert numpy.__version__ == '$VERSION'" 2>/dev/null; then
+  echo "$HOME/.cache/ranklift/hvd-venv/bin/python"
   exit 0
 fi
 echo "numpy-env: creating $VENV (numpy $VERSION)" >&2

@@ -14,6 +14,27 @@ step() {
   step_start=$SECONDS
   echo "== $*"
 }
+# The virtualenvs (torch, TensorFlow twice, Horovod built from source, NumPy, mypy) are built in
+# the background while cargo compiles: on a cold machine that is about ten minutes of downloads
+# and compiling that would otherwise come after it. Each step that needs a venv waits for its
+# build (a lock per venv). The log is printed at the end, and on failure.
+prep_log="$(mktemp)"
+prep_pid=
+if [ "${RANKLIFT_SKIP_E2E:-0}" != "1" ]; then
+  setsid scripts/prepare-envs.sh >"$prep_log" 2>&1 &
+  prep_pid=$!
+fi
+finish() {
+  local rc=$?
+  if [ -n "$prep_pid" ]; then
+    kill -- "-$prep_pid" 2>/dev/null || true
+    echo "== virtualenvs built in the background:"
+    cat "$prep_log"
+  fi
+  rm -f "$prep_log"
+  exit "$rc"
+}
+trap finish EXIT
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 step "cargo clippy"

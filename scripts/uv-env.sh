@@ -15,17 +15,28 @@ RANKLIFT_CACHE="${RANKLIFT_CACHE:-$HOME/.cache/ranklift}"
 UV_VERSION="0.13.9"
 UV_VENV="$RANKLIFT_CACHE/uv-venv"
 
+uv_ok() {
+  [ -x "$UV_VENV/bin/uv" ] && "$UV_VENV/bin/uv" --version 2>/dev/null | grep -q "^uv $UV_VERSION"
+}
+
 uv_bin() {
   local uv="$UV_VENV/bin/uv"
-  if [ -x "$uv" ] && "$uv" --version 2>/dev/null | grep -q "^uv $UV_VERSION"; then
+  if uv_ok; then
     echo "$uv"
     return 0
   fi
-  echo "uv-env: installing uv $UV_VERSION into $UV_VENV" >&2
-  rm -rf "$UV_VENV"
+  # Builders may run side by side (scripts/prepare-envs.sh in the background of a test run):
+  # the first one installs uv, the others wait for it and then reuse it.
   mkdir -p "$RANKLIFT_CACHE"
-  python3 -m venv "$UV_VENV"
-  "$UV_VENV/bin/pip" install --quiet --disable-pip-version-check "uv==$UV_VERSION" >&2
+  (
+    flock 9
+    if ! uv_ok; then
+      echo "uv-env: installing uv $UV_VERSION into $UV_VENV" >&2
+      rm -rf "$UV_VENV"
+      python3 -m venv "$UV_VENV"
+      "$UV_VENV/bin/pip" install --quiet --disable-pip-version-check "uv==$UV_VERSION" >&2
+    fi
+  ) 9>"$RANKLIFT_CACHE/uv-venv.lock"
   echo "$uv"
 }
 
