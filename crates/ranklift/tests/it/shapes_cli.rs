@@ -687,6 +687,45 @@ fn reveal_shape_in_an_imported_module_answers_as_the_entry_reached_it() {
 }
 
 #[test]
+fn reveal_shape_opens_lists_tuples_and_dicts() {
+    // A feature pyramid's maps travel in lists and dicts: the answer shows their items (the
+    // shapes are what real torch gives: zeros(1, 8, 4, 4) and its 2x2 max-pool). The control:
+    // a list the analysis only summarises (appended to in a loop of unknown length) is shown
+    // as such, not as items it does not know.
+    let d = tmp(
+        "reveal-containers",
+        &[(
+            "r.py",
+            "import sys
+import torch
+import torch.nn.functional as F
+from ranklift.hints import reveal_shape
+
+x = torch.zeros(1, 8, 4, 4)
+maps = [x, F.max_pool2d(x, 2)]
+reveal_shape(maps)
+reveal_shape({\"p3\": maps[0], \"n\": 2})
+reveal_shape((x, \"a\"))
+more = []
+for _ in range(len(sys.argv)):
+    more.append(x)
+reveal_shape(more)
+",
+        )],
+    );
+    let o = bin().arg("shapes").arg(d.join("r.py")).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "r.py:8:1: W304 reveal_shape: not an array or tensor (list of 2: [Tensor (1, 8, 4, 4), Tensor (1, 8, 2, 2)])",
+        "r.py:9:1: W304 reveal_shape: not an array or tensor (dict of 2: {str 'p3': Tensor (1, 8, 4, 4), str 'n': int 2})",
+        "r.py:10:1: W304 reveal_shape: not an array or tensor (tuple of 2: (Tensor (1, 8, 4, 4), str 'a'))",
+        "r.py:14:1: W304 reveal_shape: not an array or tensor (list of ? items, each Tensor (1, 8, 4, 4))",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+}
+
+#[test]
 fn pytest_setup_module_binds_the_globals_the_tests_read() {
     // pytest calls `setup_module(module)` with the test module before its tests, so `A` and
     // `n` exist when the tests run: no NameError; the product in `test_bad` fails as NumPy's

@@ -102,6 +102,17 @@ impl<'a> Interp<'a> {
                         Some(Seq::Exact(items)) => args.pos.extend(items.iter().cloned()),
                         _ => args.unknown = true,
                     },
+                    // `nn.Sequential(*features[:4], head)`: a Sequential's children, in order.
+                    Value::Layer(l) => match &*l {
+                        crate::torch::layers::Layer::Sequential(children, _) => {
+                            args.pos.extend(children.iter().cloned());
+                        }
+                        crate::torch::layers::Layer::ModuleList(addr) => match st.list(*addr) {
+                            Some(Seq::Exact(items)) => args.pos.extend(items.iter().cloned()),
+                            _ => args.unknown = true,
+                        },
+                        _ => args.unknown = true,
+                    },
                     _ => args.unknown = true,
                 }
             } else {
@@ -304,6 +315,12 @@ impl<'a> Interp<'a> {
             Value::TorchFunc("torch.nn.ModuleList") => {
                 let addr = match args.pos.as_slice() {
                     [Value::List(a)] => *a,
+                    // A tuple, or a generator (`nn.ModuleList(nn.Linear(d, d) for _ in
+                    // range(n))`, evaluated as a tuple of its items): a new list of them.
+                    [Value::Tuple(seq)] => match self.alloc_list(seq.clone(), range.start(), st) {
+                        Value::List(a) => a,
+                        _ => return Value::Top,
+                    },
                     [] => match self.alloc_list(Seq::empty(), range.start(), st) {
                         Value::List(a) => a,
                         _ => return Value::Top,
@@ -552,6 +569,16 @@ impl<'a> Interp<'a> {
                 self.call_tensor_method(recv, name, args, range, st)
             }
             (_, "<returns self>") => recv.clone(),
+            (_, "<eval>" | "<train>") => {
+                let mode = match (&**name, args.get(0, "mode")) {
+                    ("<eval>", _) => Some(false),
+                    (_, None) => Some(true),
+                    (_, Some(Value::Bool(b))) => *b,
+                    _ => None,
+                };
+                self.set_training(recv, mode, st);
+                recv.clone()
+            }
             (Value::Layer(_), _) if recv.held_modules().is_some() => match recv.held_modules() {
                 _ if crate::torch::layers::RETURNS_SELF.contains(&&**name) => recv.clone(),
                 Some(Value::List(a)) if matches!(&**name, "append" | "extend" | "insert") => {
@@ -764,21 +791,32 @@ impl<'a> Interp<'a> {
                 )),
                 Value::None,
             ),
-            "insert" => (
-                Some(
-                    match grow(
-                        &seq,
-                        &[args.get(1, "object").cloned().unwrap_or(Value::Top)],
-                    ) {
+            "insert" => {
+                let item = args.get(1, "object").cloned().unwrap_or(Value::Top);
+                let at = args
+                    .get(0, "index")
+                    .and_then(Value::as_int)
+                    .and_then(|i| i.constant());
+                let new = match (&seq, at) {
+                    // Python's rule: a negative index counts from the end, then both ends clamp
+                    // (`results.insert(0, r)` in a loop builds the list from the back).
+                    (Seq::Exact(v), Some(i)) if v.len() < 4096 => {
+                        let n = v.len() as i64;
+                        let i = if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
+                        let mut items = v.to_vec();
+                        items.insert(i, item);
+                        Seq::Exact(items.into())
+                    }
+                    _ => match grow(&seq, &[item]) {
                         Seq::Exact(v) => Seq::Summary(
                             Box::new(Seq::Exact(v.clone()).element()),
                             Int::Const(v.len() as i64),
                         ),
                         s => s,
                     },
-                ),
-                Value::None,
-            ),
+                };
+                (Some(new), Value::None)
+            }
             "extend" => {
                 let items = match args.get(0, "iterable") {
                     Some(Value::Tuple(Seq::Exact(v))) => Some(v.to_vec()),
@@ -824,6 +862,13 @@ impl<'a> Interp<'a> {
                 Value::None,
             ),
             "clear" => (Some(Seq::empty()), Value::None),
+            "reverse" if matches!(seq, Seq::Exact(_)) => {
+                let Seq::Exact(v) = &seq else { unreachable!() };
+                (
+                    Some(Seq::Exact(v.iter().rev().cloned().collect())),
+                    Value::None,
+                )
+            }
             "sort" | "reverse" => (
                 Some(Seq::Summary(Box::new(seq.element()), seq.len())),
                 Value::None,

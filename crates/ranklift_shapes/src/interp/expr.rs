@@ -50,6 +50,8 @@ fn builtin(name: &str) -> Option<Value> {
         "setattr" | "delattr" => Builtin::SetAttr,
         "iter" => Builtin::Iter,
         "getattr" => Builtin::GetAttr,
+        "hasattr" => Builtin::HasAttr,
+        "type" => Builtin::Type,
         "next" => Builtin::Next,
         "None" => return Some(Value::None),
         "True" => return Some(Value::Bool(Some(true))),
@@ -278,17 +280,39 @@ impl<'a> Interp<'a> {
                 }
             }
             Expr::Dict(d) => {
-                // Constant keys are kept; any other key (or a `**spread`) leaves the dict
-                // inexact, its values from other keys unknown.
+                // Constant keys are kept; any other key (or a `**spread` of a dict not known
+                // exactly) leaves the dict inexact, its values from other keys unknown. A
+                // spread of a known dict or `**kwargs` adds its items in order
+                // (`kwargs = {**defaults, **kwargs}`: later keys win, as in Python).
                 let mut items: Vec<(Value, Value)> = Vec::new();
                 let mut exact = true;
                 for item in &d.items {
                     let k = item.key.as_ref().map(|k| self.eval(k, st));
                     let v = self.eval(&item.value, st);
+                    let spread = match (&k, &v) {
+                        (None, Value::Dict(a)) => st.dict(*a),
+                        (None, Value::Kwargs(kw)) => Some((
+                            kw.iter()
+                                .map(|(n, x)| (Value::Str(Some(n.clone())), x.clone()))
+                                .collect(),
+                            true,
+                        )),
+                        _ => None,
+                    };
                     match k {
                         Some(k) if k.is_const_key() => {
                             items.retain(|(old, _)| *old != k);
                             items.push((k, v));
+                        }
+                        None if let Some((more, more_exact)) = spread => {
+                            if !more_exact {
+                                exact = false;
+                                items.clear();
+                            }
+                            for (k, v) in more {
+                                items.retain(|(old, _)| *old != k);
+                                items.push((k, v));
+                            }
                         }
                         _ => {
                             exact = false;
@@ -1011,6 +1035,10 @@ impl<'a> Interp<'a> {
                 // `nn.Module`'s own methods on a subclass instance: those that return the
                 // module (`model = Net().to(device)`) or change nothing tracked.
                 if self.class_attr(class, attr, 0).is_none() && self.is_torch_module(class, 0) {
+                    // `eval()` / `train()` also set the `training` flag (`torch/train_mode.rs`).
+                    if matches!(attr, "eval" | "train") {
+                        return Value::Method(Box::new(obj.clone()), format!("<{attr}>").into());
+                    }
                     if crate::torch::layers::RETURNS_SELF.contains(&attr) {
                         return Value::Method(Box::new(obj.clone()), "<returns self>".into());
                     }

@@ -1,9 +1,12 @@
-//! Language model: `getattr(obj, "name", default)` on an object of the program's classes.
+//! Language model: `getattr(obj, "name", default)` and `hasattr(obj, "name")` on an object of
+//! the program's classes.
 //!
-//! **Trigger:** a three-argument `getattr` with a constant name, on an object whose class and
-//! bases are all the program's (or `object`, or torch's `nn.Module` and its containers).
+//! **Trigger:** a three-argument `getattr` or a `hasattr` with a constant name, on an object
+//! whose class and bases are all the program's (or `object`, or torch's `nn.Module` and its
+//! containers); `hasattr` also on a number, string, `None` or list.
 //!
-//! **Result:** the attribute when the object or its class has it; `default` when it certainly
+//! **Result:** the attribute (`hasattr`: `True`) when the object or its class has it; `default`
+//! (`hasattr`: `False`) when it certainly
 //! has not — no such attribute set on the object so far, none in its classes, no
 //! `__getattr__` of the program, not one of `nn.Module`'s own (recorded from torch's
 //! `dir(nn.Module())`, with the containers' methods) nor a child a container holds under that
@@ -13,7 +16,9 @@
 //! **Why:** models mark their blocks with optional attributes and pick stages by them
 //! (torchvision's MobileNetV3 segmentation heads: `[i for i, b in enumerate(backbone) if
 //! getattr(b, "_is_cn", False)]`); unknown, which stage feeds each head was lost, and so was
-//! every size after it.
+//! every size after it. And a constructor that validates its argument (`if not
+//! hasattr(backbone, "out_channels"): raise ValueError(...)`, every torchvision detector) made,
+//! undecided, the attribute it tested unknown past the test.
 //!
 //! ```python
 //! class Block(nn.Module):
@@ -23,6 +28,7 @@
 //!
 //! getattr(Block(2), "_is_cn", False)       # True
 //! getattr(nn.Sequential(), "_is_cn", False) # False (nn.Sequential has no such attribute)
+//! hasattr(Block(2), "_is_cn")               # True: `if not hasattr(...): raise` is skipped
 //! ```
 use super::Interp;
 use super::expr::OPAQUE;
@@ -191,6 +197,17 @@ impl Interp<'_> {
             }
         }
         Some(GetattrDefault::Default)
+    }
+
+    /// `hasattr(obj, name)`, where it is certain.
+    pub(crate) fn hasattr(&self, obj: &Value, name: &str, st: &State) -> Option<bool> {
+        if crate::interp::expr::plain_lacks(obj, name) {
+            return Some(false);
+        }
+        match self.getattr_with_default(obj, name, st)? {
+            GetattrDefault::Attribute => Some(true),
+            GetattrDefault::Default => Some(false),
+        }
     }
 
     /// Are `class` and its bases the program's own (no metaclass), `object`, or torch's

@@ -24,7 +24,7 @@ use ruff_text_size::{Ranged, TextRange};
 use std::sync::Arc;
 
 use super::state::{FxMap, State};
-use super::value::{Builtin, Int, Value};
+use super::value::{Builtin, Int, Seq, Value};
 use super::{Exc, Interp};
 use crate::{Certainty, Dim, Shape, Tri};
 
@@ -533,12 +533,16 @@ fn refines(h: &Shape, s: &Shape) -> bool {
 
 impl Interp<'_> {
     /// `reveal_shape(x)`: what the analysis knows of `x`, as a finding at the call (W304), as
-    /// type checkers' `reveal_type`; the value passes through.
-    pub(crate) fn reveal_shape(&mut self, x: Option<&Value>, range: TextRange) -> Value {
+    /// type checkers' `reveal_type`; the value passes through. A list, tuple or dict shows its
+    /// items (the first few, two levels deep), so a container of tensors can be followed too.
+    pub(crate) fn reveal_shape(
+        &mut self,
+        x: Option<&Value>,
+        range: TextRange,
+        st: &State,
+    ) -> Value {
         let v = x.cloned().unwrap_or(Value::Top);
         let text = match &v {
-            Value::Array(s) => format!("ndarray {}", crate::explain::shape_text(s)),
-            Value::Tensor(s) => format!("Tensor {}", crate::explain::shape_text(s)),
             Value::Top => match self.coverage.origin.map(|o| self.coverage.cause_name(o)) {
                 Some(c) if c == super::coverage::NO_CALLER => {
                     "unknown (it comes from the arguments of a function never called here, analysed with unknown inputs)".to_owned()
@@ -546,14 +550,8 @@ impl Interp<'_> {
                 Some(c) => format!("unknown (it comes from `{c}`, which the analysis does not model)"),
                 None => "unknown (the analysis lost track of this value)".to_owned(),
             },
-            Value::Bool(Some(b)) => format!("not an array or tensor (bool {})", if *b { "True" } else { "False" }),
-            Value::Int(super::value::Int::Const(i)) => format!("not an array or tensor (int {i})"),
-            Value::Instance(_) => "not an array or tensor (an object)".to_owned(),
-            Value::Layer(_) => "not an array or tensor (a torch.nn layer)".to_owned(),
-            other => match other.type_name() {
-                Some(t) => format!("not an array or tensor ({t})"),
-                None => "not an array or tensor".to_owned(),
-            },
+            Value::Array(_) | Value::Tensor(_) => revealed(&v, st, 0),
+            other => format!("not an array or tensor ({})", revealed(other, st, 0)),
         };
         self.report(
             range,
@@ -563,5 +561,82 @@ impl Interp<'_> {
             crate::Certainty::Certain,
         );
         v
+    }
+}
+
+/// Items shown of a revealed container, and how deep containers inside it are opened.
+const REVEAL_ITEMS: usize = 6;
+const REVEAL_DEPTH: usize = 2;
+
+/// The text `reveal_shape` gives one value: `Tensor (2, 3)`, `int 4`, `list of 2: [Tensor (1,
+/// 8), str 'a']`, `dict of 1: {'out': Tensor (1, 3)}`, `list of ? items, each Tensor (?, 4)`.
+fn revealed(v: &Value, st: &State, depth: usize) -> String {
+    let items = |xs: &[Value], depth: usize| -> String {
+        let mut parts: Vec<String> = xs
+            .iter()
+            .take(REVEAL_ITEMS)
+            .map(|x| revealed(x, st, depth + 1))
+            .collect();
+        if xs.len() > REVEAL_ITEMS {
+            parts.push("...".to_owned());
+        }
+        parts.join(", ")
+    };
+    let seq = |kind: &str, s: &Seq, open: &str, close: &str| -> String {
+        match s {
+            Seq::Exact(xs) if depth < REVEAL_DEPTH && !xs.is_empty() => {
+                format!("{kind} of {}: {open}{}{close}", xs.len(), items(xs, depth))
+            }
+            Seq::Exact(xs) => format!("{kind} of {}", xs.len()),
+            Seq::Summary(each, _) if depth < REVEAL_DEPTH => {
+                format!("{kind} of ? items, each {}", revealed(each, st, depth + 1))
+            }
+            Seq::Summary(..) => format!("{kind} of ? items"),
+        }
+    };
+    match v {
+        Value::Array(s) => format!("ndarray {}", crate::explain::shape_text(s)),
+        Value::Tensor(s) => format!("Tensor {}", crate::explain::shape_text(s)),
+        Value::Top => "unknown".to_owned(),
+        Value::Bool(Some(b)) => format!("bool {}", if *b { "True" } else { "False" }),
+        Value::Int(super::value::Int::Const(i)) => format!("int {i}"),
+        Value::Str(Some(s)) if s.len() <= 40 => format!("str '{}'", s.escape_debug()),
+        Value::Instance(_) => "an object".to_owned(),
+        Value::Layer(_) => "a torch.nn layer".to_owned(),
+        Value::Tuple(s) => seq("tuple", s, "(", ")"),
+        Value::List(a) => match st.list(*a) {
+            Some(s) => seq("list", &s, "[", "]"),
+            None => "list".to_owned(),
+        },
+        Value::Dict(a) => match st.dict(*a) {
+            Some((kv, exact)) if depth < REVEAL_DEPTH && !kv.is_empty() => {
+                let mut parts: Vec<String> = kv
+                    .iter()
+                    .take(REVEAL_ITEMS)
+                    .map(|(k, x)| {
+                        format!(
+                            "{}: {}",
+                            revealed(k, st, depth + 1),
+                            revealed(x, st, depth + 1)
+                        )
+                    })
+                    .collect();
+                if kv.len() > REVEAL_ITEMS {
+                    parts.push("...".to_owned());
+                }
+                if !exact {
+                    parts.push("maybe other keys".to_owned());
+                }
+                format!(
+                    "dict of {}{}: {{{}}}",
+                    kv.len(),
+                    if exact { "" } else { "+" },
+                    parts.join(", ")
+                )
+            }
+            Some((kv, true)) => format!("dict of {}", kv.len()),
+            _ => "dict".to_owned(),
+        },
+        other => other.type_name().unwrap_or("a value").to_owned(),
     }
 }

@@ -341,7 +341,7 @@ impl<'a> Interp<'a> {
                     item.clone()
                 }
                 // `features[0]`: a child of a Sequential (negative indices from the end).
-                crate::torch::layers::Layer::Sequential(children, _) => match idx {
+                crate::torch::layers::Layer::Sequential(children, names) => match idx {
                     Value::Int(super::value::Int::Const(i)) => {
                         let n = children.len() as i64;
                         let i = if *i < 0 { i + n } else { *i };
@@ -351,6 +351,17 @@ impl<'a> Interp<'a> {
                             .cloned()
                             .unwrap_or(Value::Top)
                     }
+                    // `features[:4]`: a Sequential of those children, under their names (as
+                    // torch's `Sequential.__getitem__` with a slice).
+                    Value::Slice(s) => match slice_bounds(s, children.len() as i64) {
+                        Some(picked) if names.len() == children.len() => Value::Layer(
+                            std::sync::Arc::new(crate::torch::layers::Layer::Sequential(
+                                picked.iter().map(|&i| children[i].clone()).collect(),
+                                picked.iter().map(|&i| names[i].clone()).collect(),
+                            )),
+                        ),
+                        _ => Value::Top,
+                    },
                     _ => Value::Top,
                 },
                 _ => Value::Top,

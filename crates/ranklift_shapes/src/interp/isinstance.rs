@@ -1,6 +1,6 @@
 //! Language model: `isinstance(x, C)`.
 //!
-//! **Trigger:** `isinstance(x, T)` with `T` a builtin type, `np.ndarray`, `torch.Tensor`, one of the program's
+//! **Trigger:** `isinstance(x, T)` with `T` a builtin type (`type(None)` too), `np.ndarray`, `torch.Tensor`, one of the program's
 //! classes, an abstract collection (`collections.abc.Sequence`, `Mapping`, `Iterable`, and their
 //! `typing` aliases), or a tuple of them.
 //!
@@ -112,7 +112,8 @@ impl Interp<'_> {
 /// when the value's kind decides it. NumPy scalars blur some answers: an `np.int64` is not an
 /// `int` and an `np.bool_` not a `bool`, while an `np.float64` is a `float` — so ints and bools
 /// stay undecided against `int`/`bool`, and 0-d arrays (maybe scalars) too. A literal list,
-/// tuple, string, number, None or array is never an instance of a class of the program.
+/// tuple, dict, string, number, None or array is never an instance of a class of the program
+/// (a feature extractor's dict of maps is not a `torch.Tensor`).
 pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
     /// A class `isinstance` may be asked about: a builtin, one of the program's, `np.ndarray`.
     #[derive(Clone, Copy)]
@@ -147,6 +148,8 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
             | Value::Array(_)
             | Value::Range(_)
             | Value::Func(_)
+            | Value::Dict(_)
+            | Value::Kwargs(_)
     );
     let mut answer = Some(false);
     for c in classes {
@@ -184,6 +187,8 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
                 Value::Dict(_) | Value::Kwargs(_) | Value::Tensor(_),
                 Cls::Builtin(Builtin::Abc(_)),
             ) => Some(false),
+            // `dict` and `OrderedDict` are one builtin here: a dict may be either.
+            (Value::Dict(_) | Value::Kwargs(_), Cls::Builtin(Builtin::Dict)) => None,
             (Value::List(_), Cls::Builtin(Builtin::List))
             | (Value::Tuple(_), Cls::Builtin(Builtin::Tuple)) => Some(true),
             (Value::Str(_), Cls::Builtin(Builtin::Str))
@@ -193,6 +198,7 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
             (Value::Int(_) | Value::Bool(_), Cls::Builtin(Builtin::Int))
             | (Value::Bool(_), Cls::Builtin(Builtin::Bool)) => Some(true),
             (Value::Int(_), Cls::Builtin(Builtin::Bool)) => Some(false),
+            (Value::None, Cls::Builtin(Builtin::NoneType)) => Some(true),
             (Value::Array(s), _) if s.rank().is_none_or(|r| r == 0) => None,
             _ => concrete.then_some(false),
         };

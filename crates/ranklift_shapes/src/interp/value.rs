@@ -249,6 +249,12 @@ pub enum Builtin {
     SetAttr,
     /// `getattr(obj, "name")`: `obj.name`.
     GetAttr,
+    /// `hasattr(obj, "name")` (`interp/getattr_default.rs`).
+    HasAttr,
+    /// `type(x)`: known for `None` only (`type(None)`, the class `NoneType`).
+    Type,
+    /// `type(None)`: what `isinstance(x, (Cls, type(None)))` tests.
+    NoneType,
     /// `iter(x)` / `next(it)`: followed for a `DataLoader` (`next(iter(loader))` is a batch).
     Iter,
     Next,

@@ -186,7 +186,8 @@ pub fn attribute(layer: &Layer, attr: &str) -> Value {
             .iter()
             .position(|n| &**n == attr)
             .map_or(Value::Top, |i| children[i].clone()),
-        _ => Value::Top,
+        // Settings kept as attributes (`conv.stride`): `torch/layer_attrs.rs`.
+        _ => super::layer_attrs::config(layer, attr).unwrap_or(Value::Top),
     }
 }
 

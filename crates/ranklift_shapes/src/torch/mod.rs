@@ -25,6 +25,7 @@ pub mod data;
 pub mod einsum;
 pub mod either;
 pub mod grid_sample;
+pub mod layer_attrs;
 pub mod layers;
 pub mod legacy;
 pub mod meshgrid;
@@ -35,6 +36,7 @@ pub mod runtime;
 pub mod setitem;
 pub mod sort;
 pub mod split;
+pub mod train_mode;
 
 use crate::interp::value::{ModRef, Value};
 use crate::{Dim, Shape};
@@ -56,6 +58,8 @@ const MODULES: &[&str] = &[
     "torch.nn.modules",
     "torch.jit",
     "torch.accelerator",
+    // Only `torch._C._get_tracing_state()` (`torch/runtime.rs`); the rest is unknown.
+    "torch._C",
 ];
 
 /// `torch.*` module names the interpreter models.

@@ -108,6 +108,8 @@ pub enum Rule {
     PassThrough,
     /// `False`: the program runs eagerly (`torch.jit.is_scripting()`).
     Eager,
+    /// `None`: no tracer is running (`torch._C._get_tracing_state()`).
+    NotTracing,
     /// A bool of unknown value (`torch.cuda.is_available()`).
     AnyBool,
     /// A known object of no shape (`torch.device("cuda")`).
@@ -251,6 +253,7 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
     (&["meshgrid"], Meshgrid),
     (&["split"], Pieces(super::split::Split::Split)),
     (&["chunk"], Pieces(super::split::Split::Chunk)),
+    (&["tensor_split"], Pieces(super::split::Split::TensorSplit)),
     (&["unbind"], Pieces(super::split::Split::Unbind)),
     (&["einsum"], Einsum),
     (&["unflatten"], Unflatten),
@@ -331,6 +334,7 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch.autograd.variable", super::legacy::AUTOGRAD),
         ("torch.nn.init", super::runtime::INIT),
         ("torch.jit", super::runtime::JIT),
+        ("torch._C", super::runtime::TRACING),
         ("torch.cuda", super::runtime::AVAILABILITY),
         ("torch.cuda", super::runtime::DEVICE_QUERIES),
         ("torch.accelerator", super::runtime::AVAILABILITY),
@@ -557,6 +561,17 @@ impl<'a> Interp<'a> {
             "nonzero" | "unique" => {
                 return Value::Top;
             }
+            // `x.new_full(size, fill)`, `x.new_zeros(2, 3)`, `x.new_tensor(data)`: a new tensor
+            // as the torch function of the same kind makes it (the receiver gives only its
+            // dtype and device).
+            "new_zeros" | "new_ones" | "new_empty" | "new_full" | "new_tensor" => {
+                let r = match name {
+                    "new_full" => Full,
+                    "new_tensor" => FromData,
+                    _ => Create,
+                };
+                return self.torch_rule(r, name, &args, range, st);
+            }
             _ => {}
         }
         // An in-place method (`noise.bernoulli_(p)`, `x.div_(s)`, `w.uniform_()`) is its
@@ -627,6 +642,7 @@ impl<'a> Interp<'a> {
         match r {
             PassThrough => x.cloned().unwrap_or(Value::Top),
             Eager => Value::Bool(Some(false)),
+            NotTracing => Value::None,
             AnyBool => Value::Bool(None),
             Opaque => Value::TorchFunc("torch.device"),
             Pad => super::resize::pad(args),

@@ -4,13 +4,15 @@
 //!
 //! **Trigger:** `torch.nn.init.*` (`nn.init.zeros_(m.bias)`), `torch.jit.*`
 //! (`@torch.jit.ignore`, `if torch.jit.is_scripting():`, `torch.jit.script(fn)`),
+//! `torch._C._get_tracing_state()` (torchvision's `_is_tracing()`),
 //! `torch.cuda.is_available()`, `torch.accelerator.is_available()` /
 //! `current_accelerator()`, `torch.device(...)`, and the dtypes (`torch.float32`, `torch.long`).
 //!
 //! **Result:** an initialiser returns the tensor it filled; `script` / `ignore` / `unused` /
 //! `export` / `trace` return what they were given (a TorchScript marker calls the function with
-//! the caller's arguments in eager mode); `is_scripting()` / `is_tracing()` are `False` (the
-//! program runs eagerly — the branch TorchScript takes is not the one it runs); availability
+//! the caller's arguments in eager mode); `is_scripting()` / `is_tracing()` are `False` and
+//! `_get_tracing_state()` is `None` (the program runs eagerly — the branch TorchScript or the
+//! ONNX tracer takes is not the one it runs); availability
 //! queries are a bool of unknown value; a device and a dtype are known objects of no shape.
 //!
 //! **Why:** `if torch.jit.is_scripting(): ... else: ...` at the top of a `forward` joined an
@@ -71,6 +73,10 @@ pub const JIT: &[(&[&str], Rule)] = &[
     ),
     (&["is_scripting", "is_tracing"], Rule::Eager),
 ];
+
+/// `torch._C._get_tracing_state()`: `None` outside the tracer (torchvision's
+/// `if torchvision._is_tracing(): return self._onnx_batch_images(...)`).
+pub const TRACING: &[(&[&str], Rule)] = &[(&["_get_tracing_state"], Rule::NotTracing)];
 
 /// `torch.cuda` / `torch.accelerator` / `torch.backends.*` availability: a bool.
 pub const AVAILABILITY: &[(&[&str], Rule)] = &[(

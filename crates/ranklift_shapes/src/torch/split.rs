@@ -1,9 +1,13 @@
-//! `split`, `chunk` and `unbind`: one tensor into a tuple of pieces along a dim.
+//! `split`, `chunk`, `tensor_split` and `unbind`: one tensor into a tuple of pieces along a dim.
 //!
 //! **Trigger:** `torch.split(x, size_or_sizes, dim)`, `x.split(...)`, `x.chunk(chunks, dim)`,
-//! `x.unbind(dim)`. **Result:** a tuple whose pieces have the input's shape with the split dim
-//! replaced by each piece's size (PyTorch's rule: `split(3)` of 10 is 3, 3, 3, 1; `chunk(3)` of
-//! 10 is 4, 4, 2 — pieces of `ceil(n / chunks)`, possibly fewer than `chunks`), so
+//! `torch.tensor_split(x, indices_or_sections, dim)`, `x.unbind(dim)`. **Result:** a tuple
+//! whose pieces have the input's shape with the split dim replaced by each piece's size
+//! (PyTorch's rule: `split(3)` of 10 is 3, 3, 3, 1; `chunk(3)` of 10 is 4, 4, 2 — pieces of
+//! `ceil(n / chunks)`, possibly fewer than `chunks`; `tensor_split(3)` of 10 is 4, 3, 3 —
+//! always `sections` pieces, the first `n % sections` one longer; `tensor_split((1, 5))` cuts
+//! before index 1 and 5, as slices do, so of 10 it is 1, 4, 5 — MViT's class token split off
+//! its patches), so
 //! `q, k, v = x.split(n_embd, dim=2)` unpacks three tensors whose sizes later code relies on.
 //! **Finding:** sizes that do not sum to the dim (W523), `chunks <= 0` (W523), a dim out of range
 //! (W525):
@@ -34,6 +38,7 @@ use crate::interp::{Exc, Interp};
 pub enum Split {
     Split,
     Chunk,
+    TensorSplit,
     Unbind,
 }
 
@@ -108,6 +113,49 @@ impl<'a> Interp<'a> {
                         Box::new(piece(Dim::Unknown)),
                         Int::Range(Some(0), Some(chunks)),
                     )),
+                }
+            }
+            Split::TensorSplit => {
+                let how = args
+                    .get(1, "indices_or_sections")
+                    .or_else(|| args.get(1, "sections"))
+                    .or_else(|| args.get(1, "indices"));
+                let Some(n) = n else {
+                    return match how.and_then(int) {
+                        Some(k) if k > 0 && k as u64 <= MAX_PIECES => {
+                            tuple(vec![piece(Dim::Unknown); k as usize])
+                        }
+                        _ => Value::Top,
+                    };
+                };
+                match how {
+                    Some(v @ Value::Int(_)) => match int(v) {
+                        Some(k) if k > 0 && k as u64 <= MAX_PIECES => {
+                            let (k, n) = (k as u64, n);
+                            tuple(
+                                (0..k)
+                                    .map(|i| piece(Dim::Known(n / k + u64::from(i < n % k))))
+                                    .collect(),
+                            )
+                        }
+                        _ => Value::Top,
+                    },
+                    // Cut points, as slices take them: negative from the end, clamped.
+                    Some(Value::Tuple(Seq::Exact(items))) if items.len() < MAX_PIECES as usize => {
+                        let Some(cuts) = items.iter().map(int).collect::<Option<Vec<i64>>>() else {
+                            return tuple(vec![piece(Dim::Unknown); items.len() + 1]);
+                        };
+                        let n = n as i64;
+                        let at = |c: i64| if c < 0 { (c + n).max(0) } else { c.min(n) };
+                        let mut start = 0;
+                        let mut out = Vec::with_capacity(cuts.len() + 1);
+                        for c in cuts.iter().copied().map(at).chain(std::iter::once(n)) {
+                            out.push(piece(Dim::Known((c - start).max(0) as u64)));
+                            start = start.max(c);
+                        }
+                        tuple(out)
+                    }
+                    _ => Value::Top,
                 }
             }
             Split::Split => match args.get(1, "split_size_or_sections") {

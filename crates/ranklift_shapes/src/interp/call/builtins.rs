@@ -47,7 +47,7 @@ impl<'a> Interp<'a> {
             return Value::Top;
         }
         match b {
-            Builtin::RevealShape => self.reveal_shape(a0, range),
+            Builtin::RevealShape => self.reveal_shape(a0, range, st),
             Builtin::Partial => self.make_partial(args),
             Builtin::Super => self.make_super(args, st),
             Builtin::All | Builtin::Any => {
@@ -196,6 +196,13 @@ impl<'a> Interp<'a> {
                     }
                 }
                 _ => Value::Top,
+            },
+            // `hasattr(obj, "name")`: decided as `getattr` with a default decides it.
+            Builtin::HasAttr => match (a0, args.pos.get(1)) {
+                (Some(obj), Some(Value::Str(Some(name)))) if args.pos.len() == 2 => {
+                    Value::Bool(self.hasattr(obj, name, st))
+                }
+                _ => Value::Bool(None),
             },
             // `next(iter(loader))`: a batch. Other iterators are not followed (which element
             // `next` gives depends on how many were taken).
@@ -492,7 +499,14 @@ impl<'a> Interp<'a> {
             | Builtin::Object
             | Builtin::Map
             | Builtin::Abc(_)
+            | Builtin::NoneType
             | Builtin::Other => Value::Top,
+            // `type(None)` is `NoneType` (`isinstance(gen, (AnchorGenerator, type(None)))`);
+            // other types are not followed.
+            Builtin::Type => match (a0, args.pos.len()) {
+                (Some(Value::None), 1) => Value::Builtin(Builtin::NoneType),
+                _ => Value::Top,
+            },
         }
     }
 }
