@@ -21,6 +21,7 @@ pub mod attention;
 pub mod cells;
 pub mod container_subclass;
 pub mod containers;
+pub mod conv_groups;
 pub mod data;
 pub mod einsum;
 pub mod either;

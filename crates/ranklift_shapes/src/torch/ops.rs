@@ -456,7 +456,10 @@ impl<'a> Interp<'a> {
     ) -> Value {
         if name.starts_with("torch.nn.") && name[9..].starts_with(|c: char| c.is_uppercase()) {
             if !args.unknown
-                && let Some((exc, m)) = super::attention::construct_error(name, args)
+                && let Some((exc, m)) =
+                    super::attention::construct_error(name, args).or_else(|| {
+                        super::conv_groups::construct_error(&name["torch.nn.".len()..], args)
+                    })
             {
                 return self.torch_error(range, "W521", exc, m);
             }
