@@ -21,13 +21,18 @@ step() {
 prep_log="$(mktemp)"
 prep_pid=
 if [ "${RANKLIFT_SKIP_E2E:-0}" != "1" ]; then
-  setsid scripts/prepare-envs.sh >"$prep_log" 2>&1 &
+  # In a session of its own (when `setsid` exists), so that an early failure stops the builds too.
+  if command -v setsid >/dev/null 2>&1; then
+    setsid scripts/prepare-envs.sh >"$prep_log" 2>&1 &
+  else
+    scripts/prepare-envs.sh >"$prep_log" 2>&1 &
+  fi
   prep_pid=$!
 fi
 finish() {
   local rc=$?
   if [ -n "$prep_pid" ]; then
-    kill -- "-$prep_pid" 2>/dev/null || true
+    kill -- "-$prep_pid" 2>/dev/null || kill "$prep_pid" 2>/dev/null || true
     echo "== virtualenvs built in the background:"
     cat "$prep_log"
   fi
