@@ -210,6 +210,33 @@ pub(crate) fn isinstance_value(v: &Value, cls: &Value) -> Option<bool> {
     answer
 }
 
+/// The `torch.nn` classes the analysis always builds as a layer of their own kind (or not at
+/// all): `isinstance` of any other layer against them is `False`.
+const OWN_KIND: &[&str] = &[
+    "Linear",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LayerNorm",
+    "Embedding",
+    "Sequential",
+    "ModuleList",
+    "ModuleDict",
+    "GroupNorm",
+    "MaxPool1d",
+    "MaxPool2d",
+    "MaxPool3d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AvgPool3d",
+];
+
 /// `isinstance(layer, cls)` for a `torch.nn` layer the program built.
 fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool> {
     use crate::torch::layers::Layer;
@@ -235,6 +262,9 @@ fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool
         Layer::ModuleList(_) => Some("ModuleList".into()),
         Layer::ModuleDict(_) => Some("ModuleDict".into()),
         Layer::GroupNorm(_) => Some("GroupNorm".into()),
+        Layer::Pool { nd, max, .. } => {
+            Some(format!("{}Pool{nd}d", if *max { "Max" } else { "Avg" }))
+        }
         _ => None,
     };
     let mut answer = Some(false);
@@ -243,6 +273,11 @@ fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool
             Value::TorchFunc("torch.nn.Module") => Some(true),
             Value::TorchFunc(name) => match (&own, name.strip_prefix("torch.nn.")) {
                 (Some(own), Some(asked)) => Some(own == asked),
+                // A class whose every instance is a layer of its own kind (`nn.MaxPool2d`
+                // builds a pooling layer or nothing known): a layer of another kind — an
+                // activation, a dropout — is not one (VGG's `isinstance(layer, nn.MaxPool2d)`
+                // over its features).
+                (None, Some(asked)) if OWN_KIND.contains(&asked) => Some(false),
                 _ => None,
             },
             // A class of the program, a builtin type: a library layer is none of them.

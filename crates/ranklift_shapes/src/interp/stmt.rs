@@ -858,6 +858,17 @@ impl<'a> Interp<'a> {
                             },
                         );
                     }
+                    // `backbone[i].ceil_mode = True`: the changed layer is written back where
+                    // it was read from (`torch/layer_setattr.rs`).
+                    Value::Layer(l) => {
+                        use crate::torch::layer_setattr::{Change, set};
+                        let new = match set(&l, a.attr.as_str(), &v) {
+                            Change::Unchanged => return,
+                            Change::Changed(layer) => Value::Layer(Arc::new(layer)),
+                            Change::Unknown => Value::Top,
+                        };
+                        self.assign(&a.value, new, st);
+                    }
                     Value::Array(_) if a.attr.as_str() == "shape" => {
                         // `x.shape = (3, 2)` reshapes in place.
                         let new = self.reshape_value(&obj, &[v], a.range(), st);
@@ -878,6 +889,13 @@ impl<'a> Interp<'a> {
                         _ => Value::Top,
                     };
                     self.bind(n.id.as_str(), new, st);
+                    return;
+                }
+                // `features[1] = layer` on an `nn.Sequential`: the new Sequential, written back.
+                if let (Value::Layer(l), Some(i)) = (&obj, idx.as_int().and_then(|i| i.constant()))
+                    && let Some(new) = crate::torch::layer_setattr::with_child(l, i, v.clone())
+                {
+                    self.assign(&s.value, new, st);
                     return;
                 }
                 if self

@@ -27,6 +27,7 @@ pub mod einsum;
 pub mod either;
 pub mod grid_sample;
 pub mod layer_attrs;
+pub mod layer_setattr;
 pub mod layers;
 pub mod legacy;
 pub mod meshgrid;
