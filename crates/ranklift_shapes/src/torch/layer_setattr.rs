@@ -63,28 +63,15 @@ const READ_BY_RULE: &[&str] = &[
 /// `layer.attr = v`.
 pub fn set(layer: &Layer, attr: &str, v: &Value) -> Change {
     match (layer, attr) {
-        (Layer::Pool { .. }, "ceil_mode") => match (layer, v.truth()) {
-            (
-                Layer::Pool {
-                    nd,
-                    max,
-                    kernel,
-                    stride,
-                    padding,
-                    dilation,
-                    ..
-                },
-                Some(b),
-            ) => Change::Changed(Layer::Pool {
-                nd: *nd,
-                max: *max,
-                kernel: kernel.clone(),
-                stride: stride.clone(),
-                padding: padding.clone(),
-                dilation: dilation.clone(),
-                ceil: Some(b),
-            }),
-            _ => Change::Unknown,
+        (Layer::Pool { .. }, "ceil_mode") => match v.truth() {
+            Some(b) => {
+                let mut new = layer.clone();
+                if let Layer::Pool { ceil, .. } = &mut new {
+                    *ceil = Some(b);
+                }
+                Change::Changed(new)
+            }
+            None => Change::Unknown,
         },
         // A container's child is set through `assign` on the container (`seq.conv = ...`):
         // not followed here.
