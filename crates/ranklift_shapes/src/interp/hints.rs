@@ -569,7 +569,7 @@ const REVEAL_ITEMS: usize = 6;
 const REVEAL_DEPTH: usize = 2;
 
 /// The text `reveal_shape` gives one value: `Tensor (2, 3)`, `int 4`, `list of 2: [Tensor (1,
-/// 8), str 'a']`, `dict of 1: {'out': Tensor (1, 3)}`, `list of ? items, each Tensor (?, 4)`.
+/// 8), str 'a']`, `dict of 1: {str 'out': Tensor (1, 3)}`, `list of ? items, each Tensor (?, 4)`.
 fn revealed(v: &Value, st: &State, depth: usize) -> String {
     let items = |xs: &[Value], depth: usize| -> String {
         let mut parts: Vec<String> = xs
