@@ -1311,7 +1311,9 @@ impl<'a> Interp<'a> {
             }
         }
         let (ret, end) = match (out.returns, out.normal) {
+            // Cut: the paths that returned before it are not all the paths that return.
             (_, Some(n)) if cut => (Value::Top, Some(n)),
+            (Some((s, _)), None) if cut => (Value::Top, Some(s)),
             (Some((s, v)), Some(n)) => (v.join(&Value::None), Some(s.join(&n))),
             (Some((s, v)), None) => (v, Some(s)),
             (None, Some(n)) => (Value::None, Some(n)),
@@ -1350,8 +1352,12 @@ impl<'a> Interp<'a> {
             }
             st.heap = end.heap.clone();
             // Where the budget cut the body, the rest of it (a callback that appends to a list
-            // the caller reads afterwards) was not seen: what was passed may have changed.
+            // the caller reads afterwards, a constructor's later attributes) was not seen: what
+            // was passed, its receiver too, may have changed.
             if cut {
+                if let Some(a) = receiver {
+                    self.escape_value(&Value::Instance(a), st, 0);
+                }
                 self.escape(&args, st);
             }
             // Only calls that changed neither the globals nor the heap are remembered (most
