@@ -736,14 +736,16 @@ fn analyse_entry(
         if possible.is_some() && !opts.possible {
             continue;
         }
-        // Inside an imported module: certain NumPy shape errors (W5xx) only, at that module's
-        // own file and line, and not under a condition of their function that the analysis
-        // could not decide. A possible finding there depends on what this entry passed; a type
-        // or attribute error on the entry's arguments usually sits behind a duck-typing
-        // dispatch the analysis cannot follow (`if hasattr(X, "columns")` on a pandas frame).
-        // And the user's own question: a `reveal_shape(x)` there, as the entry's run reached it.
+        // Inside an imported module: certain shape errors (W5xx, and unpacking a value of a
+        // known number of items, E018) only, at that module's own file and line, and not
+        // under a condition of their function that the analysis could not decide. A possible
+        // finding there depends on what this entry passed; a type or attribute error on the
+        // entry's arguments usually sits behind a duck-typing dispatch the analysis cannot
+        // follow (`if hasattr(X, "columns")` on a pandas frame). And the user's own question:
+        // a `reveal_shape(x)` there, as the entry's run reached it.
         if f.module != 0 {
-            if possible.is_none() && (f.code == "W304" || !f.guarded && f.code.starts_with("W5")) {
+            let shape_error = f.code.starts_with("W5") || f.code == "E018";
+            if possible.is_none() && (f.code == "W304" || !f.guarded && shape_error) {
                 let pm = &project.modules[order[f.module as usize]];
                 let line_text = |d: &Diagnostic| {
                     pm.parsed

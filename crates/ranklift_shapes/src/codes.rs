@@ -35,6 +35,11 @@ pub const CODES: &[(&str, &str, &str)] = &[
         "sizes and indices must be integers within range",
     ),
     (
+        "E018",
+        "ValueError: too many / not enough values to unpack",
+        "the names on the left must be as many as the items on the right (a tensor or array unpacks along its first dimension)",
+    ),
+    (
         "W202",
         "ImportError: cannot import name",
         "the module (at the NumPy version of --numpy-version) has no such name",
@@ -216,6 +221,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("E015", "x = None\ny = x[0]\n"),
     ("E016", "import numpy as np\nn = 3\ny = n(2)\n"),
     ("E017", "sizes = [2, 3]\nlast = sizes[2]\n"),
+    (
+        "E018",
+        "import numpy as np\nrows = np.zeros((4, 3))\na, b, c = rows\n",
+    ),
     (
         "W201",
         "import numpy as np\nx = np.zeros(3)\ny = x + bias\n",

@@ -175,6 +175,17 @@ impl Coverage {
 
     /// `target` (its text) is bound to a value; `unknown` when that value is unknown, with the
     /// current origin.
+    /// Would [`bind`](Self::bind) with `unknown` change anything? (Spares the caller the text
+    /// of the target, built for every assignment otherwise.)
+    pub(crate) fn binds(&self, unknown: bool) -> bool {
+        (unknown && self.origin.is_some()) || !self.bound.is_empty()
+    }
+
+    /// Is any target bound to an unknown value's origin?
+    pub(crate) fn any_bound(&self) -> bool {
+        !self.bound.is_empty()
+    }
+
     pub(crate) fn bind(&mut self, target: &str, unknown: bool) {
         match self.origin.filter(|_| unknown) {
             Some(o) => {

@@ -114,7 +114,7 @@ impl<'a> Interp<'a> {
         let v = self.eval_uncounted(e, st);
         let origin = if matches!(v, Value::Top) {
             let bound = match e {
-                Expr::Name(_) | Expr::Attribute(_) => {
+                Expr::Name(_) | Expr::Attribute(_) if self.coverage.any_bound() => {
                     super::coverage::dotted(e).and_then(|t| self.coverage.bound(&t))
                 }
                 _ => None,
@@ -1032,6 +1032,11 @@ impl<'a> Interp<'a> {
                 let Some(class) = class else {
                     return Value::Top;
                 };
+                // The context of an autograd `Function`: its methods keep the program's
+                // attributes (`torch/autograd_function.rs`).
+                if let Some(m) = self.autograd_context_attr(class, attr) {
+                    return m;
+                }
                 // `nn.Module`'s own methods on a subclass instance: those that return the
                 // module (`model = Net().to(device)`) or change nothing tracked.
                 if self.class_attr(class, attr, 0).is_none() && self.is_torch_module(class, 0) {
@@ -1118,6 +1123,7 @@ impl<'a> Interp<'a> {
                     _ => Value::Top,
                 },
                 Some(v) => v,
+                None if attr == "apply" => self.autograd_apply(*c, range, st).unwrap_or(Value::Top),
                 None => Value::Top,
             },
             Value::Kwargs(_) | Value::Dict(_) => Value::Method(Box::new(obj.clone()), attr.into()),
@@ -1203,9 +1209,12 @@ impl<'a> Interp<'a> {
         depth <= 16
             && self.classes[class as usize].bases.iter().any(|b| match b {
                 Value::Class(b) => self.library_base(*b, depth + 1),
+                // `torch.autograd.Function`'s context has attributes of its own
+                // (`save_for_backward`, `needs_input_grad`).
+                Value::TorchFunc(name) => *name == crate::torch::autograd_function::FUNCTION,
                 // `nn.Module` has no metaclass and no properties a subclass's attributes
                 // could become.
-                Value::Builtin(_) | Value::TorchFunc(_) => false,
+                Value::Builtin(_) => false,
                 _ => true,
             })
     }
@@ -1216,6 +1225,16 @@ impl<'a> Interp<'a> {
             && self.classes[class as usize].bases.iter().any(|b| match b {
                 Value::Class(b) => self.is_torch_module(*b, depth + 1),
                 Value::TorchFunc(name) => name.starts_with("torch.nn."),
+                _ => false,
+            })
+    }
+
+    /// Does the class derive from the modelled library class `name` (a `Value::TorchFunc`)?
+    pub(crate) fn derives_from_library(&self, class: u32, name: &str, depth: usize) -> bool {
+        depth <= 16
+            && self.classes[class as usize].bases.iter().any(|b| match b {
+                Value::Class(b) => self.derives_from_library(*b, name, depth + 1),
+                Value::TorchFunc(n) => *n == name,
                 _ => false,
             })
     }

@@ -37,6 +37,7 @@ pub mod state;
 pub(crate) mod stmt;
 mod super_call;
 mod tolist;
+mod unpack;
 pub mod value;
 
 use std::sync::Arc;

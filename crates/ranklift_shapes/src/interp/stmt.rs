@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange};
 
 use super::state::{Binding, Obj, State};
 use super::value::{Addr, Int, ModRef, Seq, Value};
@@ -765,8 +765,11 @@ impl<'a> Interp<'a> {
 
     /// Assign to a target expression (name, tuple, attribute, subscript).
     pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
-        if let Some(text) = super::coverage::dotted(target) {
-            self.coverage.bind(&text, matches!(v, Value::Top));
+        let unknown = matches!(v, Value::Top);
+        if self.coverage.binds(unknown)
+            && let Some(text) = super::coverage::dotted(target)
+        {
+            self.coverage.bind(&text, unknown);
         }
         match target {
             Expr::Name(n) => {
@@ -776,8 +779,8 @@ impl<'a> Interp<'a> {
                 }
                 self.bind(n.id.as_str(), v, st)
             }
-            Expr::Tuple(t) => self.unpack(&t.elts, v, st),
-            Expr::List(t) => self.unpack(&t.elts, v, st),
+            Expr::Tuple(t) => self.unpack(&t.elts, t.range, v, st),
+            Expr::List(t) => self.unpack(&t.elts, t.range, v, st),
             Expr::Starred(s) => self.assign(&s.value, v, st),
             Expr::Attribute(a) => {
                 let obj = self.eval(&a.value, st);
@@ -909,16 +912,17 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn unpack(&mut self, targets: &'a [Expr], v: Value, st: &mut State) {
+    fn unpack(&mut self, targets: &'a [Expr], range: TextRange, v: Value, st: &mut State) {
         let star = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
-        let items: Option<Vec<Value>> = match &v {
-            Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
-            Value::List(a) => match st.list(*a) {
-                Some(Seq::Exact(items)) => Some(items.to_vec()),
-                _ => None,
-            },
-            _ => None,
-        };
+        let items = self.unpacked_items(&v, st);
+        if let Some(items) = &items
+            && self.unpack_count_error(targets, star, items.len(), range)
+        {
+            for t in targets {
+                self.assign(t, Value::Top, st);
+            }
+            return;
+        }
         match (items, star) {
             (Some(items), None) if items.len() == targets.len() => {
                 for (t, x) in targets.iter().zip(items) {

@@ -18,6 +18,7 @@
 //! not torch's whole namespace.
 
 pub mod attention;
+pub mod autograd_function;
 pub mod cells;
 pub mod container_subclass;
 pub mod containers;
@@ -33,6 +34,7 @@ pub mod legacy;
 pub mod meshgrid;
 pub mod named_children;
 pub mod ops;
+pub mod repeat_interleave;
 pub mod resize;
 pub mod runtime;
 pub mod setitem;
@@ -103,6 +105,9 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
     }
     if let Some(name) = ops::function(&full) {
         return Value::TorchFunc(name);
+    }
+    if full == autograd_function::FUNCTION {
+        return Value::TorchFunc(autograd_function::FUNCTION);
     }
     if module == "torch" && runtime::DTYPES.contains(&attr) {
         return Value::TorchFunc("torch.dtype");

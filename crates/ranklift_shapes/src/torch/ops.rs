@@ -103,6 +103,8 @@ pub enum Rule {
     Unflatten,
     /// `sort` / `argsort` / `msort` / `topk` (`torch/sort.rs`).
     Sorting(super::sort::Sort),
+    /// `repeat_interleave` (`torch/repeat_interleave.rs`).
+    RepeatInterleave,
     /// The first argument, whatever it is (`nn.init.zeros_(b)`, `torch.jit.script(f)`;
     /// `torch/runtime.rs`).
     PassThrough,
@@ -341,6 +343,7 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch.accelerator", super::runtime::DEVICE_QUERIES),
         ("torch", super::runtime::TORCH),
         ("torch", super::resize::TORCH),
+        ("torch", super::repeat_interleave::TORCH),
         ("torch.nn.functional", super::resize::FUNCTIONAL),
         ("torch.linalg", super::resize::LINALG),
     ] {
@@ -358,7 +361,11 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
 /// Tensor methods: the torch functions of the same name (`x.view` is [`Reshape`]).
 static METHODS: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
     let mut t = FxMap::default();
-    for (names, rule) in TORCH_FUNCTIONS.iter().chain(super::resize::TORCH) {
+    for (names, rule) in TORCH_FUNCTIONS
+        .iter()
+        .chain(super::resize::TORCH)
+        .chain(super::repeat_interleave::TORCH)
+    {
         for n in *names {
             t.insert(*n, *rule);
         }
@@ -669,6 +676,7 @@ impl<'a> Interp<'a> {
             Meshgrid => super::meshgrid::meshgrid(args),
             Pieces(kind) => self.torch_split(kind, args, range),
             Sorting(kind) => self.torch_sort(kind, args, range),
+            RepeatInterleave => self.torch_repeat_interleave(args, range),
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
             GridSample => self.grid_sample(args, range),
