@@ -669,6 +669,87 @@ out = net([torch.rand(3, 64, 64)])
 print(out[0]["keypoints"].shape)
 """, keep_dirs=True)
 
+# Batch 10 (chosen 2026-11-30, first contact measured with the session's starting binary before
+# any fix): Segment Anything's image encoder (windowed attention with relative positions) and
+# its prompt encoder, two-way transformer and mask decoder; the diffusion UNet of OpenAI's
+# guided-diffusion.
+SAM = ("facebookresearch/segment-anything", "dca509fe793f601edb92606367a655c15ac00fdf")
+SAM_FILES = [f"segment_anything/modeling/{f}.py" for f in
+             ("common", "image_encoder", "prompt_encoder", "transformer", "mask_decoder")]
+SAM_SHIMS = {"segment_anything/__init__.py": "", "segment_anything/modeling/__init__.py": ""}
+model("sam-image-encoder", *SAM, SAM_FILES, "segment_anything/modeling/image_encoder.py", """
+import torch
+from segment_anything.modeling.image_encoder import ImageEncoderViT
+
+enc = ImageEncoderViT(img_size=64, patch_size=8, embed_dim=32, depth=2, num_heads=2, out_chans=16,
+                      use_rel_pos=True, window_size=4, global_attn_indexes=(1,))
+print(enc(torch.randn(2, 3, 64, 64)).shape)
+""", keep_dirs=True, shims=SAM_SHIMS)
+SAM_DECODER = """
+import torch
+from segment_anything.modeling.mask_decoder import MaskDecoder
+from segment_anything.modeling.prompt_encoder import PromptEncoder
+from segment_anything.modeling.transformer import TwoWayTransformer
+
+prompts = PromptEncoder(embed_dim=32, image_embedding_size=(8, 8), input_image_size=(64, 64),
+                        mask_in_chans=8)
+decoder = MaskDecoder(transformer_dim=32,
+                      transformer=TwoWayTransformer(depth=2, embedding_dim=32, num_heads=2, mlp_dim=64),
+                      num_multimask_outputs=3, iou_head_depth=2, iou_head_hidden_dim=16)
+points = (torch.rand(2, 3, 2) * 64, torch.ones(2, 3, dtype=torch.int))
+boxes = torch.rand(2, 4) * 64
+sparse, dense = prompts(points=points, boxes=boxes, masks=torch.randn(2, 1, 32, 32))
+masks, iou = decoder(image_embeddings=torch.randn(1, 32, 8, 8), image_pe=prompts.get_dense_pe(),
+                     sparse_prompt_embeddings=sparse, dense_prompt_embeddings=dense,
+                     multimask_output=True)
+print(masks.shape, iou.shape)
+"""
+model("sam-prompt-encoder", *SAM, SAM_FILES, "segment_anything/modeling/prompt_encoder.py",
+      SAM_DECODER, keep_dirs=True, shims=SAM_SHIMS)
+model("sam-two-way-transformer", *SAM, SAM_FILES, "segment_anything/modeling/transformer.py",
+      SAM_DECODER, keep_dirs=True, shims=SAM_SHIMS)
+model("sam-mask-decoder", *SAM, SAM_FILES, "segment_anything/modeling/mask_decoder.py",
+      SAM_DECODER, keep_dirs=True, shims=SAM_SHIMS)
+GUIDED = ("openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c")
+model("guided-diffusion-unet", *GUIDED,
+      [f"guided_diffusion/{f}.py" for f in ("__init__", "logger", "fp16_util", "nn", "unet")],
+      "guided_diffusion/unet.py", """
+import torch
+from guided_diffusion.unet import UNetModel
+
+net = UNetModel(image_size=16, in_channels=3, model_channels=32, out_channels=3, num_res_blocks=1,
+                attention_resolutions=(2,), channel_mult=(1, 2), num_classes=5, num_head_channels=16,
+                use_scale_shift_norm=True, resblock_updown=True)
+print(net(torch.randn(2, 3, 16, 16), torch.tensor([1, 7]), y=torch.tensor([0, 4])).shape)
+""", keep_dirs=True)
+BATCH_10 = {"sam-image-encoder", "sam-prompt-encoder", "sam-two-way-transformer",
+            "sam-mask-decoder", "guided-diffusion-unet"}
+HELD_OUT |= BATCH_10
+
+# Batch 11, held back (chosen 2026-11-30 with batch 10, before any fix of that session): the
+# speech model of OpenAI's Whisper (audio encoder, text decoder with its cross attention).
+# Measured once, with the session's last binary.
+WHISPER = ("openai/whisper", "c0d2f624c09dc18e709e37c2ad90c039a4eb72a2")
+WHISPER_SHIMS = {
+    "whisper/__init__.py": "",
+    "whisper/decoding.py": "def decode(*args, **kwargs):\n    raise NotImplementedError\n\n\n"
+                           "def detect_language(*args, **kwargs):\n    raise NotImplementedError\n",
+    "whisper/transcribe.py": "def transcribe(*args, **kwargs):\n    raise NotImplementedError\n",
+}
+model("whisper", *WHISPER, ["whisper/model.py"], "whisper/model.py", """
+import torch
+from whisper.model import ModelDimensions, Whisper
+
+dims = ModelDimensions(n_mels=8, n_audio_ctx=16, n_audio_state=32, n_audio_head=2,
+                       n_audio_layer=2, n_vocab=50, n_text_ctx=8, n_text_state=32,
+                       n_text_head=2, n_text_layer=2)
+net = Whisper(dims)
+print(net(torch.randn(2, 8, 32), torch.randint(0, 50, (2, 6))).shape)
+""", keep_dirs=True, shims=WHISPER_SHIMS)
+BATCH_11 = {"whisper"}
+HELD_OUT |= BATCH_11
+NOT_YET |= BATCH_11
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}
