@@ -181,3 +181,24 @@ pub(super) fn identity(_: &mut Interp<'_>, args: &Args, _: TextRange, _: &mut St
         .map_or(Dim::Unknown, |i| i.as_dim());
     Value::Array(Shape::Known(vec![n.clone(), n]))
 }
+
+/// `np.zeros_like(a)` (and `ones_like`, `empty_like`, `full_like`): an array of `a`'s shape,
+/// or of `shape=` when it is given, read as `np.zeros(shape)` reads it.
+///
+/// ```python
+/// X = np.ones((5, 3))
+/// coef = np.zeros_like(X, shape=4)           # (4,), not (5, 3)
+/// hess = np.empty_like(coef, shape=(4, 4))   # (4, 4)
+/// ```
+pub(super) fn like(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
+    if let Some(shape) = args.kw("shape").filter(|s| !matches!(s, Value::None)) {
+        let shape = shape.clone();
+        return Value::Array(i.whole_shape_arg(&shape, range, st));
+    }
+    // An operand of unknown type may be a pandas Series or a sparse matrix, whose `*_like`
+    // is its own kind.
+    match args.get(0, "a") {
+        Some(Value::Top | Value::Instance(_)) | None => Value::Top,
+        a => i.arg_shape(a, st).map_or(Value::Top, Value::Array),
+    }
+}
