@@ -242,6 +242,62 @@ impl Project {
         project
     }
 
+    /// As [`Project::load_file_with`], for a file that may sit inside a package (its directory
+    /// holds an `__init__.py`): the project's root is then the directory above the outermost
+    /// package, which is what Python (and pytest's default import mode) puts on `sys.path`, so
+    /// the file's relative imports and the absolute imports of its own package resolve
+    /// (`pkg/models/resnet.py` with `from .layers import Block`, `pkg/tests/test_x.py` with
+    /// `from pkg.models import Net`). Only directory entries are looked at, at most
+    /// [`MAX_PACKAGE_DEPTH`] levels up; a file outside any package loads as `load_file_with`.
+    pub fn load_file_in_package(
+        path: &Path,
+        text: Option<String>,
+        follow: &dyn Fn(&Module) -> bool,
+    ) -> Project {
+        let Some((root, rel)) = package_root(path) else {
+            return Project::load_file_with(path, text, follow);
+        };
+        let mut project = Project {
+            root: root.clone(),
+            files: vec![rel.clone()],
+            modules: Vec::new(),
+            by_name: HashMap::new(),
+            entry: None,
+            errors: Vec::new(),
+        };
+        let loaded = match text {
+            None => load_module(&root, &rel),
+            Some(text) => {
+                let file = SourceFile {
+                    path: path.to_path_buf(),
+                    text,
+                    encoding: crate::source::Encoding::Utf8,
+                };
+                ParsedModule::parse(file, &rel).map(|parsed| {
+                    let (name, is_package) = module_name(&rel);
+                    Module {
+                        rel_path: rel.clone(),
+                        name,
+                        is_package,
+                        parsed,
+                    }
+                })
+            }
+        };
+        match loaded {
+            Ok(m) => {
+                let follow_imports = follow(&m);
+                project.push(m);
+                project.entry = Some(0);
+                if follow_imports {
+                    project.load_imported_siblings();
+                }
+            }
+            Err(d) => project.errors.push(*d),
+        }
+        project
+    }
+
     fn push(&mut self, m: Module) {
         self.by_name.insert(m.name.clone(), self.modules.len());
         self.modules.push(m);
@@ -312,6 +368,62 @@ impl Project {
         }
         None
     }
+}
+
+/// Packages nested deeper than this are not looked for above a file.
+pub const MAX_PACKAGE_DEPTH: usize = 16;
+
+/// For a `.py` file inside a package: the directory above its outermost package and the
+/// file's path from there (`/`-separated). The root is spelled as the file's own path is
+/// (relative paths stay relative, walking up with `..` only when the given path is too short).
+fn package_root(path: &Path) -> Option<(PathBuf, String)> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let dir = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    if !dir.join("__init__.py").is_file() || path.extension().is_none_or(|e| e != "py") {
+        return None;
+    }
+    let canonical = std::fs::canonicalize(&dir).ok()?;
+    let mut root = canonical.as_path();
+    let mut depth = 0;
+    while root.join("__init__.py").is_file() {
+        root = root.parent()?;
+        depth += 1;
+        if depth > MAX_PACKAGE_DEPTH {
+            return None;
+        }
+    }
+    // The packages between the root and the file: its path from the root.
+    let below: Vec<String> = canonical
+        .strip_prefix(root)
+        .ok()?
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let file = path.file_name()?.to_string_lossy().into_owned();
+    let rel = below
+        .iter()
+        .cloned()
+        .chain(std::iter::once(file))
+        .collect::<Vec<_>>()
+        .join("/");
+    // The root as the user wrote the path: strip as many trailing components from `dir` as
+    // there are packages; if `dir` is shorter (`.`, or `sub/`), go up with `..`.
+    let mut spelled = dir.clone();
+    for _ in 0..below.len() {
+        let last = spelled
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        match last {
+            Some(n) if n != ".." && spelled.parent().is_some() => {
+                spelled = spelled.parent().map(Path::to_path_buf).unwrap_or_default();
+            }
+            _ => spelled.push(".."),
+        }
+    }
+    if spelled.as_os_str().is_empty() {
+        spelled = PathBuf::from(".");
+    }
+    Some((spelled, rel))
 }
 
 /// The absolute module names a module imports (`import a.b` gives `a`, `a.b`; `from a import b`

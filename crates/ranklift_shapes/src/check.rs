@@ -196,7 +196,7 @@ pub fn check_text(path: &Path, text: String, opts: &Options) -> FileResult {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 check_loaded(
                     &owned.0,
-                    Project::load_file_with(&owned.0, Some(text), &|_| true),
+                    Project::load_file_in_package(&owned.0, Some(text), &|_| true),
                     std::time::Instant::now(),
                     &owned.1,
                 )
@@ -259,7 +259,7 @@ fn check_file_inner(path: &Path, opts: &Options) -> (FileResult, Vec<Diagnostic>
     if path.extension().is_some_and(|e| e == "ipynb") {
         return check_notebook(path, display, opts);
     }
-    let project = Project::load_file(path, &|_| true);
+    let project = Project::load_file_in_package(path, None, &|_| true);
     check_loaded(path, project, started, opts)
 }
 
@@ -293,13 +293,14 @@ fn check_loaded(
         );
     };
     let array_like = Arc::new(project_array_like(&project));
-    // The imported modules sit next to the file (`main.py` imports `helper.py`).
-    let dir = path.parent().unwrap_or(Path::new(""));
+    // The imported modules are under the project's root: the file's directory, or the
+    // directory above the package the file is in.
     let display_of = |i: usize| {
         if i == entry {
             display.clone()
         } else {
-            dir.join(&project.modules[i].rel_path).display().to_string()
+            let p = project.root.join(&project.modules[i].rel_path);
+            p.strip_prefix(".").unwrap_or(&p).display().to_string()
         }
     };
     analyse_entry(

@@ -770,3 +770,52 @@ fn a_library_name_imported_from_an_unmodelled_module_is_a_cause() {
     assert_eq!(cause["line"], 2, "{v}");
     assert_eq!(v["statistics"]["total"]["unattributed"], 0, "{v}");
 }
+
+#[test]
+fn a_file_inside_a_package_resolves_its_package_imports() {
+    // `pkg/models/net.py` imports `..common` (a module of its package, outside its directory):
+    // checked on its own, from the project's root and from its own directory, the package is
+    // found as Python finds it when the module is imported (the directory above `pkg` on
+    // `sys.path`), and the matmul inside `common.project` is reported there (torch: `mm: mat1
+    // and mat2 shapes cannot be multiplied (2x3 and 4x5)`). The control: without
+    // `pkg/models/__init__.py` the directory is no package, the relative import has no parent
+    // package (Python: ImportError), and nothing is reported.
+    let d = tmp("in-package", &[]);
+    std::fs::create_dir_all(d.join("pkg/models")).unwrap();
+    for (f, text) in [
+        ("pkg/__init__.py", ""),
+        ("pkg/models/__init__.py", ""),
+        ("pkg/common.py", "def project(x, w):\n    return x @ w\n"),
+        (
+            "pkg/models/net.py",
+            "import torch\n\nfrom ..common import project\n\ny = project(torch.randn(2, 3), torch.randn(4, 5))\n",
+        ),
+    ] {
+        std::fs::write(d.join(f), text).unwrap();
+    }
+    let want = "common.py:2:12: W520 RuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)";
+    for (cwd, arg) in [
+        (d.clone(), "pkg/models/net.py"),
+        (d.join("pkg/models"), "net.py"),
+    ] {
+        let o = bin()
+            .arg("shapes")
+            .arg(arg)
+            .current_dir(&cwd)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains(want), "from {}: {out}", cwd.display());
+        assert_eq!(o.status.code(), Some(1), "{out}");
+    }
+    std::fs::remove_file(d.join("pkg/models/__init__.py")).unwrap();
+    let o = bin()
+        .arg("shapes")
+        .arg("pkg/models/net.py")
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains("W520"), "{out}");
+    assert_eq!(o.status.code(), Some(0), "{out}");
+}
