@@ -79,7 +79,8 @@ fn load_module(root: &Path, rel: &str) -> Result<Module, Box<Diagnostic>> {
     })
 }
 
-/// A module whose text is already in memory (its name is the file's stem: `nb` for `nb.ipynb`).
+/// A module whose text is already in memory (its name is the file's path without its
+/// extension: `nb` for `nb.ipynb`, `pkg.models.net` for `pkg/models/net.py`).
 fn module_from_text(path: &Path, rel: &str, text: String) -> Result<Module, Box<Diagnostic>> {
     let file = SourceFile {
         path: path.to_path_buf(),
@@ -216,30 +217,7 @@ impl Project {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let mut project = Project {
-            root: root.clone(),
-            files: vec![rel.clone()],
-            modules: Vec::new(),
-            by_name: HashMap::new(),
-            entry: None,
-            errors: Vec::new(),
-        };
-        let loaded = match text {
-            None => load_module(&root, &rel),
-            Some(text) => module_from_text(path, &rel, text),
-        };
-        match loaded {
-            Ok(m) => {
-                let follow_imports = follow(&m);
-                project.push(m);
-                project.entry = Some(0);
-                if follow_imports {
-                    project.load_imported_siblings();
-                }
-            }
-            Err(d) => project.errors.push(*d),
-        }
-        project
+        Project::single(path, root, rel, text, follow)
     }
 
     /// As [`Project::load_file_with`], for a file that may sit inside a package (its directory
@@ -257,32 +235,29 @@ impl Project {
         let Some((root, rel)) = package_root(path) else {
             return Project::load_file_with(path, text, follow);
         };
+        Project::single(path, root, rel, text, follow)
+    }
+
+    /// A project of one entry module (`path`, which is `rel` under `root`; its text read, or
+    /// given) and, if `follow` says so, the modules under `root` it imports, transitively.
+    fn single(
+        path: &Path,
+        root: PathBuf,
+        rel: String,
+        text: Option<String>,
+        follow: &dyn Fn(&Module) -> bool,
+    ) -> Project {
+        let loaded = match text {
+            None => load_module(&root, &rel),
+            Some(text) => module_from_text(path, &rel, text),
+        };
         let mut project = Project {
-            root: root.clone(),
-            files: vec![rel.clone()],
+            root,
+            files: vec![rel],
             modules: Vec::new(),
             by_name: HashMap::new(),
             entry: None,
             errors: Vec::new(),
-        };
-        let loaded = match text {
-            None => load_module(&root, &rel),
-            Some(text) => {
-                let file = SourceFile {
-                    path: path.to_path_buf(),
-                    text,
-                    encoding: crate::source::Encoding::Utf8,
-                };
-                ParsedModule::parse(file, &rel).map(|parsed| {
-                    let (name, is_package) = module_name(&rel);
-                    Module {
-                        rel_path: rel.clone(),
-                        name,
-                        is_package,
-                        parsed,
-                    }
-                })
-            }
         };
         match loaded {
             Ok(m) => {
