@@ -728,7 +728,10 @@ HELD_OUT |= BATCH_10
 
 # Batch 11, held back (chosen 2026-11-30 with batch 10, before any fix of that session): the
 # speech model of OpenAI's Whisper (audio encoder, text decoder with its cross attention).
-# Measured once, with the session's last binary.
+# Measured once, with the session's last binary: 3/24, no false alarm. Dark from its first
+# attention block: Whisper's `Linear`/`LayerNorm` subclass `nn.Linear`/`nn.LayerNorm` and
+# override `forward` with `F.linear(x, self.weight.to(x.dtype), ...)`; the weight of such a
+# subclass instance is unknown. Seen now: the next held-back batch goes in NOT_YET.
 WHISPER = ("openai/whisper", "c0d2f624c09dc18e709e37c2ad90c039a4eb72a2")
 WHISPER_SHIMS = {
     "whisper/__init__.py": "",
@@ -748,7 +751,6 @@ print(net(torch.randn(2, 8, 32), torch.randint(0, 50, (2, 6))).shape)
 """, keep_dirs=True, shims=WHISPER_SHIMS)
 BATCH_11 = {"whisper"}
 HELD_OUT |= BATCH_11
-NOT_YET |= BATCH_11
 
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
@@ -777,6 +779,11 @@ def blank_module_code(src):
             return True
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
             return True  # docstring
+        # An optional import (`try: from x import f; HAVE_F = True / except ImportError: ...`).
+        if isinstance(s, ast.Try) and all(
+                keep(b) or isinstance(b, ast.Pass)
+                for b in [*s.body, *s.orelse, *s.finalbody, *(x for h in s.handlers for x in h.body)]):
+            return True
         if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
             calls = [n for n in ast.walk(s.value) if isinstance(n, ast.Call)]
             reads = {n.id for n in ast.walk(s.value) if isinstance(n, ast.Name)}
