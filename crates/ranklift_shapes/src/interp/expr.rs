@@ -1050,6 +1050,14 @@ impl<'a> Interp<'a> {
                     if let Some(m) = self.children_method(obj, attr) {
                         return m;
                     }
+                    // A subclass of a torch layer (`class Linear(nn.Linear)` overriding
+                    // `forward`): the parameters and settings of the layer it is.
+                    if let Some(layer) = self.stored_layer(obj, st) {
+                        let v = crate::torch::layers::attribute(&layer, attr);
+                        if !matches!(v, Value::Top) {
+                            return v;
+                        }
+                    }
                     if crate::torch::layers::HARMLESS.contains(&attr) {
                         return Value::Method(Box::new(Value::None), "<harmless>".into());
                     }

@@ -277,6 +277,9 @@ impl<'a> Interp<'a> {
             self.outcome(range, o);
             return None;
         }
+        if let Value::Instance(addr) = v {
+            return self.instance_truth(*addr, st);
+        }
         truth_in(v, st)
     }
 

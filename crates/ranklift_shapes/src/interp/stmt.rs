@@ -610,7 +610,15 @@ impl<'a> Interp<'a> {
         // undecided condition (`try: from numpy.exceptions import X except ImportError: from
         // numpy import X` is version-dependent code).
         let guarded = u32::from(body.normal.is_some() || body.raises.is_none());
-        if has_handlers {
+        // An optional import that succeeded: its fallback never runs
+        // (`interp/optional_import.rs`).
+        let imported = raised == 0
+            && body.raises.is_none()
+            && body
+                .normal
+                .as_ref()
+                .is_some_and(|s| self.imports_succeeded(&t.body, s));
+        if has_handlers && !imported {
             // A handler may start from any point of the body: approximate by the join of the
             // states before, after and at the raises.
             let mut entry = join_opt(join_opt(Some(st), body.normal.clone()), body.raises.take());

@@ -168,7 +168,8 @@ pub enum Layer {
 }
 
 /// `layer.weight` / `layer.bias` of the layers whose parameters have a known shape (`F.linear(h,
-/// emb.weight)` ties an output projection to an embedding); anything else is unknown.
+/// emb.weight)` ties an output projection to an embedding; a `Linear(..., bias=False)` has
+/// `bias is None`); anything else is unknown.
 pub fn attribute(layer: &Layer, attr: &str) -> Value {
     match (layer, attr) {
         (Layer::Linear { inp, out, .. }, "weight") => tensor(vec![out.clone(), inp.clone()]),
@@ -178,6 +179,7 @@ pub fn attribute(layer: &Layer, attr: &str) -> Value {
             },
             "bias",
         ) => tensor(vec![out.clone()]),
+        (Layer::Linear { bias: false, .. }, "bias") => Value::None,
         (Layer::Embedding { num, dim }, "weight") => tensor(vec![num.clone(), dim.clone()]),
         (Layer::LayerNorm { shape }, "weight" | "bias") => tensor(shape.clone()),
         (Layer::Transformer(t), "encoder") => t.encoder.clone(),
