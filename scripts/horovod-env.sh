@@ -37,6 +37,7 @@ lock_cache hvd-venv
 if check; then
   echo "horovod-env: reusing $VENV" >&2
   extras
+  ensure_bytecode "$VENV"
   echo "$VENV"
   exit 0
 fi
@@ -57,4 +58,5 @@ if ! check; then
   exit 1
 fi
 extras
+ensure_bytecode "$VENV"
 echo "$VENV"

@@ -14,6 +14,7 @@ case "$MAJOR" in
 esac
 VENV="$HOME/.cache/ranklift/numpy$MAJOR-venv"
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import numpy; assert numpy.__version__ == '$VERSION'" 2>/dev/null; then
+  ensure_bytecode "$VENV"
   echo "$VENV/bin/python"
   exit 0
 fi

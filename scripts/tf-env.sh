@@ -33,6 +33,7 @@ PYEOF
 lock_cache tf-venv
 if check; then
   echo "tf-env: reusing $VENV" >&2
+  ensure_bytecode "$VENV"
   echo "$VENV"
   exit 0
 fi
@@ -45,4 +46,5 @@ if ! check; then
   "$VENV/bin/python" -c "import tensorflow as tf, keras, tf_keras; print(tf.__version__, keras.__version__)" >&2 || true
   exit 1
 fi
+ensure_bytecode "$VENV"
 echo "$VENV"

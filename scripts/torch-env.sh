@@ -65,6 +65,7 @@ if check; then
   ensure_opacus
   ensure_jaxtyping
   ensure_wandb
+  ensure_bytecode "$VENV"
   echo "$VENV"
   exit 0
 fi
@@ -81,4 +82,5 @@ fi
 ensure_opacus
 ensure_jaxtyping
 ensure_wandb
+ensure_bytecode "$VENV"
 echo "$VENV"
