@@ -678,29 +678,42 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--ci", action="store_true", help="the examples CI runs (CI_EXAMPLES) and every control")
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="checks run at a time (each in directories of its own; default 2: "
+                    "torchrun's start and rendezvous leave a core idle — the CI sample took 406 s "
+                    "one at a time, 337 s two at a time, here)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     base = Path(tempfile.mkdtemp(prefix="rl-e2e-torch-"))
-    rows = []
+    bin_path = Path(args.bin).resolve()
+    checks = []
     for ex in examples():
         if args.names and ex.name not in args.names:
             continue
         if args.ci and ex.name not in CI_EXAMPLES:
             continue
-        r = check_example(ex, Path(args.bin).resolve(), base / ex.name)
-        print(f"{r['result']:4} {r['example']:<28} {r['steps']:<14} np1 {r['np1']:<12} {r['t1']:5.1f}s {r['t2']:5.1f}s {r['why']}", flush=True)
-        rows.append(r)
-    for name, what, edit, check in CONTROLS:
+        checks.append(lambda ex=ex: check_example(ex, bin_path, base / ex.name))
+    for i, (name, what, edit, check) in enumerate(CONTROLS):
         if args.ci and name.partition(":")[0] in LOCAL_ONLY:
             continue
         if not args.names or name.partition(":")[0] in args.names:
-            r = check_control(name, what, edit, check, Path(args.bin).resolve(), base / "control")
+            checks.append(lambda i=i, c=(name, what, edit, check): check_control(*c, bin_path, base / f"control-{i}"))
+    rows = []
+
+    def report(r):
+        if "t1" in r:
+            print(f"{r['result']:4} {r['example']:<28} {r['steps']:<14} np1 {r['np1']:<12} {r['t1']:5.1f}s {r['t2']:5.1f}s {r['why']}", flush=True)
+        else:
             print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
-            rows.append(r)
-    if not args.names or "launch" in args.names:
-        r = check_launch_as_printed(Path(args.bin).resolve(), base / "launch")
-        print(f"{r['result']:4} {r['example']:<44} {r['why']}", flush=True)
         rows.append(r)
+
+    # Printed in the order of the list, each as soon as it and those before it are done.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for r in pool.map(lambda check: check(), checks):
+            report(r)
+    # Alone: the printed 2-machine command names a fixed rendezvous port.
+    if not args.names or "launch" in args.names:
+        report(check_launch_as_printed(bin_path, base / "launch"))
     passed = sum(r["result"] == "PASS" for r in rows)
     if RETRIED:
         print(f"retried once after a C++ abort with no Python traceback: {', '.join(RETRIED)}")
