@@ -1032,6 +1032,10 @@ impl<'a> Interp<'a> {
                 let Some(class) = class else {
                     return Value::Top;
                 };
+                // `h.update(...)` on an `AttrDict` (`interp/attr_dict.rs`).
+                if self.attr_dict_written(*addr, Some(attr), st) {
+                    return Value::Top;
+                }
                 // The context of an autograd `Function`: its methods keep the program's
                 // attributes (`torch/autograd_function.rs`).
                 if let Some(m) = self.autograd_context_attr(class, attr) {

@@ -602,6 +602,7 @@ fn revealed(v: &Value, st: &State, depth: usize) -> String {
         Value::Int(super::value::Int::Const(i)) => format!("int {i}"),
         Value::Str(Some(s)) if s.len() <= 40 => format!("str '{}'", s.escape_debug()),
         Value::Instance(_) => "an object".to_owned(),
+        Value::Elem => "a number, an element of an array or tensor".to_owned(),
         Value::Layer(_) => "a torch.nn layer".to_owned(),
         Value::Tuple(s) => seq("tuple", s, "(", ")"),
         Value::List(a) => match st.list(*a) {

@@ -663,6 +663,11 @@ impl<'a> Interp<'a> {
             st.insert_obj(*a, new);
             return;
         }
+        if let Value::Instance(a) = obj
+            && self.attr_dict_written(*a, None, st)
+        {
+            return;
+        }
         let resolved = Self::int_list_index(obj, idx, st);
         let idx = resolved.as_ref().unwrap_or(idx);
         match obj {

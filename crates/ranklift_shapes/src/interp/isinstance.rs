@@ -262,6 +262,7 @@ fn layer_isinstance(l: &crate::torch::layers::Layer, cls: &Value) -> Option<bool
         Layer::ModuleList(_) => Some("ModuleList".into()),
         Layer::ModuleDict(_) => Some("ModuleDict".into()),
         Layer::GroupNorm(_) => Some("GroupNorm".into()),
+        Layer::InstanceNorm(l) => Some(format!("InstanceNorm{}d", l.nd)),
         Layer::Pool { nd, max, .. } => {
             Some(format!("{}Pool{nd}d", if *max { "Max" } else { "Avg" }))
         }

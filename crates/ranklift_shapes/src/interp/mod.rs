@@ -17,6 +17,7 @@
 
 mod argparse;
 pub mod array_like;
+mod attr_dict;
 pub(crate) mod call;
 mod comprehension;
 pub mod coverage;

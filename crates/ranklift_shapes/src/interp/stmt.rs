@@ -823,7 +823,7 @@ impl<'a> Interp<'a> {
                         self.set_module_global(m, &a.attr, v, st);
                     }
                     Value::Instance(addr) if a.attr.as_str() == "__dict__" => {
-                        super::expr::forget_attributes(st, addr);
+                        self.set_instance_dict(addr, &v, st);
                     }
                     // Through a property's setter or another descriptor of the class (a value
                     // the analysis does not know): the setter may store anything anywhere.

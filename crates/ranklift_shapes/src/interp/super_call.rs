@@ -118,6 +118,13 @@ impl Interp<'_> {
                         }
                     }
                 },
+                // `dict.__init__`: the items of an `AttrDict` (`interp/attr_dict.rs`).
+                Value::Builtin(super::value::Builtin::Dict) if attr == "__init__" => {
+                    return Value::Method(
+                        Box::new(Value::Super(Arc::new((recv.clone(), class)))),
+                        super::attr_dict::DICT_INIT.into(),
+                    );
+                }
                 Value::TorchFunc(name) if matches!(attr, "__init__" | "forward") => {
                     return if is_layer(name) {
                         Value::Method(
@@ -150,6 +157,10 @@ impl Interp<'_> {
         st: &mut State,
     ) -> Value {
         match name {
+            super::attr_dict::DICT_INIT => {
+                self.dict_init(recv, args, range, st);
+                Value::None
+            }
             "__init__" => {
                 if let Some(layer) = self.torch_layer_base(class, 0) {
                     // The containers hold their modules on the heap (and a Sequential may be

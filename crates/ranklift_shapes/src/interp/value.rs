@@ -314,7 +314,8 @@ pub enum MathFn {
 pub enum Value {
     /// Anything.
     Top,
-    /// One element of a 1-d array (`v[0]`): a NumPy scalar, unless the (untracked) dtype is
+    /// One element of a 1-d array (`v[0]`), or a tensor's `.item()`: a NumPy scalar or a
+    /// Python number, unless the (untracked) dtype is
     /// `object`, when it may be anything. It counts as a scalar where that can only hide an
     /// error, never invent one: inside `np.array([...])` and in arithmetic with numbers and
     /// arrays (`np.array([[0, -w[2], w[1]], ...])` is 3×3). Everywhere else it is [`Value::Top`].

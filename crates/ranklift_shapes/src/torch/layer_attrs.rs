@@ -78,6 +78,7 @@ pub fn config(layer: &Layer, attr: &str) -> Option<Value> {
             tensor(dims)
         }
         (Layer::BatchNorm { n, .. }, "num_features") => size(n),
+        (Layer::InstanceNorm(l), "num_features") => size(&l.n),
         (Layer::Embedding { num, .. }, "num_embeddings") => size(num),
         (Layer::Embedding { dim, .. }, "embedding_dim") => size(dim),
         (Layer::LayerNorm { shape }, "normalized_shape") => {

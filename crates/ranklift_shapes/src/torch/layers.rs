@@ -109,7 +109,7 @@ pub enum Layer {
         amounts: Ints,
     },
     PixelShuffle(Option<u64>),
-    /// Shape-preserving layers: activations, dropout, `Identity`, `InstanceNorm`, `GroupNorm`.
+    /// Shape-preserving layers: activations, dropout, `Identity`.
     Same,
     /// `Dropout2d` and friends: at least 2 dims.
     FeatureDropout,
@@ -133,6 +133,8 @@ pub enum Layer {
     Cell(super::cells::Cell),
     /// `nn.GroupNorm(num_groups, num_channels)`: the channels it normalises.
     GroupNorm(Dim),
+    /// `nn.InstanceNorm{1,2,3}d` (`torch/instance_norm.rs`).
+    InstanceNorm(super::instance_norm::InstanceNorm),
     /// `nn.MultiheadAttention`, and the attention of the transformer layers.
     Attention(super::attention::Attention),
     /// `nn.TransformerEncoderLayer` / `nn.TransformerDecoderLayer(d_model, nhead)`: the input
@@ -643,11 +645,15 @@ pub fn construct(name: &'static str, args: &Args) -> Value {
         "Dropout1d" | "Dropout2d" | "Dropout3d" => Layer::FeatureDropout,
         "Identity" | "Dropout" | "AlphaDropout" | "ReLU" | "ReLU6" | "LeakyReLU" | "PReLU"
         | "ELU" | "SELU" | "CELU" | "GELU" | "SiLU" | "Mish" | "Sigmoid" | "Tanh" | "Hardtanh"
-        | "Hardswish" | "Hardsigmoid" | "Softplus" | "Softmax" | "LogSoftmax"
-        | "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" | "RMSNorm" | "Softmax2d"
-        | "Softsign" | "Tanhshrink" | "Threshold" | "LogSigmoid" | "Softmin" | "Hardshrink"
-        | "Softshrink" | "RReLU" | "SyncBatchNorm" | "LocalResponseNorm" => Layer::Same,
+        | "Hardswish" | "Hardsigmoid" | "Softplus" | "Softmax" | "LogSoftmax" | "RMSNorm"
+        | "Softmax2d" | "Softsign" | "Tanhshrink" | "Threshold" | "LogSigmoid" | "Softmin"
+        | "Hardshrink" | "Softshrink" | "RReLU" | "SyncBatchNorm" | "LocalResponseNorm" => {
+            Layer::Same
+        }
         "GroupNorm" => Layer::GroupNorm(dim(args.get(1, "num_channels"))),
+        "InstanceNorm1d" | "InstanceNorm2d" | "InstanceNorm3d" => {
+            Layer::InstanceNorm(super::instance_norm::construct(conv_nd(short), args))
+        }
         "Unflatten" => match (
             args.get(0, "dim").and_then(int),
             args.get(1, "unflattened_size")
@@ -1061,6 +1067,7 @@ impl<'a> Interp<'a> {
                 }
                 Value::Tensor(s.clone())
             }
+            Layer::InstanceNorm(l) => self.instance_norm_forward(l, s, d, range),
             Layer::LayerNorm { shape } => {
                 let k = shape.len();
                 let bad = rank < k

@@ -27,6 +27,7 @@ pub mod data;
 pub mod einsum;
 pub mod either;
 pub mod grid_sample;
+pub mod instance_norm;
 pub mod layer_attrs;
 pub mod layer_setattr;
 pub mod layers;
@@ -34,6 +35,7 @@ pub mod legacy;
 pub mod meshgrid;
 pub mod named_children;
 pub mod ops;
+pub mod reparam;
 pub mod repeat_interleave;
 pub mod resize;
 pub mod runtime;
@@ -57,6 +59,9 @@ const MODULES: &[&str] = &[
     "torch.autograd",
     "torch.autograd.variable",
     "torch.nn.init",
+    // Only the weight reparametrisations (`torch/reparam.rs`); the rest is unknown.
+    "torch.nn.utils",
+    "torch.nn.utils.parametrizations",
     // Where `torch.nn`'s classes are defined; `torch.nn` re-exports them.
     "torch.nn.parameter",
     "torch.nn.modules",

@@ -335,6 +335,11 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch.autograd", super::legacy::AUTOGRAD),
         ("torch.autograd.variable", super::legacy::AUTOGRAD),
         ("torch.nn.init", super::runtime::INIT),
+        ("torch.nn.utils", super::reparam::UTILS),
+        (
+            "torch.nn.utils.parametrizations",
+            super::reparam::PARAMETRIZATIONS,
+        ),
         ("torch.jit", super::runtime::JIT),
         ("torch._C", super::runtime::TRACING),
         ("torch.cuda", super::runtime::AVAILABILITY),
@@ -510,7 +515,10 @@ impl<'a> Interp<'a> {
                     Value::int(n as i64)
                 });
             }
-            "item" | "tolist" | "backward" | "register_hook" | "data_ptr" | "storage" => {
+            // A Python number of the tensor's (untracked) dtype: a scalar to arithmetic and
+            // comparisons (`drop_path(x, p.item())`, `keep_prob + torch.rand(shape)`).
+            "item" => return Value::Elem,
+            "tolist" | "backward" | "register_hook" | "data_ptr" | "storage" => {
                 return Value::Top;
             }
             "numpy" => return Value::Array(s.clone()),

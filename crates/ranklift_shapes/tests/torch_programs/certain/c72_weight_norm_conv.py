@@ -1,0 +1,28 @@
+"""A vocoder's discriminator builds each convolution through a weight reparametrisation
+(`weight_norm`, or `spectral_norm` for the first scale); the third convolution expects more
+channels than the second gives."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.utils import spectral_norm, weight_norm
+
+
+class ScaleDiscriminator(nn.Module):
+    def __init__(self, use_spectral_norm=False):
+        super().__init__()
+        norm_f = weight_norm if use_spectral_norm == False else spectral_norm  # noqa: E712
+        self.convs = nn.ModuleList([
+            norm_f(nn.Conv1d(1, 16, 15, 1, padding=7)),
+            norm_f(nn.Conv1d(16, 32, 41, 2, groups=4, padding=20)),
+            norm_f(nn.Conv1d(64, 64, 41, 2, groups=16, padding=20)),
+        ])
+        self.conv_post = norm_f(nn.Conv1d(64, 1, 3, 1, padding=1))
+
+    def forward(self, x):
+        for conv in self.convs:
+            x = F.leaky_relu(conv(x), 0.1)
+        return torch.flatten(self.conv_post(x), 1, -1)
+
+
+print(ScaleDiscriminator()(torch.randn(2, 1, 256)).shape)
