@@ -873,6 +873,49 @@ print(vit.get_last_selfattention(torch.randn(2, 3, 32, 32)).shape)
 BATCH_13 = {"pygat", "pygcn", "dino-vit"}
 HELD_OUT |= BATCH_13
 
+# Batch 14, held back (chosen 2026-11-30 at the end of the session that measured batch 13;
+# not measured, not looked at with ranklift): rosinality's VQ-VAE-2 (two-level encoder,
+# vector quantiser, decoders) and CLOVA's scene-text recogniser (thin-plate-spline
+# rectification, ResNet features, BiLSTM, attention decoder). Drivers checked with torch only.
+VQVAE2 = ("rosinality/vq-vae-2-pytorch", "ef5f67c46f93624163776caec9e0d95063910eca")
+# The repository's `distributed` package wraps torch.distributed for multi-GPU training; the
+# quantiser calls its `all_reduce` in training mode only (the driver evaluates).
+VQVAE2_SHIMS = {"distributed.py": "def all_reduce(tensor):\n    return tensor\n"}
+model("vq-vae-2", *VQVAE2, ["vqvae.py"], "vqvae.py", """
+import torch
+from vqvae import VQVAE
+
+net = VQVAE(in_channel=3, channel=32, n_res_block=1, n_res_channel=8, embed_dim=16, n_embed=32)
+net.eval()
+dec, diff = net(torch.randn(2, 3, 32, 32))
+print(dec.shape, diff.shape)
+""", shims=VQVAE2_SHIMS)
+STR = ("clovaai/deep-text-recognition-benchmark", "e2117f2fb882b3c6085030500a260c113be27a63")
+STR_FILES = ["model.py"] + [f"modules/{f}.py" for f in
+                            ("transformation", "feature_extraction", "sequence_modeling", "prediction")]
+STR_DRIVER = """
+import argparse
+
+import torch
+from model import Model
+
+opt = argparse.Namespace(Transformation="TPS", FeatureExtraction="{feat}", SequenceModeling="BiLSTM",
+                         Prediction="{pred}", num_fiducial=6, imgH=32, imgW=64, input_channel=1,
+                         output_channel=32, hidden_size=16, num_class=12, batch_max_length=5)
+net = Model(opt)
+text = torch.zeros(2, opt.batch_max_length + 1, dtype=torch.long)
+print(net(torch.randn(2, 1, 32, 64), text, is_train=True).shape)
+"""
+model("text-recognition-attn", *STR, STR_FILES, "modules/prediction.py",
+      STR_DRIVER.format(feat="ResNet", pred="Attn"), keep_dirs=True)
+model("text-recognition-tps", *STR, STR_FILES, "modules/transformation.py",
+      STR_DRIVER.format(feat="VGG", pred="CTC"), keep_dirs=True)
+model("text-recognition-features", *STR, STR_FILES, "modules/feature_extraction.py",
+      STR_DRIVER.format(feat="ResNet", pred="CTC"), keep_dirs=True)
+BATCH_14 = {"vq-vae-2", "text-recognition-attn", "text-recognition-tps", "text-recognition-features"}
+HELD_OUT |= BATCH_14
+NOT_YET |= BATCH_14
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}
