@@ -173,7 +173,13 @@ fn check_files_with_imported(
     }
     // A pool of its own, with big stacks, so that no worker blocks waiting for another thread.
     match rayon::ThreadPoolBuilder::new().stack_size(STACK).build() {
-        Ok(pool) => pool.install(|| files.par_iter().map(|f| guarded(f, opts)).collect()),
+        Ok(pool) => pool.install(|| {
+            files
+                .par_iter()
+                .with_max_len(1)
+                .map(|f| guarded(f, opts))
+                .collect()
+        }),
         Err(_) => files
             .iter()
             .map(|f| check_file_with_imported(f, opts))
@@ -468,7 +474,7 @@ pub fn check_dir(dir: &Path, opts: &Options) -> Vec<FileResult> {
         .unwrap_or_else(|_| (internal_error(Path::new(&display_of(i))), Vec::new()))
     };
     let analysed: Vec<(FileResult, Vec<Diagnostic>)> = match &pool {
-        Some(pool) => pool.install(|| (0..n).into_par_iter().map(run).collect()),
+        Some(pool) => pool.install(|| (0..n).into_par_iter().with_max_len(1).map(run).collect()),
         None => (0..n).map(run).collect(),
     };
     let mut imported = Vec::new();
