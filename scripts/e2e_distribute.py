@@ -79,10 +79,14 @@ SPLIT_CONTROLS = {
     "keras_fit_basic.py": ("[shard]", ""),
     # Two programs in one guide: without the sharding of both loops' datasets the split fails.
     "tape_guide_two_programs.py": (".shard(hvd.size(), hvd.rank())", ""),
+    # The pass over the data inside `train(...)`, called by the epoch loop: its shard taken away.
+    "tape_epochs_call_train_loop.py": (".shard(hvd.size(), hvd.rank())", ""),
 }
 # example -> (text ranklift inserted, what to put back): only the steps stay divided.
 SAMPLE_CONTROLS = {
     "keras_fit_repeat_seeded.py": (".shard(hvd.size(), hvd.rank())", ""),
+    # The pair's first element, reached through the unpacking, left unsharded.
+    "keras_fit_unpacked_datasets.py": (".shard(hvd.size(), hvd.rank())", ""),
     # Unseeded, the ranks' internal shuffles differ and the shards after them overlap.
     "project_csv_dataset": (re.compile(r",?\s*shuffle_seed=0,?"), ""),
 }

@@ -29,7 +29,7 @@ provide, a missing package, a TF 1 API that TensorFlow 2.13 no longer has).
 
 Usage: realworld_tf_run.py --bin target/debug/ranklift [--mirror /work/.mirror] [--only NAME...]
        [--json results.json] [--engine collectives --manifest scripts/realworld-keras3-programs.json]
-       [--verify]
+       [--verify] [--held-back]
 With --verify, every rewritten program is also run through the user's command, `ranklift
 distribute SCRIPT --verify --synthetic-data` (8 steps), on a fresh copy, and each row says
 whether the two verdicts agree (PASS and exit 0, or a failure and a failed check).
@@ -290,6 +290,9 @@ def main():
     ap.add_argument("--ci", action="store_true",
                     help="only the fixed sample CI runs (the manifest's rows marked \"ci\": programs "
                          "from pinned PyPI source distributions, which a fresh machine can download)")
+    ap.add_argument("--held-back", action="store_true",
+                    help="only the rows marked held_back: a batch chosen before the fixes it "
+                         "measures, run once after the last of them (left out otherwise)")
     ap.add_argument("--json")
     ap.add_argument("--reuse", nargs=2, metavar=("PRIOR_JSON", "PRIOR_BIN"), action="append",
                     help="a row of an earlier sweep is kept, not run again, when PRIOR_BIN's "
@@ -311,6 +314,8 @@ def main():
     rows = []
     for i, p in enumerate(programs):
         if (a.only and p["name"] not in a.only) or (a.ci and not p.get("ci")):
+            continue
+        if bool(p.get("held_back")) != a.held_back:
             continue
         t0 = time.monotonic()
         reused = None

@@ -22,7 +22,8 @@ reads, as the PyTorch recorder writes them):
   tensors: inputs and labels): in Keras `train_step`, or the batch last drawn from an eager
   `tf.data` iterator before the step; `example_passes`: the pass over the data each step's
   batch came from (a `fit` epoch, or an iterator). Two ranks that train on disjoint shards
-  have disjoint sets in each pass;
+  have disjoint sets in each pass; `pass_batches`: the batches a finite `tf.data` pass holds
+  (its cardinality), by pass — a rank whose pass holds as many as the original's reads it whole;
 - `saves`: every `Model.save`/`save_weights` (ModelCheckpoint's too) with the path and each
   weight's name and shape; their paths, `load_model`/`load_weights`, checkpoints, summary
   writers and `tf.io.gfile` writes go through the shared redirect, and count as writes.
@@ -298,11 +299,14 @@ if _r.active:
             # An infinite dataset (`repeat()`) has no passes to cut: a program draws from it with
             # `next(iterator)` as long as it trains, and a cut would raise StopIteration there.
             try:
-                self._ranklift_endless = int(dataset.cardinality()) == -1
+                cardinality = int(dataset.cardinality())
             except Exception:  # a dataset without cardinality: cut as any other
-                self._ranklift_endless = False
+                cardinality = -2
+            self._ranklift_endless = cardinality == -1
             _state["passes"] += 1
             self._ranklift_pass = _state["passes"]
+            if cardinality >= 0 and len(_rec["pass_batches"]) < 1000:
+                _rec["pass_batches"][str(_state["passes"])] = cardinality
 
         iterator_ops.OwnedIterator.__init__ = __init__
 

@@ -62,6 +62,7 @@ rec = {
     "names": {},
     "examples": [],
     "example_passes": [],
+    "pass_batches": {},
 }
 orig_open = builtins.open
 _redirect = os.environ.get("RANKLIFT_VERIFY_REDIRECT", "")

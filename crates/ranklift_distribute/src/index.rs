@@ -19,6 +19,8 @@ use crate::tf::names as tf;
 
 mod classes;
 mod kinds;
+mod unpack;
+pub use unpack::Unpacked;
 
 /// The qualified name of a Name/Attribute chain under `aliases`, built with one allocation.
 fn qualify_in(aliases: &FastMap<String, String>, expr: &Expr) -> Option<String> {

@@ -103,7 +103,25 @@ impl<'a> Index<'a> {
                 Stmt::Assign(a) => {
                     let k = self.kind_of(scope, &a.value);
                     for t in &a.targets {
-                        self.bind(&mut p, scope, t, k);
+                        if let Expr::Tuple(ast::ExprTuple { elts, .. })
+                        | Expr::List(ast::ExprList { elts, .. }) = t
+                        {
+                            // `train_ds, val_ds = make_datasets()`: each name the kind of its
+                            // element of the tuple unpacked.
+                            for (index, elt) in elts.iter().enumerate() {
+                                let u = super::Unpacked {
+                                    value: &a.value,
+                                    index,
+                                    len: elts.len(),
+                                };
+                                if let Some((es, e)) = self.unpacked_element(scope, &u) {
+                                    let k = self.kind_of(es, e);
+                                    self.bind(&mut p, scope, elt, k);
+                                }
+                            }
+                        } else {
+                            self.bind(&mut p, scope, t, k);
+                        }
                     }
                 }
                 Stmt::AnnAssign(a) => {

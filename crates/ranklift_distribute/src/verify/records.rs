@@ -46,6 +46,9 @@ pub struct Record {
     /// The pass over the data (a `fit` epoch, an iterator) each entry of `examples` came from,
     /// numbered in the process's own order.
     pub example_passes: Vec<u32>,
+    /// TensorFlow: the batches each finite `tf.data` pass holds (its cardinality), by the pass's
+    /// number in `example_passes`.
+    pub pass_batches: HashMap<String, i64>,
     /// PyTorch: whether the process group was still initialized when the process exited.
     pub process_group_left: Option<bool>,
 }

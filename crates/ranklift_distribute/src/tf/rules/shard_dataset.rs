@@ -133,7 +133,24 @@ fn source_of<'a>(
         }
         Expr::Name(n) => {
             let (s, assigned) = idx.assignments(scope, n.id.as_str());
-            if assigned.is_empty() {
+            // `train_ds, test_ds = make_datasets()`, then maybe `train_ds = train_ds.batch(..)`:
+            // the pipeline starts at the element the unpacking gives the name.
+            let (us, unpacked) = idx.unpacked(scope, n.id.as_str());
+            let start = match unpacked.as_slice() {
+                [u] if (us == s || assigned.is_empty())
+                    && assigned.iter().all(|a| a.start() > u.value.end()) =>
+                {
+                    Some(
+                        idx.unpacked_element(us, u)
+                            .ok_or("it is unpacked from a value ranklift cannot follow")?,
+                    )
+                }
+                [] => None,
+                _ => {
+                    return Err("its variable is unpacked more than once, or after it is assigned");
+                }
+            };
+            if assigned.is_empty() && start.is_none() {
                 // A parameter: the one dataset every caller passes (`train(model, opt,
                 // make_dataset(15))`).
                 if let Some(f) = scope.func
@@ -162,14 +179,17 @@ fn source_of<'a>(
                         .any(|&(m, range)| m == scope.module && range.contains_range(n.range())),
                 );
             // `ds = ds.shuffle(...)` steps re-read the name once each.
-            let chain_steps = assigned.len() - 1;
+            let chain_steps = assigned.len() - usize::from(start.is_none());
             if loads > 1 + chain_steps {
                 return Err(
                     "a variable of its pipeline is also used elsewhere (e.g. for evaluation)",
                 );
             }
-            // The first assignment starts the pipeline; later ones extend it.
-            source_of(idx, s, assigned[0], depth + 1, reads)
+            // The first binding starts the pipeline; later ones extend it.
+            match start {
+                Some((es, e)) => source_of(idx, es, e, depth + 1, reads),
+                None => source_of(idx, s, assigned[0], depth + 1, reads),
+            }
         }
         _ => Err("it is not built from a call ranklift can follow"),
     }
@@ -423,7 +443,11 @@ pub fn shard_drawn(cx: &mut Cx, scope: Scope, ds: &Expr) {
 /// A training loop over a dataset that `shard_training_steps` did not divide.
 pub fn shard_loop(cx: &mut Cx, scope: Scope, f: &StmtFor) {
     let inner = unwrap_iter(&f.iter);
-    if cx.idx.kind_of(scope, inner) != Kind::Dataset {
+    // A parameter (`def train(model, dataset): for x, y in dataset:`) is a dataset when the one
+    // argument its callers pass is.
+    if cx.idx.kind_of(scope, inner) != Kind::Dataset
+        && source_of(cx.idx, scope, inner, 0, &[]).is_err()
+    {
         return;
     }
     let what = format!(

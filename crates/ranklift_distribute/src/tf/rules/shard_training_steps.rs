@@ -25,7 +25,7 @@
 //! for step, (x, y) in enumerate(dataset.take(1000 // hvd.size())):
 //!     train_step(x, y)
 //! ```
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use ranklift_python::Severity;
 use ruff_python_ast::helpers::any_over_expr;
@@ -33,27 +33,42 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
-use crate::index::{Callee, Index, Kind, Scope, StmtId};
+use crate::index::{Callee, FuncId, Index, Kind, Scope, StmtId};
 use crate::tf::context::Cx;
 
 const RULE: &str = "shard_training_steps";
 const DIV: &str = "// hvd.size()";
 
 /// The innermost loops that drive training.
+///
+/// A loop whose every step is a call to a function that itself loops over training steps
+/// (`for epoch in range(5): train(model, ds)` with the pass over `ds` inside `train`) is an
+/// epoch loop, not a training loop: the pass inside is divided or sharded, and dividing the
+/// epochs as well would leave each process 1/N² of the work.
 pub fn training_loops(cx: &Cx) -> BTreeSet<StmtId> {
     let idx = cx.idx;
     let reach = cx.reach;
-    let mut loops = BTreeSet::new();
+    // loop -> the function each of its steps goes through (None: a step in the loop's body).
+    let mut found: BTreeMap<StmtId, Vec<Option<FuncId>>> = BTreeMap::new();
+    // function -> the functions its own steps go through.
+    let mut steps_via: HashMap<FuncId, Vec<FuncId>> = HashMap::new();
     for (ci, c) in idx.calls.iter().enumerate() {
         if !reach.scope_reached(c.scope) {
             continue;
         }
+        let via = match idx.resolve_call(c.scope, c.call) {
+            Some(Callee::Func(f)) if reach.trains.contains(&f) => Some(f),
+            _ => None,
+        };
         let is_step = reach.session_steps.contains(&ci)
             || reach.applies.contains(&ci)
             || matches!(&*c.call.func, Expr::Attribute(a) if a.attr.as_str() == "apply_gradients")
-            || matches!(idx.resolve_call(c.scope, c.call), Some(Callee::Func(f)) if reach.trains.contains(&f));
+            || via.is_some();
         if !is_step {
             continue;
+        }
+        if let (Some(g), Some(f)) = (c.scope.func, via) {
+            steps_via.entry(g).or_default().push(f);
         }
         let mut cur = Some(c.stmt);
         // A call in a loop header is not in that loop's body.
@@ -63,7 +78,7 @@ pub fn training_loops(cx: &Cx) -> BTreeSet<StmtId> {
         while let Some(s) = cur {
             match idx.stmts[s].stmt {
                 Stmt::For(_) | Stmt::While(_) => {
-                    loops.insert(s);
+                    found.entry(s).or_default().push(via);
                     break;
                 }
                 Stmt::FunctionDef(_) | Stmt::ClassDef(_) => break,
@@ -71,7 +86,31 @@ pub fn training_loops(cx: &Cx) -> BTreeSet<StmtId> {
             }
         }
     }
-    loops
+    // The functions whose steps are taken in a loop: their own, or one a step of theirs calls.
+    let mut looping: HashSet<FuncId> = found
+        .keys()
+        .filter_map(|&l| idx.stmts[l].scope.func)
+        .collect();
+    loop {
+        let more: Vec<FuncId> = steps_via
+            .iter()
+            .filter(|(g, via)| !looping.contains(g) && via.iter().any(|f| looping.contains(f)))
+            .map(|(g, _)| *g)
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        looping.extend(more);
+    }
+    found
+        .into_iter()
+        .filter(|(l, via)| {
+            !via.iter().all(|v| {
+                v.is_some_and(|f| looping.contains(&f) && idx.stmts[*l].scope.func != Some(f))
+            })
+        })
+        .map(|(l, _)| l)
+        .collect()
 }
 
 pub fn run(cx: &mut Cx) {

@@ -18,7 +18,12 @@
 //! Example: `model.fit(x, y, epochs=epochs // hvd.size())` with `x` whole on both ranks → FAIL
 //! "rank 0 and rank 1 trained on 512 of the same 512 examples in their pass 1"; with `x[shard]` →
 //! PASS "rank 0 trained on 256 examples, rank 1 on 256, none shared within a pass".
-//! Evidence on failure: how many examples the ranks shared, and how many each trained on.
+//! A finite `tf.data` pass is also compared by its size: an unseeded shuffle of the whole data
+//! set on every rank meets few examples in a short run, but each rank's pass holds as many
+//! batches as the original's ("the training pass over the data holds 8 batches in the
+//! original, 8 on rank 0 and 8 on rank 1").
+//! Evidence on failure: how many examples the ranks shared, and how many each trained on, or
+//! the batches each pass holds.
 
 use std::collections::HashSet;
 
@@ -33,6 +38,20 @@ pub fn check(o: &Record, a: &Record, b: &Record) -> Check {
             Status::NotRun,
             "no batch was seen on a rank (its steps took no batch the recorder could hash)",
         );
+    }
+    // The size of the pass: an unseeded shuffle of a whole data set on every rank meets
+    // examples only by chance within a short run, but its pass holds the original's batches.
+    if let (Some(lo), Some(la), Some(lb)) = (pass_size(o), pass_size(a), pass_size(b)) {
+        let want = (lo + 1) / 2;
+        if lo >= 2 && la.max(lb) > want + 1 {
+            return Check::new(
+                "data split",
+                Status::Fail,
+                format!(
+                    "the training pass over the data holds {lo} batches in the original, {la} on rank 0 and {lb} on rank 1 — every rank reads the whole data set; expected about {want} each (each needs its own shard: `dataset.shard(hvd.size(), hvd.rank())`)"
+                ),
+            );
+        }
     }
     // Pass by pass (an epoch reshuffles: rank 0's second epoch may hold rank 1's first).
     let (pa, pb) = (by_pass(a), by_pass(b));
@@ -64,6 +83,12 @@ pub fn check(o: &Record, a: &Record, b: &Record) -> Check {
     )
 }
 
+/// The batches of the first pass that trained, when it is a finite `tf.data` pass.
+fn pass_size(r: &Record) -> Option<i64> {
+    let first = r.example_passes.first()?;
+    r.pass_batches.get(&first.to_string()).copied()
+}
+
 /// The examples of each pass over the data, in the order the passes first trained.
 fn by_pass(r: &Record) -> Vec<HashSet<u64>> {
     let mut order: Vec<u32> = Vec::new();
@@ -86,6 +111,7 @@ fn by_pass(r: &Record) -> Vec<HashSet<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn rec(batches: &[&[u64]]) -> Record {
         Record {
@@ -131,6 +157,30 @@ mod tests {
         // The same batches in the same pass fail.
         let c = check(&rec(&[&all]), &a, &a);
         assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+    }
+
+    #[test]
+    fn a_whole_pass_on_every_rank_fails_though_its_batches_differ() {
+        // Unseeded shuffles of the whole data set: different batches, as many as the original.
+        let all: Vec<u64> = (0..64).collect();
+        let sized = |batches: &[&[u64]], n: i64| {
+            let mut r = rec(batches);
+            r.example_passes = vec![1; batches.len()];
+            r.pass_batches = HashMap::from([("1".to_owned(), n)]);
+            r
+        };
+        let o = sized(&[&all[..8], &all[8..16]], 8);
+        let c = check(&o, &sized(&[&all[16..24]], 8), &sized(&[&all[24..32]], 8));
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+        assert!(
+            c.evidence
+                .contains("holds 8 batches in the original, 8 on rank 0"),
+            "{}",
+            c.evidence
+        );
+        // Sharded: half the batches each.
+        let c = check(&o, &sized(&[&all[16..24]], 4), &sized(&[&all[24..32]], 4));
+        assert_eq!(c.status, Status::Pass, "{}", c.evidence);
     }
 
     #[test]
