@@ -208,6 +208,9 @@ def patch(tf):
 
     # ----- samples: Keras train_step, eager iterators, TF1 feeds
     def record_batch(*tensors):
+        # Keras names the step's batch itself: one drawn earlier from an eager iterator (a
+        # preview, `next(iter(ds))`) was not trained on, and must not be counted as a step's.
+        _pending.clear()
         _rec["batches"].append(_row_hashes([t.numpy() for t in tensors]))
         return []
 
