@@ -20,7 +20,8 @@ search tool's `fetch`, under /work/.mirror; never copied into this repository):
    arguments, from the directory the printed launch command names;
 5. the checks: the run succeeds; both ranks end with the same weights (every variable an
    optimizer stepped); rank 1 prints nothing and writes no file; the examples the ranks trained
-   on are disjoint (hashes of every training row; see tf_probe.py); rank 0's loss falls where
+   on are disjoint (hashes of every training row; see tf_probe.py); the ranks together take at
+   least 0.6 of the original's optimizer steps (not divided twice); rank 0's loss falls where
    the original's did (GANs exempt).
 
 Rows: PASS, FAIL (ranklift rewrote it and the rewrite is wrong), REFUSED (ranklift declined: its
@@ -139,6 +140,13 @@ def check(orig, recs, stdout, orig_printed, adversarial):
                             coverage=False)
     if why:
         raise Failure(why)
+    # Each rank takes about half the original's steps (a full-batch loop or a benchmark keeps
+    # all of them on each rank); together much fewer than the original means the work was
+    # divided twice — the epochs and the data both — and the run trains on a fraction of it.
+    so, s0, s1 = (orig or {}).get("steps"), recs[0].get("steps"), recs[1].get("steps")
+    if so and so >= 8 and s0 is not None and s1 is not None and s0 + s1 < 0.6 * so:
+        raise Failure(f"the ranks together took {s0}+{s1} of the original's {so} optimizer steps: "
+                      "the work is divided twice (the loop's count and the data)")
     if orig and not adversarial:
         why = loss_fall_error_by_model(orig, recs[0])
         if why:
