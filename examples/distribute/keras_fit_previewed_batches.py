@@ -1,7 +1,9 @@
 """Mixed pairs of images: two shuffled copies of the training set are zipped, each pair blended
 into one sample, and batched; a batch is drawn first to look at, then `fit` trains on the rest.
 
-The preview reads the dataset too, so it is sharded where `fit` reads it, after batching: 33
+The two copies are shuffled before they are zipped, each its own way: sharded at the zip, a
+worker would take its elements of its own order and the workers' would overlap. So the dataset
+is sharded where `fit` reads it, after batching (the preview of one batch is no reason): 33
 batches sharded as they come give one worker 17 and the other 16, and the worker with the
 extra batch waits forever for the other's gradients at the end of the epoch. Each worker gets
 as many batches as the others."""

@@ -20,7 +20,8 @@
 //!   from (`from_tensor_slices(...)`, `TFRecordDataset(...)`, ...), *before* its shuffle and
 //!   batch, so that the processes read disjoint elements (Horovod's and tf.data's advice) — when
 //!   that source is found through variables, method chains and project functions, and none of the
-//!   variables on the way is used elsewhere — a parameter followed to the one argument its
+//!   variables on the way is used elsewhere (a one-batch preview, `next(iter(ds))`, is not a
+//!   use: it shows a batch of the shard as well) — a parameter followed to the one argument its
 //!   callers pass (sharding a source shared with evaluation would shard
 //!   the evaluation too). Otherwise it is sharded where training reads it (`for x in
 //!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded.
@@ -96,10 +97,12 @@ fn source_of<'a>(
     }
     match e {
         Expr::Call(c) => {
-            if idx
-                .canonical(scope.module, &c.func)
-                .is_some_and(|q| tf::is_dataset_constructor(&q))
+            if let Some(q) = idx.canonical(scope.module, &c.func)
+                && tf::is_dataset_constructor(&q)
             {
+                if combines_shuffled(idx, scope, c) {
+                    return Err("it combines datasets shuffled on their own");
+                }
                 return Ok(Source { scope, call: e });
             }
             if let Expr::Attribute(a) = &*c.func
@@ -162,11 +165,14 @@ fn source_of<'a>(
                 return Err("its variable is not assigned in this function or module");
             }
             // Reads by training itself (`fit(ds)` then a fine-tuning loop over `ds`) all want
-            // the shard: only other reads (evaluation) keep the source whole.
+            // the shard: only other reads (evaluation) keep the source whole. A preview of one
+            // batch (`sample = next(iter(ds))`) shows a batch of the shard just as well.
+            let previews = previews(idx, s.module);
             let loads = idx
                 .refs
                 .iter()
                 .filter(|r| r.scope.module == s.module && r.name.id == n.id)
+                .filter(|r| !previews.contains(&r.name.range()))
                 .filter(|r| {
                     !reads
                         .iter()
@@ -193,6 +199,50 @@ fn source_of<'a>(
         }
         _ => Err("it is not built from a call ranklift can follow"),
     }
+}
+
+/// `Dataset.zip((a, b))` (or another combination) of pipelines that shuffle before they meet:
+/// sharded there, each process would take its elements of its own shuffled order, and the
+/// processes' elements would overlap unless every one shuffles alike.
+fn combines_shuffled(idx: &Index, scope: Scope, c: &ruff_python_ast::ExprCall) -> bool {
+    let shuffles = |e: &Expr| {
+        let text = |e: &Expr| idx.text(scope.module, e);
+        text(e).contains(".shuffle(")
+            || matches!(e, Expr::Name(n)
+                if idx.assignments(scope, n.id.as_str()).1.iter().any(|v| text(v).contains(".shuffle(")))
+    };
+    c.arguments.args.iter().any(|a| match a {
+        Expr::Tuple(t) => t.elts.iter().any(shuffles),
+        Expr::List(l) => l.elts.iter().any(shuffles),
+        a => shuffles(a),
+    })
+}
+
+/// The names read only to preview one batch: `X` in `next(iter(X))`.
+fn previews(idx: &Index, module: usize) -> Vec<TextRange> {
+    idx.calls
+        .iter()
+        .filter(|c| c.scope.module == module)
+        .filter_map(|c| {
+            let call = c.call;
+            if !matches!(&*call.func, Expr::Name(f) if f.id.as_str() == "next")
+                || call.arguments.len() != 1
+            {
+                return None;
+            }
+            let Some(Expr::Call(inner)) = call.arguments.args.first() else {
+                return None;
+            };
+            match (&*inner.func, inner.arguments.args.as_ref()) {
+                (Expr::Name(f), [Expr::Name(x)])
+                    if f.id.as_str() == "iter" && inner.arguments.keywords.is_empty() =>
+                {
+                    Some(x.range())
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Shard the dataset `used` (read by training in `scope`): at its source when possible, else
