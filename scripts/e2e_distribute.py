@@ -79,6 +79,8 @@ SPLIT_CONTROLS = {
     "keras_fit_basic.py": ("[shard]", ""),
     # Two programs in one guide: without the sharding of both loops' datasets the split fails.
     "tape_guide_two_programs.py": (".shard(hvd.size(), hvd.rank())", ""),
+    # The shard after the pipeline's `take`, taken away.
+    "tape_take_before_shuffle.py": (".shard(hvd.size(), hvd.rank())", ""),
     # The pass over the data inside `train(...)`, called by the epoch loop: its shard taken away.
     "tape_epochs_call_train_loop.py": (".shard(hvd.size(), hvd.rank())", ""),
 }

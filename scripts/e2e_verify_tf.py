@@ -42,11 +42,12 @@ BROADCAST_VISIBLE = {"tape_mlp.py", "keras_fit_basic.py"}
 # What CI runs (`--ci`), per engine: a Keras program with its split and broadcast controls and
 # the rank-0 checkpoint read back (collectives); a tape loop with its broadcast control and the
 # callbacks-on-every-rank control (Horovod's launcher and its output), a TF1 session fed by hand
-# with its split control. The rest runs locally.
+# with its split control, and the pass inside a function called per epoch with its unseeded split
+# control (only the size of the pass shows it). The rest runs locally.
 CI_SAMPLE = {
     "collectives": {"keras_fit_basic.py", "keras_checkpoint_reload.py", "tape_endless_iterator.py"},
     "horovod": {"tape_mlp.py", "keras_fit_generator_callbacks.py", "tf1_session_placeholders.py",
-                "keras_saved_formats.py"},
+                "keras_saved_formats.py", "tape_epochs_call_train_loop.py"},
 }
 # Faults only verify's records show, as (text of the rewrite, what to put instead): a TF1 loop
 # fed from a generator seeded per rank, the rank taken out of the seed — every rank then feeds

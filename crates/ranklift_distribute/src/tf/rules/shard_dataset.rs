@@ -27,6 +27,9 @@
 //!   ds.shard(...)`): still 1/N of the batches per process, disjoint when the shuffle is seeded.
 //!   There it comes batched: a dataset read whole every epoch is cut first to a multiple of
 //!   `hvd.size()` batches (`ds.take(ds.cardinality() // hvd.size() * hvd.size()).shard(...)`);
+//! - a pipeline that keeps a count of elements before it shuffles (`ds.take(20000).shuffle(...)`)
+//!   is sharded right after that `take`: sharded at the source, each process would still take
+//!   20000 elements, and its pass would hold as many batches as the original's;
 //! - arrays given to `fit` are sliced by `shard = slice(hvd.rank(), len(x) // hvd.size() *
 //!   hvd.size(), hvd.size())` (also `y` and `sample_weight`): every rank the same number of
 //!   samples, or one rank would run one more batch and wait forever in its all-reduce (an `x`
@@ -109,7 +112,19 @@ fn source_of<'a>(
                 && tf::dataset_method_returns_dataset(a.attr.as_str())
                 && idx.kind_of(scope, &a.value) == Kind::Dataset
             {
-                return source_of(idx, scope, &a.value, depth + 1, reads);
+                let inner = source_of(idx, scope, &a.value, depth + 1, reads);
+                // `ds.take(20000).shuffle(...)`: the pipeline keeps a count of elements, and a
+                // shard before it would leave each process that many — the pass undivided. The
+                // shard goes after the count nearest the source (a count training reads itself,
+                // `for x in ds.take(n)`, is divided by `shard_training_steps`).
+                if a.attr.as_str() == "take"
+                    && depth > 0
+                    && let Ok(src) = &inner
+                    && !is_take(src.call)
+                {
+                    return Ok(Source { scope, call: e });
+                }
+                return inner;
             }
             if let Some(Callee::Func(f)) = idx.resolve_call(scope, c) {
                 let fs = Scope {
@@ -192,13 +207,53 @@ fn source_of<'a>(
                 );
             }
             // The first binding starts the pipeline; later ones extend it.
-            match start {
-                Some((es, e)) => source_of(idx, es, e, depth + 1, reads),
-                None => source_of(idx, s, assigned[0], depth + 1, reads),
+            let (src, steps) = match start {
+                Some((es, e)) => (source_of(idx, es, e, depth + 1, reads)?, &assigned[..]),
+                None => (
+                    source_of(idx, s, assigned[0], depth + 1, reads)?,
+                    &assigned[1..],
+                ),
+            };
+            // A later step that keeps a count of elements (`ds = ds.take(20000).shuffle(...)`)
+            // before any shuffle: the shard goes after that count (see the method case above).
+            let mut shuffled = false;
+            for step in steps {
+                if let Some(take) = take_nearest_source(step)
+                    && !shuffled
+                    && !idx.text(s.module, take).contains(".shuffle(")
+                {
+                    return Ok(Source {
+                        scope: s,
+                        call: take,
+                    });
+                }
+                shuffled |= idx.text(s.module, *step).contains(".shuffle(");
             }
+            Ok(src)
         }
         _ => Err("it is not built from a call ranklift can follow"),
     }
+}
+
+/// In a chain of dataset methods (`ds.map(f).take(n).shuffle(b)`), the `take` call nearest its
+/// receiver, if any.
+fn take_nearest_source(e: &Expr) -> Option<&Expr> {
+    let mut found = None;
+    let mut cur = e;
+    while let Expr::Call(c) = cur
+        && let Expr::Attribute(a) = &*c.func
+    {
+        if a.attr.as_str() == "take" {
+            found = Some(cur);
+        }
+        cur = &a.value;
+    }
+    found
+}
+
+/// `x.take(...)`.
+fn is_take(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Attribute(a) if a.attr.as_str() == "take"))
 }
 
 /// `Dataset.zip((a, b))` (or another combination) of pipelines that shuffle before they meet:
