@@ -553,6 +553,13 @@ impl<'a> Interp<'a> {
                         _ => {}
                     }
                 }
+                // `len(x)`, `any(x)`, `max(x)`: the builtins that compute a value of `x` test
+                // that value, not what `x` is (`if not len(ix): break` keeps `ix` an array).
+                Expr::Call(c)
+                    if matches!(&*c.func, Expr::Name(f) if matches!(
+                        f.id.as_str(),
+                        "len" | "any" | "all" | "sum" | "min" | "max" | "abs" | "round"
+                    )) => {}
                 Expr::Call(c) => {
                     for a in c.arguments.args.iter() {
                         if matches!(a, Expr::Name(_) | Expr::Attribute(_)) || is_type_call(a) {

@@ -149,6 +149,8 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.flatnonzero", Custom(unknown_length)),
     ("numpy.linalg.norm", Custom(linalg_norm)),
     ("numpy.diag", Custom(diag)),
+    ("numpy.triu", Custom(triangle)),
+    ("numpy.tril", Custom(triangle)),
     // Element-wise, two operands.
     ("numpy.add", Broadcast2),
     ("numpy.subtract", Broadcast2),
@@ -1344,6 +1346,24 @@ fn diag(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value 
         }
         (Some([_, _]), _) => Value::Array(Shape::Known(vec![Dim::Unknown])),
         _ => Value::Array(Shape::AnyRank),
+    }
+}
+
+/// `np.triu(m, k=0)` / `np.tril(m, k=0)`: `m`'s shape (the triangle of its last two axes); a
+/// 1-d `m` of length n is broadcast against the (n, n) mask, so the result is square.
+///
+/// ```python
+/// np.triu(np.ones((4, 5)), 1)  # (4, 5)
+/// np.tril(np.ones(3))          # (3, 3)
+/// ```
+fn triangle(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State) -> Value {
+    match i.arg_shape(args.pos.first(), st) {
+        Some(a) => match a.dims() {
+            Some([n]) => Value::Array(Shape::Known(vec![n.clone(), n.clone()])),
+            Some([]) => Value::Top,
+            _ => Value::Array(a),
+        },
+        None => Value::Top,
     }
 }
 
