@@ -10,7 +10,8 @@
 //!   `nonzero`, `randint`, …, entries of such an array, `expand_dims`/`reshape`/`[:, None]` of
 //!   one, and `+ - * // %` of them with each other or with integers;
 //!
-//! or a local name the scope binds only to one kind of such expression.
+//! or a local name the scope binds only to one kind of such expression. Full slices or an
+//! ellipsis after it change nothing (`a[mask, :]`, `a[idx, ...]` select as `a[mask]`).
 //!
 //! **Result:** a mask's shape must equal the leading sizes of `a` (NumPy's and torch's
 //! `IndexError` otherwise, at the first axis that differs); it selects one axis of unknown
@@ -472,6 +473,23 @@ pub(crate) fn full_mask_value_error(value: &[Dim]) -> Option<(Certainty, String)
     })
 }
 
+/// `a[mask, :]`, `a[idx, ...]`: an index array followed only by full slices or an ellipsis
+/// selects as the index array alone; the array's expression and value, else `index` and `idx`.
+fn lone_index_array<'e>(index: &'e Expr, idx: &Value) -> (&'e Expr, Value) {
+    if let (Expr::Tuple(t), Value::Tuple(super::value::Seq::Exact(items))) = (index, idx)
+        && t.elts.len() == items.len()
+        && t.elts.len() >= 2
+        && t.elts[1..].iter().all(|e| match e {
+            Expr::Slice(s) => s.lower.is_none() && s.upper.is_none() && s.step.is_none(),
+            Expr::EllipsisLiteral(_) => true,
+            _ => false,
+        })
+    {
+        return (&t.elts[0], items[0].clone());
+    }
+    (index, idx.clone())
+}
+
 impl Interp<'_> {
     /// What kind of index array `index` (the expression between the brackets) is here.
     fn index_kind(&self, index: &Expr) -> Option<Kind> {
@@ -530,7 +548,8 @@ impl Interp<'_> {
             Value::Tensor(s) => (s.dims()?, true),
             _ => return None,
         };
-        let shape = match self.index_array_selection(dims, idx, index, tensor, range)? {
+        let (index, idx) = lone_index_array(index, idx);
+        let shape = match self.index_array_selection(dims, &idx, index, tensor, range)? {
             Ok((_, s)) => s,
             Err(()) => Shape::AnyRank,
         };
@@ -554,7 +573,8 @@ impl Interp<'_> {
     ) -> Option<()> {
         let Value::Array(s) = obj else { return None };
         let dims = s.dims()?;
-        let (kind, target) = match self.index_array_selection(dims, idx, index, false, range)? {
+        let (index, idx) = lone_index_array(index, idx);
+        let (kind, target) = match self.index_array_selection(dims, &idx, index, false, range)? {
             Ok(t) => t,
             Err(()) => return Some(()),
         };

@@ -29,6 +29,7 @@ mod index;
 mod index_arrays;
 mod instance_truth;
 mod isinstance;
+mod loop_peel;
 mod ops;
 mod optional_import;
 pub mod partial;

@@ -552,6 +552,20 @@ impl<'a> Interp<'a> {
                 let mut head = st;
                 let mut passes = 0;
                 let mut completed = false;
+                // The first pass on the first element (`interp/loop_peel.rs`).
+                if let Some(first) = self.peeled_first(&it, &head) {
+                    let salt = self.iter_salt;
+                    self.iter_salt = iteration_salt(salt, f.range.start(), 0);
+                    let mut s = head.clone();
+                    self.assign(&f.target, first, &mut s);
+                    let back = self.loop_pass(&f.body, s, &mut breaks, &mut out);
+                    self.iter_salt = salt;
+                    match back {
+                        Some(back) => head = back,
+                        // The first pass never gets back to the head: nothing runs after it.
+                        None => return self.finish_loop(&f.orelse, None, breaks, out),
+                    }
+                }
                 // Only the pass from the stable head reports (see `exec_while`).
                 let saved = self.findings.clone();
                 loop {
