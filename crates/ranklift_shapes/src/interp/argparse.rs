@@ -11,7 +11,8 @@
 //! `type=` when it is a string (`type=int, default="64"` is `64`), `False` for
 //! `action="store_true"` (`True` for `store_false`), `None` for an option without a default, and
 //! unknown for a positional argument or `required=True` (the command line must give them).
-//! `args.x = v` sets an attribute; anything the model cannot follow (an option list it cannot
+//! `argparse.Namespace(name=value, ...)` written out (a driver's or a notebook's options) is
+//! the same namespace, its attributes the keywords. `args.x = v` sets an attribute; anything the model cannot follow (an option list it cannot
 //! read, a namespace handed to a library) leaves that attribute, or all of them, unknown.
 //!
 //! **Why:** training scripts take every size from the command line (`nn.Linear(opt.latent_dim,
@@ -51,6 +52,27 @@ impl Interp<'_> {
             },
         );
         Value::ArgParser(addr)
+    }
+
+    /// `argparse.Namespace(**kwargs)`: a namespace whose attributes are the keywords (all of
+    /// them known unless some come from a `**mapping` the analysis cannot read).
+    pub(crate) fn new_namespace(&mut self, args: &Args, range: TextRange, st: &mut State) -> Value {
+        if !args.pos.is_empty() {
+            return Value::Top;
+        }
+        let mut items = Vec::new();
+        for (k, v) in &args.kw {
+            set(&mut items, k.clone(), v.clone());
+        }
+        let addr = self.heap_addr(u32::from(range.start()));
+        st.insert_obj(
+            addr,
+            Obj::Dict {
+                items,
+                exact: !args.unknown,
+            },
+        );
+        Value::Namespace(addr)
     }
 
     /// A method of a parser (`Value::ArgParser`).

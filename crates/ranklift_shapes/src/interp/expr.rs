@@ -921,6 +921,7 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Argparse) => match attr {
                 "ArgumentParser" => Value::Builtin(Builtin::ArgParser),
+                "Namespace" => Value::Builtin(Builtin::Namespace),
                 _ => Value::Top,
             },
             Value::ArgParser(_) => Value::Method(Box::new(obj.clone()), attr.into()),

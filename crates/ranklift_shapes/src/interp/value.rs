@@ -293,6 +293,8 @@ pub enum Builtin {
     Copy,
     /// `argparse.ArgumentParser`.
     ArgParser,
+    /// `argparse.Namespace`.
+    Namespace,
     /// Any other builtin: calls give an unknown value.
     Other,
 }

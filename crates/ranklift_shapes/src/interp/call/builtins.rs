@@ -482,6 +482,7 @@ impl<'a> Interp<'a> {
             // A copy of a value the heap does not hold is the value itself (arrays are values
             // here); a copy of a list or an object is a new object the analysis does not build.
             Builtin::ArgParser => self.new_arg_parser(range, st),
+            Builtin::Namespace => self.new_namespace(args, range, st),
             Builtin::ObjectNew => match a0 {
                 Some(Value::Class(k)) if self.bases_known(*k, 0) => {
                     self.fresh_instance(*k, range, st)
