@@ -121,10 +121,11 @@ pub enum Rule {
     /// `norm(x, p, dim, keepdim)` (`torch.norm`, `x.norm`, `torch.linalg.norm`,
     /// `vector_norm`): a reduction whose `dim` comes after the order.
     Norm,
-    /// `F.pad`, `index_select`, `F.one_hot` (`torch/resize.rs`).
+    /// `F.pad`, `index_select`, `F.one_hot`, `F.embedding` (`torch/resize.rs`).
     Pad,
     IndexSelect,
     OneHot,
+    Embedding,
     /// `torch.meshgrid` (`torch/meshgrid.rs`).
     Meshgrid,
 }
@@ -681,6 +682,7 @@ impl<'a> Interp<'a> {
             }
             IndexSelect => super::resize::index_select(args),
             OneHot => super::resize::one_hot(args),
+            Embedding => super::resize::embedding(args),
             Meshgrid => super::meshgrid::meshgrid(args),
             Pieces(kind) => self.torch_split(kind, args, range),
             Sorting(kind) => self.torch_sort(kind, args, range),
