@@ -475,7 +475,7 @@ pub(crate) fn full_mask_value_error(value: &[Dim]) -> Option<(Certainty, String)
 
 /// `a[mask, :]`, `a[idx, ...]`: an index array followed only by full slices or an ellipsis
 /// selects as the index array alone; the array's expression and value, else `index` and `idx`.
-fn lone_index_array<'e>(index: &'e Expr, idx: &Value) -> (&'e Expr, Value) {
+fn lone_index_array<'e, 'v>(index: &'e Expr, idx: &'v Value) -> (&'e Expr, &'v Value) {
     if let (Expr::Tuple(t), Value::Tuple(super::value::Seq::Exact(items))) = (index, idx)
         && t.elts.len() == items.len()
         && t.elts.len() >= 2
@@ -485,9 +485,9 @@ fn lone_index_array<'e>(index: &'e Expr, idx: &Value) -> (&'e Expr, Value) {
             _ => false,
         })
     {
-        return (&t.elts[0], items[0].clone());
+        return (&t.elts[0], &items[0]);
     }
-    (index, idx.clone())
+    (index, idx)
 }
 
 impl Interp<'_> {
@@ -549,7 +549,7 @@ impl Interp<'_> {
             _ => return None,
         };
         let (index, idx) = lone_index_array(index, idx);
-        let shape = match self.index_array_selection(dims, &idx, index, tensor, range)? {
+        let shape = match self.index_array_selection(dims, idx, index, tensor, range)? {
             Ok((_, s)) => s,
             Err(()) => Shape::AnyRank,
         };
@@ -574,7 +574,7 @@ impl Interp<'_> {
         let Value::Array(s) = obj else { return None };
         let dims = s.dims()?;
         let (index, idx) = lone_index_array(index, idx);
-        let (kind, target) = match self.index_array_selection(dims, &idx, index, false, range)? {
+        let (kind, target) = match self.index_array_selection(dims, idx, index, false, range)? {
             Ok(t) => t,
             Err(()) => return Some(()),
         };
