@@ -678,8 +678,13 @@ impl<'a> Interp<'a> {
     /// Read a variable.
     pub(crate) fn lookup(&mut self, name: &str, range: TextRange, st: &mut State) -> Value {
         if let Some(f) = self.cur_func {
-            let scope = self.funcs[f as usize].scope.clone();
-            if scope.locals.contains(name) {
+            // Read the scope in place: cloning its `Arc` on every lookup made threads running
+            // the same shared function contend on one reference count.
+            let (local, global) = {
+                let scope = &self.funcs[f as usize].scope;
+                (scope.locals.contains(name), scope.globals.contains(name))
+            };
+            if local {
                 let b = st.locals.as_ref().and_then(|l| l.get(name)).cloned();
                 return match b {
                     Some(b) => {
@@ -710,12 +715,10 @@ impl<'a> Interp<'a> {
             }
             // A comprehension's variable: bound in the function's locals while the
             // comprehension runs, though not a local of the function itself.
-            if !scope.globals.contains(name)
-                && let Some(b) = st.locals.as_ref().and_then(|l| l.get(name))
-            {
+            if !global && let Some(b) = st.locals.as_ref().and_then(|l| l.get(name)) {
                 return b.value.clone();
             }
-            if !scope.globals.contains(name)
+            if !global
                 && let Some(c) = &self.funcs[f as usize].closure
                 && let Some(b) = c.get(name)
             {
@@ -724,7 +727,7 @@ impl<'a> Interp<'a> {
             // A variable of an enclosing function that was not bound yet when this function was
             // defined (the function itself, for recursion; a helper defined after it): Python
             // looks it up when the call runs, so it is unknown here, not undefined.
-            if !scope.globals.contains(name) && self.enclosing_binds(f, name) {
+            if !global && self.enclosing_binds(f, name) {
                 return Value::Top;
             }
         } else if let Some(l) = &st.locals
@@ -765,14 +768,12 @@ impl<'a> Interp<'a> {
         if (name.starts_with("__") && name.ends_with("__")) || self.blind_globals {
             return Value::Top;
         }
-        let module_scope = self.module_scopes[self.cur_module as usize].clone();
-        let star = module_scope.as_ref().is_some_and(|s| s.star_import);
+        let module_scope = self.module_scopes[self.cur_module as usize].as_ref();
+        let star = module_scope.is_some_and(|s| s.star_import);
         // A function reading a global the module binds further down may also be called after
         // that point (`def f(): ... UnitBase` above `class UnitBase`), where it works.
-        let later = self.cur_func.is_some()
-            && module_scope
-                .as_ref()
-                .is_some_and(|s| s.locals.contains(name));
+        let later =
+            self.cur_func.is_some() && module_scope.is_some_and(|s| s.locals.contains(name));
         if !star {
             self.report(
                 range,
