@@ -425,7 +425,7 @@ impl<'a> Interp<'a> {
     /// a passed function can reach (`fig.canvas.mpl_connect("button_press_event", on_click)`
     /// where `on_click` appends to a list of the enclosing function, or to a module global),
     /// become unknown.
-    fn escape(&mut self, args: &Args, st: &mut State) {
+    pub(super) fn escape(&mut self, args: &Args, st: &mut State) {
         let vals: Vec<Value> = args
             .pos
             .iter()
@@ -1209,6 +1209,9 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        if let Some(v) = self.skip_cut_call(&key, module, receiver, &args, range, st) {
+            return v;
+        }
         // Coverage: a parameter bound to an unknown argument traces back to what the call's
         // arguments met; any other forgets what an earlier function's name of that text met.
         for (name, b) in &env {
@@ -1308,6 +1311,7 @@ impl<'a> Interp<'a> {
             if cut && self.fuel > 0 {
                 self.coverage
                     .cause(super::coverage::CALL_BUDGET, saved.0, range);
+                self.cut_calls.insert(key.clone());
             }
         }
         let (ret, end) = match (out.returns, out.normal) {

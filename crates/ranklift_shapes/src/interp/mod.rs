@@ -21,6 +21,7 @@ mod attr_dict;
 pub(crate) mod call;
 mod comprehension;
 pub mod coverage;
+mod cut_calls;
 mod expr;
 mod fstring;
 mod getattr_default;
@@ -29,6 +30,7 @@ mod index;
 mod index_arrays;
 mod instance_truth;
 mod isinstance;
+mod loop_cycle;
 mod loop_peel;
 mod ops;
 mod optional_import;
@@ -268,7 +270,7 @@ struct ModInfo<'a> {
     raised: bool,
 }
 
-type MemoKey = (u32, Vec<Value>);
+pub(crate) type MemoKey = (u32, Vec<Value>);
 
 #[derive(Clone)]
 struct MemoEntry {
@@ -308,6 +310,10 @@ pub struct Interp<'a> {
     iter_salt: u32,
     catches: Vec<Catch>,
     memo: FxMap<MemoKey, Vec<MemoEntry>>,
+    /// Calls from a function nobody calls into another module that ran out of their budget
+    /// (`FOREIGN_CALL_FUEL`), by function and arguments: the same call again is not run (see
+    /// `call_function`).
+    cut_calls: FxSet<MemoKey>,
     /// What the shared run of the imports remembered ([`Interp::prime`]): read by every fork,
     /// copied by none.
     memo_base: Arc<FxMap<MemoKey, Vec<MemoEntry>>>,
@@ -433,6 +439,7 @@ impl<'a> Interp<'a> {
             iter_salt: 0,
             catches: Vec::new(),
             memo: FxMap::default(),
+            cut_calls: FxSet::default(),
             memo_base: Arc::default(),
             module_heaps: vec![None; module_scopes.len()],
             module_scopes,
@@ -564,6 +571,7 @@ impl<'a> Interp<'a> {
         i.config = config.clone();
         i.out_of_fuel = false;
         i.findings.clear();
+        i.cut_calls.clear();
         // Reduced to what an entry starts from by `prime`.
         i.coverage.origin = None;
         i.types.clear();

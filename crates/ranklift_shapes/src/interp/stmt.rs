@@ -380,6 +380,7 @@ impl<'a> Interp<'a> {
         let mut breaks: Option<State> = None;
         let mut head = st;
         let mut unrolled = 0i64;
+        let mut heads = super::loop_cycle::Heads::new(&head);
         // Exact unrolling while the condition is known.
         let exit: Option<State> = loop {
             let mut s = head.clone();
@@ -388,6 +389,8 @@ impl<'a> Interp<'a> {
                 Some(false) => break Some(s),
                 Some(true) if unrolled < MAX_UNROLL && !self.out_of_fuel => {
                     match self.loop_pass(&w.body, s, &mut breaks, &mut out) {
+                        // A head met before: the passes from it would repeat.
+                        Some(n) if heads.repeats(&n) => break None,
                         Some(n) => head = n,
                         None => break None,
                     }

@@ -213,6 +213,11 @@ fn a_class_attribute_written_through_an_unseen_base_is_not_assumed_stored() {
 /// its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from
 /// 3)` at line 11 (NumPy 2.2.6).
 fn deep_library_project(bug: &str) -> tempfile::TempDir {
+    deep_library_tests(bug, 1)
+}
+
+/// [`deep_library_project`] with `slow` tests calling `slowlib.churn()`, each as `test_slow`.
+fn deep_library_tests(bug: &str, slow: usize) -> tempfile::TempDir {
     let mut lib = String::from("def l0(out, k):\n    out.append(k)\n    out.append(k + 1)\n\n");
     for level in 1..=5 {
         lib.push_str(&format!("def l{level}(out):\n"));
@@ -229,13 +234,21 @@ fn deep_library_project(bug: &str) -> tempfile::TempDir {
     lib.push_str("def churn():\n    out = []\n    l5(out)\n    return out\n");
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("slowlib.py"), lib).unwrap();
-    fs::write(
-        tmp.path().join("test_things.py"),
-        format!(
-            "import numpy as np\n\nimport slowlib\n\n\ndef test_slow():\n    assert len(slowlib.churn()) == 2 * 8**5\n\n\ndef test_bug():\n    assert (np.ones((2, 3)) @ {bug}).shape == (2, 5)\n"
-        ),
-    )
-    .unwrap();
+    let mut tests = String::from("import numpy as np\n\nimport slowlib\n\n");
+    for i in 0..slow {
+        let name = if i == 0 {
+            String::new()
+        } else {
+            format!("_{i}")
+        };
+        tests.push_str(&format!(
+            "\ndef test_slow{name}():\n    assert len(slowlib.churn()) == 2 * 8**5\n\n"
+        ));
+    }
+    tests.push_str(&format!(
+        "\ndef test_bug():\n    assert (np.ones((2, 3)) @ {bug}).shape == (2, 5)\n"
+    ));
+    fs::write(tmp.path().join("test_things.py"), tests).unwrap();
     tmp
 }
 
@@ -263,6 +276,27 @@ fn a_deep_library_call_from_a_test_does_not_spend_the_whole_files_budget() {
     let tmp = deep_library_project("np.ones((3, 5))");
     let results = check_paths(&[tmp.path().join("test_things.py")], &opts);
     assert!(results[0].findings.is_empty(), "{:?}", results[0].findings);
+}
+
+#[test]
+fn a_call_cut_once_is_not_run_again_on_the_same_arguments() {
+    // 40 tests each make the call that runs out of its own budget: run 40 times, that is more
+    // than the file's budget, and `test_bug` (line 167) was never reached.
+    let opts = Options {
+        fuel: 60_000,
+        ..Options::default()
+    };
+    let tmp = deep_library_tests("np.ones((4, 5))", 40);
+    let results = check_paths(&[tmp.path().join("test_things.py")], &opts);
+    let r = &results[0];
+    let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
+    assert_eq!(found, vec![(167, "W504")], "{:?}", r.findings);
+    assert!(!r.incomplete);
+    // Negative control: the same tests with the right operand report nothing.
+    let tmp = deep_library_tests("np.ones((3, 5))", 40);
+    let results = check_paths(&[tmp.path().join("test_things.py")], &opts);
+    assert!(results[0].findings.is_empty(), "{:?}", results[0].findings);
+    assert!(!results[0].incomplete);
 }
 
 fn validated_project(width: usize) -> tempfile::TempDir {

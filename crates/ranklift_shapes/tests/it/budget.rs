@@ -1,0 +1,46 @@
+//! What the step budget is spent on: passes that can teach nothing new are not run.
+//!
+//! The expected line and message come from running the program with NumPy 2.2.6
+//! (`STOP=1 python spin.py`): `ValueError: matmul: Input operand 1 has a mismatch in its core
+//! dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)` at
+//! the last line.
+
+use std::fs;
+
+use ranklift_shapes::check::{Options, check_paths};
+
+/// `spin` loops `while True` over four characters (its state comes round every four passes,
+/// and it leaves only by the `return`), then the module makes a shape error on line `3 + 60 +
+/// 12`.
+fn spin_program(rhs: &str) -> tempfile::TempDir {
+    let mut body = String::new();
+    for k in 0..60 {
+        body.push_str(&format!("        c{k} = chars[index] * {k}\n"));
+    }
+    let text = format!(
+        "import os\n\nimport numpy as np\n\n\ndef spin(chars):\n    index = 0\n    while True:\n{body}        if os.environ.get(\"STOP\"):\n            return c0\n        index = (index + 1) % len(chars)\n\n\nspin(\"abcd\")\nnp.ones((2, 3)) @ {rhs}\n"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("spin.py"), text).unwrap();
+    tmp
+}
+
+#[test]
+fn an_unrolled_loop_stops_when_its_state_comes_round_again() {
+    // Unrolled to the limit (64 passes of 60 statements), the loop alone is over the budget
+    // and the error after it is never reached; four passes are not.
+    let opts = Options {
+        fuel: 3_000,
+        ..Options::default()
+    };
+    let tmp = spin_program("np.ones((4, 5))");
+    let r = &check_paths(&[tmp.path().join("spin.py")], &opts)[0];
+    let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
+    assert_eq!(found, vec![(75, "W504")], "{:?}", r.findings);
+    assert!(!r.incomplete);
+    // Negative control: the right operand, nothing reported, still complete.
+    let tmp = spin_program("np.ones((3, 5))");
+    let r = &check_paths(&[tmp.path().join("spin.py")], &opts)[0];
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert!(!r.incomplete);
+}
