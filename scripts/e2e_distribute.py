@@ -120,6 +120,10 @@ RUN_CONTROLS = {
     "keras_gif_frames.py": ("a reader of the guarded loop's name on every rank", lambda t: t.replace(
         "\n    last_frame = os.path.basename(filename)\n",
         "\nlast_frame = os.path.basename(filename)\nif hvd.rank() == 0:\n")),
+    # The GIF rank 0 alone wrote, shown (read) on every rank: FileNotFoundError on rank 1.
+    "keras_gif_display.py": ("the GIF shown on every rank", lambda t: t.replace(
+        "    if hvd.rank() == 0:\n        display.Image(filename=anim_file)\n",
+        "    display.Image(filename=anim_file)\n")),
     # The Horovod block after the guide's last import, where the optimizer already used `hvd`.
     "keras_imports_spread.py": ("the Horovod block after the last import", lambda t: t.replace(
         "import horovod.tensorflow.keras as hvd\nhvd.init()\n", "").replace(

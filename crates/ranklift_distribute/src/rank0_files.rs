@@ -127,8 +127,9 @@ pub fn rank0_paths(idx: &Index, guarded: &[StmtId]) -> (Vec<String>, Vec<(usize,
 }
 
 /// Does the statement call something that reads a file (`PIL.Image.open`, `imageio.imread`,
-/// `embed_file`, `open`)? Only those can fail on a rank that does not have the file; a path
-/// merely computed (`os.path.dirname(checkpoint_path)`) must stay on every rank.
+/// `embed_file`, `open`, a notebook's `display.Image(filename=...)`)? Only those can fail on a
+/// rank that does not have the file; a path merely computed (`os.path.dirname(checkpoint_path)`)
+/// must stay on every rank.
 pub fn opens_a_file(stmt: &Stmt) -> bool {
     ruff_python_ast::helpers::any_over_body(std::slice::from_ref(stmt), |e| {
         let Expr::Call(c) = e else { return false };
@@ -137,10 +138,11 @@ pub fn opens_a_file(stmt: &Stmt) -> bool {
             Expr::Name(n) => n.id.as_str(),
             _ => return false,
         };
+        let from_file = || c.arguments.find_keyword("filename").is_some();
         matches!(
             name,
             "open" | "imread" | "imopen" | "embed_file" | "read_file" | "read" | "load_img"
-        )
+        ) || (matches!(name, "Image" | "SVG") && from_file())
     })
 }
 

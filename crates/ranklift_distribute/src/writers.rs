@@ -21,6 +21,10 @@ pub fn is_file_writer(qual: &str) -> bool {
             | "tensorflow.keras.utils.save_img"
             | "tensorflow.keras.preprocessing.image.save_img"
             | "keras.utils.save_img"
+            // Draws the model's graph to `to_file` (`model.png`), or prints how to install
+            // pydot when it cannot.
+            | "tensorflow.keras.utils.plot_model"
+            | "keras.utils.plot_model"
             | "torchvision.utils.save_image"
             | "torch.jit.save"
             | "torch.onnx.export"
@@ -63,6 +67,10 @@ pub fn is_file_reader(qual: &str) -> bool {
             | "pandas.read_parquet"
             | "scipy.io.loadmat"
             | "torchvision.io.read_image"
+            // A notebook showing a file it made (`display.Image(filename="cvae.gif")` reads
+            // it when built).
+            | "IPython.display.Image"
+            | "IPython.display.SVG"
     )
 }
 
