@@ -112,8 +112,8 @@ def summarize(rows, json_path=None):
 
 def ranklift_verdict(rc, stdout, stderr, row):
     """`ranklift distribute --format json`'s answer for one program of a sweep: its report when it
-    rewrote the program; otherwise None, with the row marked ALREADY, REFUSED (its first error) or
-    FAIL (no JSON report)."""
+    rewrote the program; otherwise None, with the row marked ALREADY, REFUSED (its first error),
+    SKIP (RL001: Python cannot parse the program either) or FAIL (no JSON report)."""
     try:
         report = json.loads(stdout)
     except ValueError:
@@ -128,7 +128,10 @@ def ranklift_verdict(rc, stdout, stderr, row):
         errs = [d for d in report.get("diagnostics", []) if d.get("severity") == "error"]
         fallback = {"code": "?", "message": f"exit {rc}: {stderr[-200:]}"}
         first = errs[0] if errs else (report.get("diagnostics") or [fallback])[0]
-        row.update(result="REFUSED", why=f"{first['code']} {first['message'][:150]}")
+        # A program Python cannot parse either (a notebook cell left half-typed) does not run
+        # at all: no conversion is owed, as when the original fails here.
+        result = "SKIP" if first["code"] == "RL001" else "REFUSED"
+        row.update(result=result, why=f"{first['code']} {first['message'][:150]}")
         return None
     return report
 

@@ -60,7 +60,8 @@ MANIFEST = HERE / "realworld-tf-programs.json"
 # What tutorials import besides TensorFlow (plots, tables, GIFs, IPython.display), pinned to
 # what TensorFlow 2.13's numpy 1.24 allows; installed into the venv on first use only.
 EXTRAS = ["matplotlib==3.8.4", "contourpy==1.2.1", "pandas==2.0.3", "pillow==10.4.0",
-          "imageio==2.34.2", "ipython==8.18.1", "tensorflow-probability==0.21.0", "numpy==1.24.3"]
+          "imageio==2.34.2", "ipython==8.18.1", "tensorflow-probability==0.21.0", "numpy==1.24.3",
+          "scikit-learn==1.3.2"]
 # TensorFlow's tutorials embed their GIFs with tensorflow_docs (its own dependencies are for
 # building the docs, not for `vis.embed`): installed without them, so they cannot move pins.
 NO_DEPS = ["tensorflow-docs==2025.2.19.33219"]
@@ -77,7 +78,7 @@ def ensure_extras():
         if subprocess.run([sys.executable, "-c", "import matplotlib, pandas, IPython"], capture_output=True).returncode != 0:
             subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS_COLLECTIVES, check=True)
         return
-    probe = "import matplotlib, pandas, PIL, imageio, IPython, tensorflow_probability, tensorflow_docs.vis.embed"
+    probe = "import matplotlib, pandas, PIL, imageio, IPython, tensorflow_probability, tensorflow_docs.vis.embed, sklearn"
     if subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode != 0:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + EXTRAS, check=True)
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps"] + NO_DEPS, check=True)
