@@ -973,7 +973,11 @@ BATCH_15 = {f"cifar100-{s}" for s in ("attention", "inceptionv4", "nasnet", "shu
 BATCH_15 |= {"cifar10-resnet20", "transformer-multi-head-attention",
              "transformer-position-wise-feed-forward"}
 HELD_OUT |= BATCH_15
-NOT_YET |= BATCH_15
+# Measured once on 2026-12-01 after that session's last fix: 201/224, 2 false alarms (the
+# Transformer's positional encoding fills `encoding[:, 0::2]` from `torch.arange(0, d,
+# step=2)`, whose `step=` keyword nothing read: a false W522 that left both Transformer models
+# dark; stochastic depth 3/13). After the keyword was read: 213/224, 0 false alarms.
+# Seen now: it runs with the others; no batch is held back yet.
 
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",

@@ -750,14 +750,31 @@ impl<'a> Interp<'a> {
                 }
             }
             Arange => {
-                let ints: Vec<Option<i64>> = args.pos.iter().map(int).collect();
-                let n = match ints.as_slice() {
-                    [Some(end)] => Some((0, *end, 1)),
-                    [Some(a), Some(b)] => Some((*a, *b, 1)),
-                    [Some(a), Some(b), Some(c)] => Some((*a, *b, *c)),
-                    _ => None,
+                // `arange(end)`, `arange(start, end[, step])`; each also by keyword
+                // (`arange(0, d, step=2)`: half the size).
+                let one = args.pos.len() == 1 && args.kw("end").is_none();
+                let is_int = |v: Option<&Value>| matches!(v, Some(Value::Int(_)));
+                let (n, all_ints) = if one {
+                    let end = args.pos.first();
+                    (end.and_then(int).map(|e| (0, e, 1)), is_int(end))
+                } else {
+                    let (a, b, c) = (
+                        args.get(0, "start"),
+                        args.get(1, "end"),
+                        args.get(2, "step"),
+                    );
+                    let ints = (
+                        a.map_or(Some(0), int),
+                        b.and_then(int),
+                        c.map_or(Some(1), int),
+                    );
+                    let n = match ints {
+                        (Some(a), Some(b), Some(c)) => Some((a, b, c)),
+                        _ => None,
+                    };
+                    let ok = (a.is_none() || is_int(a)) && is_int(b) && (c.is_none() || is_int(c));
+                    (n, ok)
                 };
-                let all_ints = args.pos.iter().all(|v| matches!(v, Value::Int(_)));
                 match n {
                     Some((a, b, c)) if c != 0 && all_ints => tensor(vec![Dim::Known(
                         crate::interp::stmt::range_len(a, b, c) as u64,
