@@ -117,6 +117,11 @@ pub fn module_attr(module: &str, attr: &str) -> Value {
     if module == "torch" && runtime::DTYPES.contains(&attr) {
         return Value::TorchFunc("torch.dtype");
     }
+    // A `torch.jit.ScriptModule` subclass is a module like any other: its scripted methods
+    // (`@torch.jit.script_method`, followed as written) compute what eager code would.
+    if full == "torch.jit.ScriptModule" {
+        return Value::TorchFunc("torch.nn.Module");
+    }
     // `torch.cuda.FloatTensor` is `torch.FloatTensor` (on the GPU: same sizes, same rule).
     if module == "torch.cuda"
         && legacy::CONSTRUCTORS.contains(&attr)
