@@ -24,10 +24,12 @@ What one process records (a JSON file, `$RANKLIFT_VERIFY_OUT/rank<R>.json`, R = 
 - and what every recorder records (`ranklift_verify_record`, written beside this file: which
   process records, writes, prints, redirected paths, synthetic datasets).
 
-The step budget: after RANKLIFT_VERIFY_STEPS optimizer steps (0: no budget), the process ends
-(exit status 0) when a training loader starts its next pass, so the end-of-epoch code of the last
-pass (evaluation, checkpoints, logs) has run; a program with no training loader ends at the
-budget's step. Every pass over a loader is cut after RANKLIFT_VERIFY_PASS batches (0: uncut), so
+The step budget: after RANKLIFT_VERIFY_STEPS optimizer steps (0: no budget), a training loader's
+next pass is empty where a `for` loop draws it (RANKLIFT_VERIFY_DRAIN=1), so the epochs left run
+no steps and the program goes on to its end — evaluation, saving, reading back what rank 0
+wrote, the teardown; otherwise (a `next()` draws it, or draining is off) the process ends there
+(exit status 0), the end-of-epoch code of the last pass having run; a program with no training
+loader ends at the budget's step. Every pass over a loader is cut after RANKLIFT_VERIFY_PASS batches (0: uncut), so
 several epochs fit in a small budget.
 """
 
@@ -160,13 +162,30 @@ if _r.active:
 
     _tdl.DataLoader.__init__ = _dl_init
 
+    def _past_budget(lid):
+        """Why a pass of loader `lid` starting now is past the step budget (it trained, and the
+        budget's steps are taken), or None."""
+        if _budget and len(_rec["steps"]) >= _budget and any(p["trains"] and p["loader"] == lid for p in _rec["passes"]):
+            return f"the step budget ({_budget} steps), at the next pass over the training data"
+        return None
+
+    _orig_dl_iter = _tdl.DataLoader.__iter__
+
+    def _dl_iter(self):
+        why = _past_budget(getattr(self, "_ranklift_id", -1))
+        if why and _r.drain_pass(why):
+            return _r.EmptyPass(why)
+        return _orig_dl_iter(self)
+
+    _tdl.DataLoader.__iter__ = _dl_iter
+
     _orig_it_init = _tdl._BaseDataLoaderIter.__init__
 
     def _it_init(self, loader):
         lid = getattr(loader, "_ranklift_id", -1)
-        steps = len(_rec["steps"])
-        if _budget and steps >= _budget and any(p["trains"] and p["loader"] == lid for p in _rec["passes"]):
-            _stop(f"the step budget ({_budget} steps), at the next pass over the training data")
+        why = _past_budget(lid)
+        if why:  # a loader whose own __iter__ does not come through DataLoader's
+            _stop(why)
         _orig_it_init(self, loader)
         try:
             length = len(loader)

@@ -31,7 +31,9 @@ reads, as the PyTorch recorder writes them):
 The step budget (RANKLIFT_VERIFY_STEPS, 0: none): in `fit`, an added callback stops training at
 the end of the batch that reaches it (`stop_training`: the epoch's end runs — validation,
 ModelCheckpoint — and the program goes on after `fit`); in a loop over an eager `tf.data`
-iterator, the process ends when the loop starts its next pass over the training data, and each
+iterator, the loop's next pass over the training data is empty where a `for` loop draws it
+(RANKLIFT_VERIFY_DRAIN=1: the epochs left take no steps and the program goes on to its end —
+the images rank 0 wrote read back, the model saved), else the process ends there, and each
 pass is cut after RANKLIFT_VERIFY_PASS batches (not that of an endless, repeated dataset); a
 loop that draws no such pass (`for step in range(n)`) ends at its next call of a tf.function that trains (or its next eager step) past
 the budget — evaluation, prediction and saving after a stopped `fit` run on; a
@@ -49,6 +51,7 @@ rank, 8 steps whose digests must match the other rank's bit for bit.
 import atexit
 import hashlib
 import os
+import sys
 
 import ranklift_synthetic_data as _hooks
 import ranklift_verify_record as _r
@@ -291,10 +294,16 @@ if _r.active:
             key = id(source) if source is not None else None
             if source is not None and len(_state["sources"]) < 1000:
                 _state["sources"].append(source)  # alive, so that its id stays its own
+            drained = None
             if _state["over"] and key is not None and key in _state["trained"] and tf.executing_eagerly():
-                _r.stop(f"the step budget ({_r.budget} steps), at the next pass over the training data")
+                drained = f"the step budget ({_r.budget} steps), at the next pass over the training data"
+                if not _r.drain_pass(drained):
+                    _r.stop(drained)
             original_init(self, dataset, *a, **k)
             self._ranklift_dataset = key
+            self._ranklift_drained = drained
+            if drained:  # an emptied pass: not a pass over the data
+                return
             self._ranklift_batches = 0
             # An infinite dataset (`repeat()`) has no passes to cut: a program draws from it with
             # `next(iterator)` as long as it trains, and a cut would raise StopIteration there.
@@ -313,6 +322,9 @@ if _r.active:
         original_next = iterator_ops.OwnedIterator.__next__
 
         def __next__(self):
+            drained = getattr(self, "_ranklift_drained", None)
+            if drained:
+                _r.end_empty_pass(drained, sys._getframe(1))
             key = getattr(self, "_ranklift_dataset", None)
             if tf.executing_eagerly() and key in _state["trained"]:
                 if _r.cut and self._ranklift_batches >= _r.cut and not getattr(self, "_ranklift_endless", False):

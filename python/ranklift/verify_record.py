@@ -14,7 +14,8 @@ Recorded here, in `rec` (dumped at exit as `$RANKLIFT_VERIFY_OUT/rank<R>.json`, 
 that opened it), `redirected` (a write outside the run's copy of the project goes below
 `$RANKLIFT_VERIFY_REDIRECT`, and later reads of that path, by any process of the run, read the
 redirected file, so the user's files are never touched), `prints` (where the first `print` calls
-came from), `stopped` (why the recorder ended the process early), `synthetic` (with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded
+came from), `stopped` (why the recorder ended the process early), `drained` (why passes over
+the training data ran empty from some point on, the process going on to its end), `synthetic` (with RANKLIFT_VERIFY_SYNTHETIC=1, the seeded
 stand-ins for downloaded datasets the process loaded). The framework's recorder adds `steps`,
 `losses`, `passes`, `saves`, `schedules`, `names` and `examples`.
 
@@ -48,6 +49,14 @@ rank = "0" if _role == "original" or _worker_rank is None else _worker_rank
 root = os.path.realpath(os.environ.get("RANKLIFT_VERIFY_ROOT", os.getcwd()))
 budget = int(os.environ.get("RANKLIFT_VERIFY_STEPS", "0") or 0)
 cut = int(os.environ.get("RANKLIFT_VERIFY_PASS", "0") or 0)
+# Past the budget, a new pass over the training data runs empty (where a `for` loop draws it) and
+# the program goes on to its end, instead of ending at that pass (RANKLIFT_VERIFY_DRAIN=1).
+drain = os.environ.get("RANKLIFT_VERIFY_DRAIN") == "1"
+# Emptied passes a program may start before the process ends anyway: the end of a program with
+# a few dozen epochs is reached, where the code of each epoch (an evaluation, a checkpoint) has
+# run in the budget's passes already; a longer one, or a `while` loop that waits for a step count
+# the empty passes never raise, ends as it would without draining.
+DRAIN_PASSES = 32
 rec = {
     "rank": int(rank) if rank.isdigit() else 0,
     "steps": [],
@@ -59,6 +68,7 @@ rec = {
     "prints": [],
     "schedules": [],
     "stopped": None,
+    "drained": None,
     "names": {},
     "examples": [],
     "example_passes": [],
@@ -155,6 +165,60 @@ def stop(why):
     """End the process now (exit status 0), saying why."""
     rec["stopped"] = why
     raise SystemExit(0)
+
+
+_emptied = [0]
+
+
+def drain_pass(why):
+    """Whether the pass over the training data starting now, past the step budget (`why`), runs
+    empty instead of ending the process: with RANKLIFT_VERIFY_DRAIN=1, for the first
+    DRAIN_PASSES such passes. The code after the training loop — evaluation, saving, reading
+    back what rank 0 wrote, the process group's teardown — then runs and is judged."""
+    if not drain:
+        return False
+    _emptied[0] += 1
+    if _emptied[0] > DRAIN_PASSES:
+        stop(f"{why}, after {DRAIN_PASSES} passes that ran empty")
+    if rec["drained"] is None:
+        rec["drained"] = f"the step budget ({budget} steps)"
+    return True
+
+
+def in_for_loop(frame):
+    """Whether `frame` is at the step of a `for` loop (or a comprehension's, or a generator's
+    such as tqdm's), where StopIteration ends the loop — not at a call of `next()`, where it
+    would escape into the program."""
+    try:
+        import dis
+
+        at = frame.f_lasti
+        return at >= 0 and dis.opname[frame.f_code.co_code[at]] in ("FOR_ITER", "INSTRUMENTED_FOR_ITER")
+    except Exception:  # an interpreter without these: not known to be a loop
+        return False
+
+
+def end_empty_pass(why, frame):
+    """The first draw from a pass `drain_pass` emptied, by `frame`: no batch for a `for` loop;
+    for a `next()` (which would raise StopIteration into the program) the process ends as it
+    would without draining."""
+    if in_for_loop(frame):
+        raise StopIteration
+    stop(why)
+
+
+class EmptyPass:
+    """The iterator of a pass `drain_pass` emptied (where none of the framework's own is
+    needed: no DataLoader workers start for it)."""
+
+    def __init__(self, why):
+        self.why = why
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        end_empty_pass(self.why, sys._getframe(1))
 
 
 def heartbeat(steps):

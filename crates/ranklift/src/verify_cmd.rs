@@ -340,9 +340,22 @@ struct Plan<'a> {
     engine: Engine,
     scratch: &'a Path,
     args: &'a VerifyArgs,
+    /// Past the step budget, passes over the training data run empty and the programs go on
+    /// to their end (else each process ends at the budget's next pass).
+    drain: bool,
 }
 
 impl Plan<'_> {
+    /// The name of run `base`'s scratch directories: a second round, without draining, keeps
+    /// its own.
+    fn label(&self, base: &str) -> String {
+        if self.drain || self.args.verify_steps == 0 {
+            base.to_owned()
+        } else {
+            format!("{base}-stopped")
+        }
+    }
+
     /// The environment every run shares: the recorder first on PYTHONPATH (then the project's
     /// root), its settings, and the GPUs hidden for a CPU run.
     fn command(&self, label: &str, root: &Path, program: &str, argv: &[String]) -> Command {
@@ -373,6 +386,7 @@ impl Plan<'_> {
             )
             .env("RANKLIFT_VERIFY_STEPS", steps.to_string())
             .env("RANKLIFT_VERIFY_PASS", cut.to_string())
+            .env("RANKLIFT_VERIFY_DRAIN", if self.drain { "1" } else { "0" })
             .env("TMPDIR", tmp)
             .env_remove("RANKLIFT_VERIFY_RECORDER");
         if self.args.synthetic_data {
@@ -391,15 +405,16 @@ impl Plan<'_> {
 
     /// The original, one process.
     fn original(&self, root: &Path, main: &str) -> Run {
-        let rec = self.scratch.join("rec").join("original");
+        let label = self.label("original");
+        let rec = self.scratch.join("rec").join(&label);
         let _ = std::fs::create_dir_all(&rec);
         let py = self.python.display().to_string();
         let mut argv = vec![main.to_owned()];
         argv.extend(self.args.program_args.iter().cloned());
-        let mut cmd = self.command("original", root, &py, &argv);
+        let mut cmd = self.command(&label, root, &py, &argv);
         cmd.env("RANKLIFT_VERIFY_ROLE", "original");
-        let out = self.scratch.join("original.stdout");
-        let err = self.scratch.join("original.stderr");
+        let out = self.scratch.join(format!("{label}.stdout"));
+        let err = self.scratch.join(format!("{label}.stderr"));
         let files = (std::fs::File::create(&out), std::fs::File::create(&err));
         let (Ok(o), Ok(e)) = files else {
             return failed_to_start(1, "cannot create the scratch logs".into());
@@ -435,7 +450,7 @@ impl Plan<'_> {
 
     /// The rewrite on `n` workers of its engine.
     fn workers(&self, root: &Path, main: &str, n: u32) -> Run {
-        let label = format!("np{n}");
+        let label = self.label(&format!("np{n}"));
         let rec = self.scratch.join("rec").join(&label);
         let logs = self.scratch.join("logs").join(&label);
         let _ = std::fs::create_dir_all(&rec);
@@ -719,11 +734,12 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     {
         return cannot(&format!("cannot write the recorder: {e}"));
     }
-    let plan = Plan {
+    let mut plan = Plan {
         python: &py,
         engine: s.engine,
         scratch,
         args,
+        drain: args.verify_steps > 0,
     };
     let budget = match args.verify_steps {
         0 => "to the end".to_owned(),
@@ -753,13 +769,41 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     if let Err(e) = copy(&s.rewrite, &rewrite_two, &HashMap::new(), &[]) {
         return cannot(&e);
     }
+    // The original as it was, for a second round (below).
+    let original_again = scratch.join("original-again");
+    if plan.drain
+        && let Err(e) = copy(&s.original, &original_again, &HashMap::new(), &[])
+    {
+        return cannot(&e);
+    }
     // The original and the 1-process rewrite run side by side (one core each); the two ranks
     // then have both cores.
-    let (original, one) = std::thread::scope(|sc| {
-        let one = sc.spawn(|| plan.workers(&s.rewrite, &s.rewrite_main, 1));
-        let original = plan.original(&s.original, &s.main);
-        (original, one.join())
-    });
+    let first = |plan: &Plan, original: &Path, rewrite: &Path| {
+        std::thread::scope(|sc| {
+            let one = sc.spawn(|| plan.workers(rewrite, &s.rewrite_main, 1));
+            let original = plan.original(original, &s.main);
+            (original, one.join())
+        })
+    };
+    let (mut original, mut one) = first(&plan, &s.original, &s.rewrite);
+    // A program whose code after the training loop needs a batch from every pass (a mean over
+    // the epoch's batches) fails once the budget empties its passes: the original's own failure
+    // says so, and every run is made again as it was before draining, each ending at the
+    // budget's next pass (the rewrite from its copy the 2-process run has not yet touched).
+    if plan.drain
+        && original.exit != Exit::Ok
+        && original.record(0).is_some_and(|r| r.drained.is_some())
+    {
+        let rewrite_again = scratch.join("rewrite-again");
+        if let Err(e) = copy(&rewrite_two, &rewrite_again, &HashMap::new(), &[]) {
+            return cannot(&e);
+        }
+        eprintln!(
+            "ranklift: the original fails once the step budget empties its passes over the training data; running each program again, to the budget's next pass"
+        );
+        plan.drain = false;
+        (original, one) = first(&plan, &original_again, &rewrite_again);
+    }
     let Ok(one) = one else {
         return cannot("the 1-process run's thread panicked");
     };
@@ -806,11 +850,12 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     let failed = verify::failed(&checks);
     match format {
         Format::Json => {
-            let stopped = evidence.original.record(0).and_then(|r| r.stopped.clone());
+            let record = evidence.original.record(0);
             let v = serde_json::json!({
                 "verified": !failed,
-                "steps": evidence.original.record(0).map_or(0, |r| r.steps.len()),
-                "stopped": stopped,
+                "steps": record.map_or(0, |r| r.steps.len()),
+                "stopped": record.and_then(|r| r.stopped.clone()),
+                "drained": record.and_then(|r| r.drained.clone()),
                 "checks": checks,
             });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
@@ -866,9 +911,16 @@ fn render(checks: &[Check], e: &Evidence) -> String {
     }
     let count = |st| checks.iter().filter(|c| c.status == st).count();
     let steps = e.original.record(0).map_or(0, |r| r.steps.len());
-    let how = match e.original.record(0).and_then(|r| r.stopped.as_deref()) {
-        Some(why) => format!("{steps} steps, stopped at {why}"),
-        None => format!("{steps} steps, run to the end"),
+    let record = e.original.record(0);
+    let how = match (
+        record.and_then(|r| r.stopped.as_deref()),
+        record.and_then(|r| r.drained.as_deref()),
+    ) {
+        (Some(why), _) => format!("{steps} steps, stopped at {why}"),
+        (None, Some(why)) => format!(
+            "{steps} steps; the passes over the training data past {why} ran empty, and the program ran to its end"
+        ),
+        (None, None) => format!("{steps} steps, run to the end"),
     };
     let failed: Vec<&str> = checks
         .iter()

@@ -36,6 +36,9 @@ pub struct Record {
     pub schedules: Vec<Schedule>,
     /// Why the recorder ended the process early (the step budget), if it did.
     pub stopped: Option<String>,
+    /// Why the passes over the training data ran empty from some point on (the step budget),
+    /// the process going on to its end, if they did.
+    pub drained: Option<String>,
     /// The name of the parameter at each position of a step's digests.
     pub names: HashMap<String, String>,
     /// The seeded stand-ins the process loaded instead of a download (`--synthetic-data`),
