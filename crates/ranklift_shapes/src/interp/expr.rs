@@ -920,6 +920,7 @@ impl<'a> Interp<'a> {
                 "partial" => Value::Builtin(Builtin::Partial),
                 _ => Value::Top,
             },
+            Value::Module(ModRef::Threading) => super::thread_local::attribute(attr),
             Value::Module(ModRef::Argparse) => match attr {
                 "ArgumentParser" => Value::Builtin(Builtin::ArgParser),
                 "Namespace" => Value::Builtin(Builtin::Namespace),

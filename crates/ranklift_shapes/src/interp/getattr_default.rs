@@ -3,7 +3,8 @@
 //!
 //! **Trigger:** a three-argument `getattr` or a `hasattr` with a constant name, on an object
 //! whose class and bases are all the program's (or `object`, or torch's `nn.Module` and its
-//! containers); `hasattr` also on a number, string, `None` or list.
+//! containers), or on a namespace (`argparse.Namespace`, `threading.local()`: its entries, when
+//! all are known); `hasattr` also on a number, string, `None` or list.
 //!
 //! **Result:** the attribute (`hasattr`: `True`) when the object or its class has it; `default`
 //! (`hasattr`: `False`) when it certainly
@@ -155,6 +156,17 @@ impl Interp<'_> {
         name: &str,
         st: &State,
     ) -> Option<GetattrDefault> {
+        if let Value::Namespace(addr) = obj {
+            // A namespace (`argparse.Namespace`, `threading.local()`) has exactly its entries
+            // when all of them are known.
+            let (items, exact) = st.dict(*addr)?;
+            let key = Value::Str(Some(name.into()));
+            return if items.iter().any(|(k, _)| *k == key) {
+                Some(GetattrDefault::Attribute)
+            } else {
+                exact.then_some(GetattrDefault::Default)
+            };
+        }
         let Value::Instance(addr) = obj else {
             return None;
         };

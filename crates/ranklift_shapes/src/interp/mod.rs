@@ -30,6 +30,7 @@ mod index;
 mod index_arrays;
 mod instance_truth;
 mod isinstance;
+mod library_state;
 mod loop_cycle;
 mod loop_peel;
 mod ops;
@@ -42,6 +43,7 @@ pub mod sharded;
 pub mod state;
 pub(crate) mod stmt;
 mod super_call;
+mod thread_local;
 mod tolist;
 mod unpack;
 pub mod value;
@@ -476,6 +478,7 @@ impl<'a> Interp<'a> {
         let globals = self.run_module_setup(entry, globals);
         // Functions never called: analyse them with unknown (or hinted) arguments.
         let mut i = 0;
+        let mut libraries = None;
         while i < self.funcs.len() && !self.out_of_fuel {
             // Only the functions of reported modules: the others are libraries of the entry.
             let reported = self.modules[self.funcs[i].module as usize].src.report;
@@ -488,6 +491,7 @@ impl<'a> Interp<'a> {
                 };
                 let mut st = State::new();
                 st.globals = g;
+                st.heap = self.library_heap(module, &mut libraries);
                 self.blind_globals = self.modules[module as usize].raised;
                 self.analyse_uncalled(i as u32, st);
                 self.blind_globals = false;

@@ -10,6 +10,12 @@
 //!
 //! Example: a test function's branch that appends to one list of a 2,500-object heap copies
 //! about 80 entries (its shard), not 2,500; the join after the branch looks at that shard only.
+//!
+//! Under the shards a map may have a *base*: a frozen map that is never copied (the objects the
+//! libraries a function uses made at import time, `interp/library_state.rs`). A read falls
+//! through to it; a write copies the one entry into its shard. The shards then hold what the
+//! function made or changed, and a write copies a shard of those, not of the libraries'
+//! thousands of objects.
 
 use std::hash::{BuildHasher, BuildHasherDefault, Hash};
 use std::sync::Arc;
@@ -24,7 +30,10 @@ const SHARD_BITS: u32 = SHARDS.trailing_zeros();
 #[derive(Clone)]
 pub struct ShardedMap<K, V> {
     shards: [Option<Arc<FxMap<K, V>>>; SHARDS],
+    /// Entries, the base's that no shard shadows included.
     len: usize,
+    /// The frozen layer under the shards (see the module doc).
+    base: Option<Arc<FxMap<K, V>>>,
 }
 
 impl<K, V> Default for ShardedMap<K, V> {
@@ -32,6 +41,7 @@ impl<K, V> Default for ShardedMap<K, V> {
         ShardedMap {
             shards: std::array::from_fn(|_| None),
             len: 0,
+            base: None,
         }
     }
 }
@@ -41,7 +51,24 @@ fn shard_of<K: Hash>(k: &K) -> usize {
     (h >> (64 - SHARD_BITS)) as usize
 }
 
+fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
+    /// A map that holds `base`'s entries without copying them (see the module doc).
+    pub fn with_base(base: Arc<FxMap<K, V>>) -> Self {
+        ShardedMap {
+            len: base.len(),
+            base: Some(base),
+            ..ShardedMap::default()
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
@@ -50,8 +77,17 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
         self.len == 0
     }
 
+    fn in_shards(&self, k: &K) -> bool {
+        self.shards[shard_of(k)]
+            .as_ref()
+            .is_some_and(|s| s.contains_key(k))
+    }
+
     pub fn get(&self, k: &K) -> Option<&V> {
-        self.shards[shard_of(k)].as_ref()?.get(k)
+        if let Some(v) = self.shards[shard_of(k)].as_ref().and_then(|s| s.get(k)) {
+            return Some(v);
+        }
+        self.base.as_ref()?.get(k)
     }
 
     pub fn contains_key(&self, k: &K) -> bool {
@@ -59,18 +95,23 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
     }
 
     /// The value at `k`, for writing: its shard is copied first if shared (and only when `k`
-    /// is in it).
+    /// is in the map); a base entry is copied into its shard.
     pub fn get_mut(&mut self, k: &K) -> Option<&mut V> {
-        let shard = self.shards[shard_of(k)].as_mut()?;
-        if !shard.contains_key(k) {
-            return None;
+        let i = shard_of(k);
+        if !self.in_shards(k) {
+            let v = self.base.as_ref()?.get(k)?.clone();
+            Arc::make_mut(self.shards[i].get_or_insert_with(Arc::default)).insert(k.clone(), v);
         }
-        Arc::make_mut(shard).get_mut(k)
+        Arc::make_mut(self.shards[i].as_mut()?).get_mut(k)
     }
 
     pub fn insert(&mut self, k: K, v: V) -> Option<V> {
+        let below = match &self.base {
+            Some(b) if !self.in_shards(&k) => b.get(&k).cloned(),
+            _ => None,
+        };
         let shard = self.shards[shard_of(&k)].get_or_insert_with(Arc::default);
-        let old = Arc::make_mut(shard).insert(k, v);
+        let old = Arc::make_mut(shard).insert(k, v).or(below);
         if old.is_none() {
             self.len += 1;
         }
@@ -78,30 +119,47 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.shards.iter().flatten().flat_map(|s| s.iter())
+        let below = self
+            .base
+            .iter()
+            .flat_map(|b| b.iter())
+            .filter(|(k, _)| !self.in_shards(k));
+        self.shards
+            .iter()
+            .flatten()
+            .flat_map(|s| s.iter())
+            .chain(below)
+    }
+
+    /// The same entries, all in shards (no base).
+    fn flattened(&self) -> Self {
+        let mut out = ShardedMap::default();
+        for (k, v) in self.iter() {
+            out.insert(k.clone(), v.clone());
+        }
+        out
     }
 
     /// Both maps, joined: a key in one only keeps its value; a key in both gets `join(a, b)`,
     /// or keeps `a`'s value when that returns `None` (the same value). Shards the two maps
-    /// share are shared by the result without being looked at.
+    /// share are shared by the result without being looked at, and so is their base.
     pub fn join_with(&self, other: &Self, mut join: impl FnMut(&V, &V) -> Option<V>) -> Self {
+        if !same(&self.base, &other.base) {
+            return self.flattened().join_with(&other.flattened(), join);
+        }
+        let base = self.base.as_deref();
         let mut out = self.clone();
         for (i, theirs) in other.shards.iter().enumerate() {
-            let Some(theirs) = theirs else { continue };
-            let mine = match &mut out.shards[i] {
-                Some(mine) if Arc::ptr_eq(mine, theirs) => continue,
-                Some(mine) => mine,
-                slot @ None => {
-                    out.len += theirs.len();
-                    *slot = Some(theirs.clone());
-                    continue;
-                }
-            };
+            if same(&self.shards[i], theirs) {
+                continue;
+            }
+            let mine = self.shards[i].as_deref();
             let mut added = 0;
             let mut changes = Vec::new();
-            for (k, y) in theirs.iter() {
-                match mine.get(k) {
+            for (k, y) in theirs.iter().flat_map(|s| s.iter()) {
+                match mine.and_then(|m| m.get(k)).or_else(|| base?.get(k)) {
                     Some(x) => {
+                        // `None`: the same value — this side's, or the base's it reads.
                         if let Some(v) = join(x, y) {
                             changes.push((k.clone(), v));
                         }
@@ -112,8 +170,22 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
                     }
                 }
             }
+            // Keys this side changed over the base that the other side still reads there.
+            if let (Some(mine), Some(base)) = (mine, base) {
+                let theirs = theirs.as_deref();
+                for (k, x) in mine.iter() {
+                    if theirs.is_some_and(|t| t.contains_key(k)) {
+                        continue;
+                    }
+                    if let Some(y) = base.get(k)
+                        && let Some(v) = join(x, y)
+                    {
+                        changes.push((k.clone(), v));
+                    }
+                }
+            }
             if !changes.is_empty() {
-                Arc::make_mut(mine).extend(changes);
+                Arc::make_mut(out.shards[i].get_or_insert_with(Arc::default)).extend(changes);
             }
             out.len += added;
         }
@@ -121,28 +193,36 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
     }
 }
 
-impl<K: Hash + Eq, V: PartialEq> PartialEq for ShardedMap<K, V> {
+impl<K: Hash + Eq + Clone, V: PartialEq + Clone> PartialEq for ShardedMap<K, V> {
     fn eq(&self, other: &Self) -> bool {
-        self.len == other.len
-            && self
-                .shards
-                .iter()
-                .zip(&other.shards)
-                .all(|(a, b)| match (a, b) {
-                    (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-                    (None, None) => true,
-                    (Some(s), None) | (None, Some(s)) => s.is_empty(),
-                })
+        if self.len != other.len {
+            return false;
+        }
+        if !same(&self.base, &other.base) {
+            return self.iter().all(|(k, v)| other.get(k) == Some(v));
+        }
+        self.shards
+            .iter()
+            .zip(&other.shards)
+            .all(|(a, b)| match (a, b) {
+                _ if same(a, b) => true,
+                (Some(a), Some(b)) if self.base.is_none() => a == b,
+                _ => a
+                    .iter()
+                    .chain(b)
+                    .flat_map(|s| s.keys())
+                    .all(|k| self.get(k) == other.get(k)),
+            })
     }
 }
 
-impl<K: Hash + Eq, V: Eq> Eq for ShardedMap<K, V> {}
+impl<K: Hash + Eq + Clone, V: Eq + Clone> Eq for ShardedMap<K, V> {}
 
-impl<K: std::fmt::Debug, V: std::fmt::Debug> std::fmt::Debug for ShardedMap<K, V> {
+impl<K: std::fmt::Debug + Hash + Eq + Clone, V: std::fmt::Debug + Clone> std::fmt::Debug
+    for ShardedMap<K, V>
+{
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map()
-            .entries(self.shards.iter().flatten().flat_map(|s| s.iter()))
-            .finish()
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -188,6 +268,52 @@ mod tests {
         assert!(seen.len() < 200, "{} keys joined", seen.len());
         assert_eq!(a.join_with(&a.clone(), |_, _| panic!("shared")), a);
         assert_eq!(j.iter().count(), 1001);
+    }
+
+    #[test]
+    fn a_base_is_read_through_written_by_copy_and_joined_entry_by_entry() {
+        let base: FxMap<u32, u32> = (0..1000).map(|k| (k, k)).collect();
+        let a = ShardedMap::with_base(Arc::new(base));
+        assert_eq!(a.len(), 1000);
+        assert_eq!(a.get(&7), Some(&7));
+        assert!(a.shards.iter().all(Option::is_none), "nothing copied");
+        let (mut b, mut c) = (a.clone(), a.clone());
+        *b.get_mut(&7).unwrap() = 70;
+        assert_eq!(b.insert(8, 80), Some(8));
+        assert_eq!(b.insert(5000, 1), None);
+        *c.get_mut(&9).unwrap() = 90;
+        assert_eq!((b.len(), c.len()), (1001, 1000));
+        // Only the written entries were copied out of the base.
+        let copied: usize = b.shards.iter().flatten().map(|s| s.len()).sum();
+        assert_eq!(copied, 3);
+        assert_eq!(a.get(&7), Some(&7));
+        assert_ne!(a, b);
+        assert_eq!(a, a.clone());
+        let mut same = a.clone();
+        *same.get_mut(&3).unwrap() = 3;
+        assert_eq!(a, same, "a copy of an unchanged base entry is equal to it");
+        // Each changed key is joined with the other side's value, from its shards or the base.
+        let mut seen = Vec::new();
+        let j = b.join_with(&c, |x, y| {
+            seen.push((*x, *y));
+            (x != y).then(|| x.max(y) + 1)
+        });
+        seen.sort_unstable();
+        // 9: changed on the other side only (this side reads the base); 7 and 8: on this side
+        // only (the other reads the base); 5000: made on this side, nothing to join it with.
+        assert_eq!(seen, [(9, 90), (70, 7), (80, 8)]);
+        assert_eq!(j.get(&7), Some(&71));
+        assert_eq!(j.get(&8), Some(&81));
+        assert_eq!(j.get(&9), Some(&91));
+        assert_eq!(j.get(&5000), Some(&1));
+        assert_eq!(j.get(&999), Some(&999));
+        assert_eq!(j.len(), 1001);
+        assert_eq!(j.iter().count(), 1001);
+        // Maps over different bases are joined entry by entry.
+        let other = ShardedMap::with_base(Arc::new((0..1000).map(|k| (k, k)).collect()));
+        let k = a.join_with(&other, |x, y| (x != y).then_some(0));
+        assert_eq!(k.len(), 1000);
+        assert_eq!(k, other);
     }
 
     #[test]

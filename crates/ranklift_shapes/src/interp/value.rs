@@ -204,6 +204,8 @@ pub enum ModRef {
     Functools,
     /// `collections`: `OrderedDict` is a dict.
     Collections,
+    /// `threading`: `local()` (`interp/thread_local.rs`).
+    Threading,
     /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
     Torch(&'static str),
     /// One of the project's own modules, by index.
@@ -424,7 +426,8 @@ impl Value {
                 | ModRef::Math
                 | ModRef::Copy
                 | ModRef::Functools
-                | ModRef::Collections,
+                | ModRef::Collections
+                | ModRef::Threading,
             ) => "module",
             _ => return None,
         })

@@ -337,3 +337,36 @@ fn a_decorator_factorys_wrapper_runs_from_the_program_not_from_an_uncalled_test(
         .expect("the call through the wrapper from the test is a cause");
     assert_eq!(cause.line, 7);
 }
+
+/// A library keeps a configuration dict (a feature off by default) and a test reads it: the
+/// test runs with the configuration the import left (the setting is `False`, not unknown — and
+/// with it unknown, both branches of every call that tests it ran). The twin turns the feature on
+/// in its own module first, and there the other branch runs: NumPy 2.2.6 raises `ValueError:
+/// matmul: Input operand 1 has a mismatch in its core dimension 0, ... (size 5 is different from
+/// 2)` at `config_lib.py` line 12.
+#[test]
+fn a_test_reads_a_librarys_configuration_as_its_import_left_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(
+        dir.join("config_lib.py"),
+        "import numpy as np\n\n_config = {\"dispatch\": False}\n\n\ndef get_config():\n    return _config.copy()\n\n\ndef project(x, basis):\n    if get_config()[\"dispatch\"]:\n        return basis @ x\n    return x @ basis\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("test_config.py"),
+        "from config_lib import get_config\nfrom ranklift.hints import reveal_shape\n\n\ndef test_default():\n    reveal_shape(get_config()[\"dispatch\"])\n",
+    )
+    .unwrap();
+    let found = findings(&[dir.join("test_config.py")]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].2.ends_with("(bool False)"), "{found:?}");
+    fs::write(
+        dir.join("turned_on.py"),
+        "import numpy as np\nimport config_lib\n\nconfig_lib._config[\"dispatch\"] = True\nprint(config_lib.project(np.ones((5, 3)), np.ones((3, 2))).shape)\n",
+    )
+    .unwrap();
+    let found = findings(&[dir.join("turned_on.py")]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("config_lib.py", 12));
+}

@@ -69,6 +69,7 @@ impl<'a> Interp<'a> {
             "math" => return Value::Module(ModRef::Math),
             "copy" => return Value::Module(ModRef::Copy),
             "functools" => return Value::Module(ModRef::Functools),
+            "threading" => return Value::Module(ModRef::Threading),
             "collections" | "collections.abc" => return Value::Module(ModRef::Collections),
             "argparse" => return Value::Module(ModRef::Argparse),
             _ => {}
