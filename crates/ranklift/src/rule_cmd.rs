@@ -57,6 +57,11 @@ pub fn pages() -> Vec<(String, String)> {
                 ranklift_distribute::codes::Target::Torch => " (PyTorch)",
                 ranklift_distribute::codes::Target::Both => "",
             };
+            let severity = match reg.severity {
+                ranklift_python::Severity::Error => "an error (nothing is written)",
+                ranklift_python::Severity::Warning => "a warning",
+                ranklift_python::Severity::Note => "a note",
+            };
             let home = format!("crates/ranklift_distribute/src/{}", reg.home);
             let documented = if *source == home {
                 String::new()
@@ -66,7 +71,7 @@ pub fn pages() -> Vec<(String, String)> {
             out.push((
                 (*code).to_owned(),
                 format!(
-                    "`ranklift distribute`{target}. Raised in `{home}`.{documented}\n\n{}\n",
+                    "`ranklift distribute`{target}, {severity}. Raised in `{home}`.{documented}\n\n{}\n",
                     text.trim_end()
                 ),
             ));

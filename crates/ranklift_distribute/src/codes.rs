@@ -11,6 +11,8 @@
 //! is not a check of its own) and a [`REGISTRY`] row, then refer to the constant where the
 //! diagnostic is made.
 
+pub use ranklift_python::Severity;
+
 /// Which target raises a code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
@@ -31,62 +33,67 @@ pub struct Code {
     pub name: &'static str,
     pub target: Target,
     pub home: &'static str,
+    /// The severity every diagnostic with this code has (a test holds every example's
+    /// diagnostics to it): `Error` blocks the rewrite, `Warning` and `Note` do not.
+    pub severity: Severity,
 }
 
 /// Every code, in code order.
 #[rustfmt::skip]
 pub const REGISTRY: &[Code] = &[
-    Code { code: TF_IMPORT_NOT_TOP_LEVEL, name: "TF_IMPORT_NOT_TOP_LEVEL", target: Target::Tf, home: "tf/checks/tf_import_not_top_level.rs" },
-    Code { code: TF_REBOUND, name: "TF_REBOUND", target: Target::Tf, home: "tf/checks/tf_rebound.rs" },
-    Code { code: TF_MEMBER_ALIAS, name: "TF_MEMBER_ALIAS", target: Target::Tf, home: "tf/checks/tf_member_alias.rs" },
-    Code { code: PRINT_SIDE_EFFECT, name: "PRINT_SIDE_EFFECT", target: Target::Tf, home: "tf/checks/print_side_effect.rs" },
-    Code { code: OPTIMIZER_NOT_CREATED, name: "OPTIMIZER_NOT_CREATED", target: Target::Tf, home: "tf/checks/optimizer_not_created.rs" },
-    Code { code: REBOUND_TO_OTHER_KIND, name: "REBOUND_TO_OTHER_KIND", target: Target::Tf, home: "tf/checks/rebound_to_other_kind.rs" },
-    Code { code: CONDITIONAL_CREATION, name: "CONDITIONAL_CREATION", target: Target::Tf, home: "tf/checks/conditional_creation.rs" },
-    Code { code: APPLY_NOT_A_STATEMENT, name: "APPLY_NOT_A_STATEMENT", target: Target::Tf, home: "tf/rules/broadcast_initial_state.rs" },
-    Code { code: GLOBAL_OPTIMIZER_REPLACED, name: "GLOBAL_OPTIMIZER_REPLACED", target: Target::Tf, home: "tf/checks/global_optimizer_replaced.rs" },
-    Code { code: CHECKPOINT_IN_CONTAINER, name: "CHECKPOINT_IN_CONTAINER", target: Target::Tf, home: "tf/checks/checkpoint_in_container.rs" },
-    Code { code: AMBIGUOUS_MAIN, name: "AMBIGUOUS_MAIN", target: Target::Both, home: "lib.rs" },
-    Code { code: UNSUPPORTED_PATTERN, name: "UNSUPPORTED_PATTERN", target: Target::Tf, home: "tf/mod.rs" },
-    Code { code: MIXED_PATTERNS, name: "MIXED_PATTERNS", target: Target::Tf, home: "tf/mod.rs" },
-    Code { code: STEP_PASSED_AS_VALUE, name: "STEP_PASSED_AS_VALUE", target: Target::Tf, home: "tf/checks/step_passed_as_value.rs" },
-    Code { code: CONDITIONAL_TRAINING_FUNCTION, name: "CONDITIONAL_TRAINING_FUNCTION", target: Target::Tf, home: "tf/checks/conditional_training_function.rs" },
-    Code { code: NOT_TENSORFLOW, name: "NOT_TENSORFLOW", target: Target::Both, home: "lib.rs" },
-    Code { code: NO_TRAINING_LOOP, name: "NO_TRAINING_LOOP", target: Target::Both, home: "lib.rs" },
-    Code { code: ALREADY_DISTRIBUTED, name: "ALREADY_DISTRIBUTED", target: Target::Both, home: "torch/checks/already_distributed.rs" },
-    Code { code: NO_MAIN, name: "NO_MAIN", target: Target::Both, home: "lib.rs" },
-    Code { code: PARTLY_DISTRIBUTED, name: "PARTLY_DISTRIBUTED", target: Target::Tf, home: "tf/mod.rs" },
-    Code { code: TAPE_WITHOUT_NAME, name: "TAPE_WITHOUT_NAME", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs" },
-    Code { code: SHARED_LINE, name: "SHARED_LINE", target: Target::Tf, home: "tf/context.rs" },
-    Code { code: FIRST_BATCH, name: "FIRST_BATCH", target: Target::Tf, home: "tf/rules/broadcast_initial_state.rs" },
-    Code { code: TAPE_NOT_TRAINING, name: "TAPE_NOT_TRAINING", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs" },
-    Code { code: TF1_NO_INIT, name: "TF1_NO_INIT", target: Target::Tf, home: "tf/rules/tf1_broadcast.rs" },
-    Code { code: KERAS_3, name: "KERAS_3", target: Target::Tf, home: "tf/mod.rs" },
-    Code { code: SINGLE_SOURCE, name: "SINGLE_SOURCE", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs" },
-    Code { code: GRADIENTS_IN_TAPE, name: "GRADIENTS_IN_TAPE", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs" },
-    Code { code: TF1_ON_COLLECTIVES, name: "TF1_ON_COLLECTIVES", target: Target::Tf, home: "tf/mod.rs" },
-    Code { code: MODULE_NAME_TAKEN, name: "MODULE_NAME_TAKEN", target: Target::Tf, home: "tf/mod.rs" },
-    Code { code: UNSCALED_LR, name: "UNSCALED_LR", target: Target::Tf, home: "tf/rules/scale_learning_rate.rs" },
-    Code { code: UNDIVIDED_RANGE, name: "UNDIVIDED_RANGE", target: Target::Tf, home: "tf/rules/shard_training_steps.rs" },
-    Code { code: UNKNOWN_OPTIMIZER, name: "UNKNOWN_OPTIMIZER", target: Target::Tf, home: "tf/rules/keras_distributed_optimizer.rs" },
-    Code { code: UNCHECKED_CONFIG, name: "UNCHECKED_CONFIG", target: Target::Tf, home: "tf/rules/tf1_session_config.rs" },
-    Code { code: UNSPLIT_FIT_INPUT, name: "UNSPLIT_FIT_INPUT", target: Target::Tf, home: "tf/rules/shard_dataset.rs" },
-    Code { code: IGNORED_LR, name: "IGNORED_LR", target: Target::Tf, home: "tf/rules/scale_learning_rate.rs" },
-    Code { code: ITERABLE_DATASET, name: "ITERABLE_DATASET", target: Target::Torch, home: "torch/checks/iterable_dataset.rs" },
-    Code { code: CUSTOM_SAMPLER, name: "CUSTOM_SAMPLER", target: Target::Torch, home: "torch/checks/custom_sampler.rs" },
-    Code { code: MODEL_PARALLEL, name: "MODEL_PARALLEL", target: Target::Torch, home: "torch/checks/model_parallel.rs" },
-    Code { code: UNRESOLVED_DATA, name: "UNRESOLVED_DATA", target: Target::Torch, home: "torch/checks/unresolved_data.rs" },
-    Code { code: NO_WRAP_POINT, name: "NO_WRAP_POINT", target: Target::Torch, home: "torch/rules/ddp_wrap.rs" },
-    Code { code: WRAPPED_AND_NOT, name: "WRAPPED_AND_NOT", target: Target::Torch, home: "torch/rules/ddp_wrap.rs" },
-    Code { code: DEFAULT_LR, name: "DEFAULT_LR", target: Target::Torch, home: "torch/rules/scale_lr.rs" },
-    Code { code: NO_MODEL, name: "NO_MODEL", target: Target::Torch, home: "torch/checks/no_model.rs" },
-    Code { code: MISSING_SET_EPOCH, name: "MISSING_SET_EPOCH", target: Target::Torch, home: "torch/checks/missing_set_epoch.rs" },
-    Code { code: EVERY_RANK_WRITES, name: "EVERY_RANK_WRITES", target: Target::Torch, home: "torch/checks/every_rank_writes.rs" },
-    Code { code: COLLECTIVE_UNDER_RANK, name: "COLLECTIVE_UNDER_RANK", target: Target::Torch, home: "torch/checks/collective_under_rank.rs" },
-    Code { code: PREFIXED_STATE_DICT, name: "PREFIXED_STATE_DICT", target: Target::Torch, home: "torch/checks/prefixed_state_dict.rs" },
-    Code { code: SHUFFLE_WITH_SAMPLER, name: "SHUFFLE_WITH_SAMPLER", target: Target::Torch, home: "torch/checks/shuffle_with_sampler.rs" },
-    Code { code: UNSHARDED_TRAINING_LOADER, name: "UNSHARDED_TRAINING_LOADER", target: Target::Torch, home: "torch/checks/unsharded_training_loader.rs" },
-    Code { code: INTERNAL, name: "INTERNAL", target: Target::Both, home: "editor.rs" },
+    Code { code: TF_IMPORT_NOT_TOP_LEVEL, name: "TF_IMPORT_NOT_TOP_LEVEL", target: Target::Tf, home: "tf/checks/tf_import_not_top_level.rs", severity: Severity::Error },
+    Code { code: TF_REBOUND, name: "TF_REBOUND", target: Target::Tf, home: "tf/checks/tf_rebound.rs", severity: Severity::Error },
+    Code { code: TF_MEMBER_ALIAS, name: "TF_MEMBER_ALIAS", target: Target::Tf, home: "tf/checks/tf_member_alias.rs", severity: Severity::Error },
+    Code { code: PRINT_SIDE_EFFECT, name: "PRINT_SIDE_EFFECT", target: Target::Tf, home: "tf/checks/print_side_effect.rs", severity: Severity::Error },
+    Code { code: OPTIMIZER_NOT_CREATED, name: "OPTIMIZER_NOT_CREATED", target: Target::Tf, home: "tf/checks/optimizer_not_created.rs", severity: Severity::Warning },
+    Code { code: REBOUND_TO_OTHER_KIND, name: "REBOUND_TO_OTHER_KIND", target: Target::Tf, home: "tf/checks/rebound_to_other_kind.rs", severity: Severity::Error },
+    Code { code: CONDITIONAL_CREATION, name: "CONDITIONAL_CREATION", target: Target::Tf, home: "tf/checks/conditional_creation.rs", severity: Severity::Warning },
+    Code { code: APPLY_NOT_A_STATEMENT, name: "APPLY_NOT_A_STATEMENT", target: Target::Tf, home: "tf/rules/broadcast_initial_state.rs", severity: Severity::Error },
+    Code { code: GLOBAL_OPTIMIZER_REPLACED, name: "GLOBAL_OPTIMIZER_REPLACED", target: Target::Tf, home: "tf/checks/global_optimizer_replaced.rs", severity: Severity::Warning },
+    Code { code: CHECKPOINT_IN_CONTAINER, name: "CHECKPOINT_IN_CONTAINER", target: Target::Tf, home: "tf/checks/checkpoint_in_container.rs", severity: Severity::Error },
+    Code { code: AMBIGUOUS_MAIN, name: "AMBIGUOUS_MAIN", target: Target::Both, home: "lib.rs", severity: Severity::Error },
+    Code { code: UNSUPPORTED_PATTERN, name: "UNSUPPORTED_PATTERN", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Error },
+    Code { code: MIXED_PATTERNS, name: "MIXED_PATTERNS", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Error },
+    Code { code: STEP_PASSED_AS_VALUE, name: "STEP_PASSED_AS_VALUE", target: Target::Tf, home: "tf/checks/step_passed_as_value.rs", severity: Severity::Warning },
+    Code { code: CONDITIONAL_TRAINING_FUNCTION, name: "CONDITIONAL_TRAINING_FUNCTION", target: Target::Tf, home: "tf/checks/conditional_training_function.rs", severity: Severity::Error },
+    Code { code: OPTIONAL_STRATEGY, name: "OPTIONAL_STRATEGY", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Warning },
+    Code { code: NOT_TENSORFLOW, name: "NOT_TENSORFLOW", target: Target::Both, home: "lib.rs", severity: Severity::Error },
+    Code { code: NO_TRAINING_LOOP, name: "NO_TRAINING_LOOP", target: Target::Both, home: "lib.rs", severity: Severity::Error },
+    Code { code: ALREADY_DISTRIBUTED, name: "ALREADY_DISTRIBUTED", target: Target::Both, home: "torch/checks/already_distributed.rs", severity: Severity::Note },
+    Code { code: NO_MAIN, name: "NO_MAIN", target: Target::Both, home: "lib.rs", severity: Severity::Error },
+    Code { code: PARTLY_DISTRIBUTED, name: "PARTLY_DISTRIBUTED", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Error },
+    Code { code: TAPE_WITHOUT_NAME, name: "TAPE_WITHOUT_NAME", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs", severity: Severity::Error },
+    Code { code: SHARED_LINE, name: "SHARED_LINE", target: Target::Tf, home: "tf/context.rs", severity: Severity::Error },
+    Code { code: FIRST_BATCH, name: "FIRST_BATCH", target: Target::Tf, home: "tf/rules/broadcast_initial_state.rs", severity: Severity::Error },
+    Code { code: TAPE_NOT_TRAINING, name: "TAPE_NOT_TRAINING", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs", severity: Severity::Note },
+    Code { code: TF1_NO_INIT, name: "TF1_NO_INIT", target: Target::Tf, home: "tf/rules/tf1_broadcast.rs", severity: Severity::Error },
+    Code { code: KERAS_3, name: "KERAS_3", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Error },
+    Code { code: SINGLE_SOURCE, name: "SINGLE_SOURCE", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs", severity: Severity::Error },
+    Code { code: GRADIENTS_IN_TAPE, name: "GRADIENTS_IN_TAPE", target: Target::Tf, home: "tf/rules/distributed_gradient_tape.rs", severity: Severity::Error },
+    Code { code: TF1_ON_COLLECTIVES, name: "TF1_ON_COLLECTIVES", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Error },
+    Code { code: MODULE_NAME_TAKEN, name: "MODULE_NAME_TAKEN", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Error },
+    Code { code: KERAS_3_ASSUMED, name: "KERAS_3_ASSUMED", target: Target::Tf, home: "tf/mod.rs", severity: Severity::Note },
+    Code { code: UNSCALED_LR, name: "UNSCALED_LR", target: Target::Tf, home: "tf/rules/scale_learning_rate.rs", severity: Severity::Warning },
+    Code { code: UNDIVIDED_RANGE, name: "UNDIVIDED_RANGE", target: Target::Tf, home: "tf/rules/shard_training_steps.rs", severity: Severity::Warning },
+    Code { code: UNKNOWN_OPTIMIZER, name: "UNKNOWN_OPTIMIZER", target: Target::Tf, home: "tf/rules/keras_distributed_optimizer.rs", severity: Severity::Error },
+    Code { code: UNCHECKED_CONFIG, name: "UNCHECKED_CONFIG", target: Target::Tf, home: "tf/rules/tf1_session_config.rs", severity: Severity::Warning },
+    Code { code: UNSPLIT_FIT_INPUT, name: "UNSPLIT_FIT_INPUT", target: Target::Tf, home: "tf/rules/shard_dataset.rs", severity: Severity::Warning },
+    Code { code: IGNORED_LR, name: "IGNORED_LR", target: Target::Tf, home: "tf/rules/scale_learning_rate.rs", severity: Severity::Warning },
+    Code { code: ITERABLE_DATASET, name: "ITERABLE_DATASET", target: Target::Torch, home: "torch/checks/iterable_dataset.rs", severity: Severity::Error },
+    Code { code: CUSTOM_SAMPLER, name: "CUSTOM_SAMPLER", target: Target::Torch, home: "torch/checks/custom_sampler.rs", severity: Severity::Error },
+    Code { code: MODEL_PARALLEL, name: "MODEL_PARALLEL", target: Target::Torch, home: "torch/checks/model_parallel.rs", severity: Severity::Error },
+    Code { code: UNRESOLVED_DATA, name: "UNRESOLVED_DATA", target: Target::Torch, home: "torch/checks/unresolved_data.rs", severity: Severity::Error },
+    Code { code: NO_WRAP_POINT, name: "NO_WRAP_POINT", target: Target::Torch, home: "torch/rules/ddp_wrap.rs", severity: Severity::Error },
+    Code { code: WRAPPED_AND_NOT, name: "WRAPPED_AND_NOT", target: Target::Torch, home: "torch/rules/ddp_wrap.rs", severity: Severity::Warning },
+    Code { code: DEFAULT_LR, name: "DEFAULT_LR", target: Target::Torch, home: "torch/rules/scale_lr.rs", severity: Severity::Warning },
+    Code { code: NO_MODEL, name: "NO_MODEL", target: Target::Torch, home: "torch/checks/no_model.rs", severity: Severity::Error },
+    Code { code: MISSING_SET_EPOCH, name: "MISSING_SET_EPOCH", target: Target::Torch, home: "torch/checks/missing_set_epoch.rs", severity: Severity::Warning },
+    Code { code: EVERY_RANK_WRITES, name: "EVERY_RANK_WRITES", target: Target::Torch, home: "torch/checks/every_rank_writes.rs", severity: Severity::Warning },
+    Code { code: COLLECTIVE_UNDER_RANK, name: "COLLECTIVE_UNDER_RANK", target: Target::Torch, home: "torch/checks/collective_under_rank.rs", severity: Severity::Error },
+    Code { code: PREFIXED_STATE_DICT, name: "PREFIXED_STATE_DICT", target: Target::Torch, home: "torch/checks/prefixed_state_dict.rs", severity: Severity::Warning },
+    Code { code: SHUFFLE_WITH_SAMPLER, name: "SHUFFLE_WITH_SAMPLER", target: Target::Torch, home: "torch/checks/shuffle_with_sampler.rs", severity: Severity::Error },
+    Code { code: UNSHARDED_TRAINING_LOADER, name: "UNSHARDED_TRAINING_LOADER", target: Target::Torch, home: "torch/checks/unsharded_training_loader.rs", severity: Severity::Warning },
+    Code { code: INTERNAL, name: "INTERNAL", target: Target::Both, home: "editor.rs", severity: Severity::Error },
 ];
 
 /// The registry's row of `code`.
@@ -118,6 +125,20 @@ pub const AMBIGUOUS_MAIN: &str = "DST101";
 /// **Fix:** a custom `tf.estimator.Estimator` with a `model_fn`, a `GradientTape` loop, or
 /// `Model.fit`.
 pub const UNSUPPORTED_PATTERN: &str = "DST102";
+/// An optional `tf.distribute` branch (`if FLAGS.multi_gpu: strategy =
+/// tf.distribute.MirroredStrategy()`) around model creation: it is left as is, and the rest
+/// of the program is distributed (a warning).
+///
+/// **Why:** one process per GPU replaces the strategy; with the branch switched off the
+/// program trains as the rewrite expects, with it on the strategy would split each process's
+/// batch again.
+///
+/// ```python
+/// if FLAGS.multi_gpu:
+///     strategy = tf.distribute.MirroredStrategy()  # DST106
+/// ```
+/// **Fix:** run with the branch switched off (the flag that enables it unset).
+pub const OPTIONAL_STRATEGY: &str = "DST106";
 /// TF2 training mixed with a TF1 pattern (a `Session` loop next to `Model.fit`), or two TF1
 /// patterns in one program. (`fit` next to a custom loop is distributed.)
 ///
@@ -230,8 +251,7 @@ pub const TAPE_NOT_TRAINING: &str = "DST208";
 /// `MonitoredTrainingSession`).
 pub const TF1_NO_INIT: &str = "DST209";
 /// A Keras 3 API (`keras.ops`, `keras.random`) under an explicit `--target-tf` of 2.15 or
-/// older (an error); without a target given or an installed TensorFlow found, a note that
-/// the program is distributed onto TensorFlow's own collectives (TensorFlow ≥ 2.16).
+/// older (without a target given or an installed TensorFlow found: DST215).
 ///
 /// **Why:** Horovod runs Keras 2 only (its last release predates Keras 3; horovod#4290);
 /// on TensorFlow 2.16+ `import keras` is Keras 3, which the collectives engine serves.
@@ -239,6 +259,16 @@ pub const TF1_NO_INIT: &str = "DST209";
 /// **Fix:** pass `--target-tf` with the TensorFlow you run: 2.16 or newer for the
 /// collectives engine (`ranklift launch`), 2.15 or older for Horovod with Keras 2 code.
 pub const KERAS_3: &str = "DST210";
+/// A Keras 3 API (`keras.ops`, `keras.random`) with no `--target-tf` given and no installed
+/// TensorFlow found: the program is distributed onto TensorFlow's own collectives (TensorFlow
+/// 2.16 or newer), and this note says so.
+///
+/// **Why:** Horovod runs Keras 2 only (its last release predates Keras 3; horovod#4290); the
+/// code itself says which TensorFlow it is written for.
+///
+/// **Fix:** none needed; pass `--target-tf` to choose (2.15 or older means Horovod and Keras 2,
+/// and then DST210).
+pub const KERAS_3_ASSUMED: &str = "DST215";
 /// TF1 graph-mode training (`Session`, `MonitoredTrainingSession`, `tf.estimator`) with a
 /// target of TensorFlow 2.16 or newer.
 ///

@@ -537,3 +537,56 @@ fn collectives_engine_golden_rewrites() {
         );
     }
 }
+
+/// Every diagnostic of every example — TensorFlow (for Horovod and for TensorFlow's
+/// collectives), PyTorch, the refusals and the restriction violations — has the severity its
+/// code's registry row states: one code, one severity, so `ranklift rule CODE` tells the truth.
+#[test]
+fn every_diagnostic_has_its_codes_severity() {
+    let modern = Options {
+        tf: TfOptions {
+            target_tf: (2, 21),
+            ..TfOptions::default()
+        },
+        ..Options::default()
+    };
+    let assumed = Options {
+        tf: TfOptions {
+            target_tf_assumed: true,
+            ..TfOptions::default()
+        },
+        ..Options::default()
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for dir in [
+        examples_dir(),
+        examples_dir().join("violations"),
+        torch_dir(),
+        torch_dir().join("refusals"),
+        torch_dir().join("already_ddp"),
+    ] {
+        for p in inputs(&dir) {
+            let project = load(&p);
+            for opts in [&Options::default(), &modern, &assumed] {
+                for d in distribute(&project, None, opts).diagnostics {
+                    let Some(reg) = ranklift_distribute::codes::lookup(d.code) else {
+                        continue; // a front-end code (RL...), not the registry's
+                    };
+                    assert_eq!(
+                        d.severity,
+                        reg.severity,
+                        "{}: {} {}",
+                        p.display(),
+                        d.code,
+                        d.message
+                    );
+                    seen.insert(d.code);
+                }
+            }
+        }
+    }
+    // The codes of both severities a code once had, each now its own.
+    for code in ["DST102", "DST106", "DST210", "DST215"] {
+        assert!(seen.contains(code), "no example raises {code}: {seen:?}");
+    }
+}

@@ -135,7 +135,7 @@ fn keras_3_apis_choose_the_collectives_unless_the_target_says_otherwise() {
         out.contains("--- /dev/null\n+++ b/ranklift_tf.py\n"),
         "{out}"
     );
-    assert!(err.contains("DST210"), "{err}");
+    assert!(err.contains("DST215"), "{err}");
     assert!(
         err.contains("is a Keras 3 API: distributed onto TensorFlow's own collectives"),
         "{err}"

@@ -41,13 +41,13 @@ fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), B
         if q.starts_with("tensorflow.keras.ops.") || q.starts_with("tensorflow.keras.random.") {
             let q = q.strip_prefix("tensorflow.").unwrap_or(&q);
             let pm = &idx.project.modules[c.scope.module];
-            let at = |sev, msg: String, hint: &str| {
+            let at = |code, sev, msg: String, hint: &str| {
                 Diagnostic::new(
                     &pm.rel_path,
                     &pm.parsed.text,
                     &pm.parsed.index,
                     c.call.func.range(),
-                    codes::KERAS_3,
+                    code,
                     sev,
                     msg,
                 )
@@ -57,6 +57,7 @@ fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), B
                 return Ok((
                     Engine::Collectives,
                     Some(at(
+                        codes::KERAS_3_ASSUMED,
                         Severity::Note,
                         format!(
                             "`{q}` is a Keras 3 API: distributed onto TensorFlow's own collectives (TensorFlow 2.16 or newer)"
@@ -66,6 +67,7 @@ fn engine(idx: &Index, opts: &Options) -> Result<(Engine, Option<Diagnostic>), B
                 ));
             }
             return Err(Box::new(at(
+                codes::KERAS_3,
                 Severity::Error,
                 format!(
                     "`{q}` is a Keras 3 API, but --target-tf {}.{} means Keras 2 and Horovod",
@@ -250,7 +252,7 @@ pub(crate) fn distribute_tf(idx: &Index, main: Option<&str>, opts: &Options) -> 
             Engine::Horovod => ("Horovod", "horovodrun"),
             Engine::Collectives => ("TensorFlow's collectives (ranklift_tf)", "ranklift launch"),
         };
-        cx.diag(call.scope.module, call.call.range(), codes::UNSUPPORTED_PATTERN, Severity::Warning,
+        cx.diag(call.scope.module, call.call.range(), codes::OPTIONAL_STRATEGY, Severity::Warning,
             format!("this optional tf.distribute branch is left as is; the rest of the program is distributed with {engine_name}"),
             format!("under {launcher}, run with this branch switched off: one process per GPU replaces the strategy"));
     }
