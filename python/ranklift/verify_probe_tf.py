@@ -128,10 +128,13 @@ if _r.active:
         # initial weights) draws anew in every run, and the original and the rewrite on 1
         # process would be compared across two draws. The original and the 1-process run start
         # from the same seeds instead; a program that seeds itself does so later, and its seeds
-        # win. In the 2-process run the ranks other than 0 start from other seeds (the offset
-        # above), as unseeded ranks would: a missing broadcast still shows in `replicas`.
+        # win. In the 2-process run the ranks other than 0 draw Python's `random` from other
+        # seeds (the offset above applies to the seed given here), as unseeded ranks would: a
+        # missing broadcast still shows in `replicas`; TensorFlow's global seed, and NumPy's,
+        # stay the same on every rank (a pipeline shuffled with an op seed, `shuffle_seed=0`,
+        # takes its order from both, and its shards are disjoint only if every rank has it).
         try:
-            keras.utils.set_random_seed(_SEED + _offset)
+            keras.utils.set_random_seed(_SEED)
         except Exception:  # noqa: BLE001 - an old Keras without it: left unseeded
             pass
 
