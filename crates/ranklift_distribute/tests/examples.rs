@@ -36,6 +36,17 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// The options of a TensorFlow 2.16+ target (TensorFlow's own collectives).
+fn modern() -> Options {
+    Options {
+        tf: TfOptions {
+            target_tf: (2, 21),
+            ..TfOptions::default()
+        },
+        ..Options::default()
+    }
+}
+
 /// The rendered outcome, with the machine-specific location of the examples replaced, so that
 /// snapshots are the same on every machine (project-level diagnostics name the directory given).
 fn render(o: &Outcome) -> String {
@@ -394,13 +405,7 @@ fn examples_with_semicolon_statements_are_rewritten() {
 #[test]
 fn collectives_engine_changes_only_the_engine() {
     let dir = examples_dir();
-    let modern = Options {
-        tf: TfOptions {
-            target_tf: (2, 21),
-            ..TfOptions::default()
-        },
-        ..Options::default()
-    };
+    let modern = modern();
     let mut compared = 0;
     for p in inputs(&dir) {
         let project = load(&p);
@@ -521,13 +526,7 @@ fn collectives_engine_changes_only_the_engine() {
 /// `python/ranklift_tf.py`, checked above).
 #[test]
 fn collectives_engine_golden_rewrites() {
-    let modern = Options {
-        tf: TfOptions {
-            target_tf: (2, 21),
-            ..TfOptions::default()
-        },
-        ..Options::default()
-    };
+    let modern = modern();
     for name in ["tape_mlp.py", "keras_fit_basic.py"] {
         let mut o = distribute(&load(&examples_dir().join(name)), None, &modern);
         o.changes.retain(|c| !c.created);
@@ -543,13 +542,7 @@ fn collectives_engine_golden_rewrites() {
 /// code's registry row states: one code, one severity, so `ranklift rule CODE` tells the truth.
 #[test]
 fn every_diagnostic_has_its_codes_severity() {
-    let modern = Options {
-        tf: TfOptions {
-            target_tf: (2, 21),
-            ..TfOptions::default()
-        },
-        ..Options::default()
-    };
+    let modern = modern();
     let assumed = Options {
         tf: TfOptions {
             target_tf_assumed: true,
