@@ -778,14 +778,14 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
     }
     // The original and the 1-process rewrite run side by side (one core each); the two ranks
     // then have both cores.
-    let first = |plan: &Plan, original: &Path, rewrite: &Path| {
+    let side_by_side = |plan: &Plan, original: &Path, rewrite: &Path| {
         std::thread::scope(|sc| {
             let one = sc.spawn(|| plan.workers(rewrite, &s.rewrite_main, 1));
             let original = plan.original(original, &s.main);
             (original, one.join())
         })
     };
-    let (mut original, mut one) = first(&plan, &s.original, &s.rewrite);
+    let (mut original, mut one) = side_by_side(&plan, &s.original, &s.rewrite);
     // A program whose code after the training loop needs a batch from every pass (a mean over
     // the epoch's batches) fails once the budget empties its passes: the original's own failure
     // says so, and every run is made again as it was before draining, each ending at the
@@ -802,7 +802,7 @@ pub fn execute(s: Staged, args: &VerifyArgs, format: Format) -> ExitCode {
             "ranklift: the original fails once the step budget empties its passes over the training data; running each program again, to the budget's next pass"
         );
         plan.drain = false;
-        (original, one) = first(&plan, &original_again, &rewrite_again);
+        (original, one) = side_by_side(&plan, &original_again, &rewrite_again);
     }
     let Ok(one) = one else {
         return cannot("the 1-process run's thread panicked");
