@@ -122,6 +122,38 @@ fn an_unknown_value_is_traced_through_names_and_attributes_to_its_cause() {
     assert_eq!(causes[1]["darkened"], 3, "{v}");
 }
 
+#[test]
+fn an_unknown_value_is_traced_through_the_list_it_was_joined_in() {
+    // A module's encoding loses its value to an unmodelled call, then joins it with a known
+    // tensor in a list (`torch.cat([lost, known])`); the entry reads the result. Its cause is
+    // the call, not "unattributed" (the list was known, and dropped the origin before).
+    let d = tmp(
+        "coverage-list",
+        &[
+            (
+                "enc.py",
+                "import torch\nimport mystery\n\n\nclass Encoding:\n    def __init__(self):\n        lost = mystery.flip(torch.zeros(4, 8))\n        known = torch.zeros(3, 8)\n        self.pe = torch.cat([lost, known], dim=0)\n\n    def get(self):\n        return self.pe\n",
+            ),
+            (
+                "main.py",
+                "from enc import Encoding\n\npe = Encoding().get()\nrows = pe.size(0)\n",
+            ),
+        ],
+    );
+    let o = bin()
+        .args(["shapes", "--statistics", "--format", "json"])
+        .arg(d.join("main.py"))
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let causes = v["statistics"]["not_modelled"].as_array().unwrap();
+    assert_eq!(causes.len(), 1, "{v}");
+    assert_eq!(causes[0]["name"], "mystery.flip", "{v}");
+    assert!(causes[0]["darkened"].as_u64().unwrap() >= 2, "{v}");
+    assert_eq!(v["statistics"]["total"]["unattributed"], 0, "{v}");
+}
+
 const BAD: &str = "import numpy as np\nx = np.zeros((2, 3))\ny = x @ np.ones((4, 2))\n";
 
 #[test]

@@ -546,6 +546,9 @@ impl<'a> Interp<'a> {
             let id: u32 = rest.trim_end_matches('>').parse().unwrap_or(0);
             return self.call_function(id, Some(recv.clone()), args, range, st);
         }
+        if name.starts_with("<namedtuple ") {
+            return self.call_named_tuple_method(recv, name, &args, range, st);
+        }
         match (recv, &**name) {
             (Value::Super(s), _) => {
                 let (obj, class) = (s.0.clone(), s.1);
@@ -661,16 +664,7 @@ impl<'a> Interp<'a> {
                 ))
             }
             (Value::Tuple(_), "index" | "count") => Value::Int(Int::Range(Some(0), None)),
-            (Value::Str(_), "split" | "splitlines" | "rsplit") => self.alloc_list(
-                Seq::Summary(Box::new(Value::Str(None)), Int::Range(Some(0), None)),
-                range.start(),
-                st,
-            ),
-            (Value::Str(_), "find" | "rfind" | "index" | "rindex" | "count") => {
-                Value::Int(Int::ANY)
-            }
-            (Value::Str(_), "startswith" | "endswith" | "isdigit" | "isalpha") => Value::Bool(None),
-            (Value::Str(_), _) => Value::Str(None),
+            (Value::Str(s), _) => self.call_str_method(s, name, &args, range, st),
             _ => {
                 self.escape(&args, st);
                 Value::Top
@@ -734,7 +728,7 @@ impl<'a> Interp<'a> {
 
     /// Lists of known contents passed to torch become tuples (`torch.cat([a, b])`,
     /// `torch.zeros([2, 3])`): torch reads them and keeps nothing.
-    fn lists_as_tuples(&self, mut args: Args, st: &State) -> Args {
+    pub(crate) fn lists_as_tuples(&self, mut args: Args, st: &State) -> Args {
         let conv = |v: &mut Value| {
             if let Value::List(a) = v
                 && let Some(Seq::Exact(items)) = st.list(*a)
@@ -987,6 +981,7 @@ impl<'a> Interp<'a> {
             // A subclass of a torch layer with no `__init__` of its own: the layer's.
             None => {
                 if let Some(layer) = self.torch_layer_base(c, 0) {
+                    let args = self.lists_as_tuples(args, st);
                     let built = crate::torch::layers::construct(layer, &args);
                     self.store_layer(&obj, built, st);
                 }

@@ -247,6 +247,22 @@ impl Coverage {
     }
 }
 
+/// Is `v` unknown, or a tuple or list with an unknown item (one level deep)? Its origin is
+/// then kept for what is computed from it.
+pub(crate) fn holds_unknown(v: &Value, st: &crate::interp::state::State) -> bool {
+    use crate::interp::value::Seq;
+    let any = |s: &Seq| match s {
+        Seq::Exact(items) => items.iter().any(|v| matches!(v, Value::Top)),
+        Seq::Summary(item, _) => matches!(**item, Value::Top),
+    };
+    match v {
+        Value::Top => true,
+        Value::Tuple(s) => any(s),
+        Value::List(a) => st.list(*a).is_some_and(|s| any(&s)),
+        _ => false,
+    }
+}
+
 /// `a.b.c` as text, for a chain of names and attributes.
 pub(crate) fn dotted(e: &ruff_python_ast::Expr) -> Option<std::borrow::Cow<'_, str>> {
     match e {

@@ -112,7 +112,9 @@ impl<'a> Interp<'a> {
     pub(crate) fn eval(&mut self, e: &'a Expr, st: &mut State) -> Value {
         let outer = self.coverage.origin.take();
         let v = self.eval_uncounted(e, st);
-        let origin = if matches!(v, Value::Top) {
+        // An unknown value, or a tuple or list holding one (`torch.cat([lost, known])` is
+        // lost for the same cause).
+        let origin = if super::coverage::holds_unknown(&v, st) {
             let bound = match e {
                 Expr::Name(_) | Expr::Attribute(_) if self.coverage.any_bound() => {
                     super::coverage::dotted(e).and_then(|t| self.coverage.bound(&t))
@@ -487,7 +489,10 @@ impl<'a> Interp<'a> {
                 Some(d) if !d.is_empty() => Int::from_dim(&d[0]),
                 _ => Int::Range(Some(0), None),
             },
-            Value::Instance(_) => match self.container_of(it, st) {
+            Value::Instance(_) => match self
+                .container_of(it, st)
+                .or_else(|| self.named_tuple_items(it, st))
+            {
                 Some(l) => self.iteration_len(&l, st),
                 None => Int::Range(Some(0), None),
             },
@@ -913,6 +918,7 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Collections) => match attr {
                 "OrderedDict" => Value::Builtin(Builtin::Dict),
+                "namedtuple" => Value::Builtin(Builtin::NamedTuple),
                 "abc" => Value::Module(ModRef::Collections),
                 _ => super::isinstance::abc(attr).unwrap_or(Value::Top),
             },
@@ -921,6 +927,7 @@ impl<'a> Interp<'a> {
                 _ => Value::Top,
             },
             Value::Module(ModRef::Threading) => super::thread_local::attribute(attr),
+            Value::Module(ModRef::Re) => super::re_module::attribute(attr),
             Value::Module(ModRef::Argparse) => match attr {
                 "ArgumentParser" => Value::Builtin(Builtin::ArgParser),
                 "Namespace" => Value::Builtin(Builtin::Namespace),
@@ -937,6 +944,7 @@ impl<'a> Interp<'a> {
                 .unwrap_or(Value::Top),
             Value::Module(ModRef::Typing) => match attr {
                 "Annotated" => Value::Builtin(Builtin::Annotated),
+                "NamedTuple" => Value::Builtin(Builtin::NamedTuple),
                 // False when the program runs: `if TYPE_CHECKING:` blocks hold stubs for type
                 // checkers (`def set_fit_request(self, **kwargs): pass`), not the real code.
                 "TYPE_CHECKING" => Value::Bool(Some(false)),
@@ -1042,6 +1050,9 @@ impl<'a> Interp<'a> {
                 let Some(class) = class else {
                     return Value::Top;
                 };
+                if let Some(m) = self.named_tuple_method(obj, attr, st) {
+                    return m;
+                }
                 // `h.update(...)` on an `AttrDict` (`interp/attr_dict.rs`).
                 if self.attr_dict_written(*addr, Some(attr), st) {
                     return Value::Top;

@@ -316,6 +316,9 @@ impl<'a> Interp<'a> {
         if let Some(l) = obj.held_modules() {
             return self.get_item(&l, idx, range, st);
         }
+        if let Some(t) = self.named_tuple_items(obj, st) {
+            return self.get_item(&t, idx, range, st);
+        }
         // `obj[i]` of a program's class: its `__getitem__` (a dataset's sample, a container's
         // item), run like any method.
         if let Value::Instance(addr) = obj {
@@ -530,7 +533,8 @@ impl<'a> Interp<'a> {
                 Some(seq) => self.seq_item(&seq, idx, "list", range, st, true),
                 None => Value::Top,
             },
-            Value::Str(_) => Value::Str(None),
+            Value::Str(Some(s)) => super::strings::str_item(s, idx),
+            Value::Str(None) => Value::Str(None),
             Value::Range(_) => match idx {
                 Value::Int(_) | Value::Bool(_) => Value::Int(Int::ANY),
                 // A slice gives a range; an index of unknown kind may be either.

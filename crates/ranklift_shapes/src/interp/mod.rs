@@ -33,15 +33,18 @@ mod isinstance;
 mod library_state;
 mod loop_cycle;
 mod loop_peel;
+mod named_tuple;
 mod ops;
 mod optional_import;
 pub mod partial;
 mod percent_format;
 mod pytest_setup;
+mod re_module;
 mod scope;
 pub mod sharded;
 pub mod state;
 pub(crate) mod stmt;
+mod strings;
 mod super_call;
 mod thread_local;
 mod tolist;
@@ -254,6 +257,9 @@ pub(crate) struct ClassDef {
     /// A `@dataclass`: its fields in order (the annotated names of its body, after those of
     /// its dataclass bases). The generated `__init__` binds them from the call's arguments.
     pub fields: Option<Vec<Arc<str>>>,
+    /// A named tuple (`interp/named_tuple.rs`): its instances are the tuples of their
+    /// `fields`.
+    pub tuple: bool,
 }
 
 #[derive(Clone)]

@@ -434,6 +434,9 @@ impl<'a> Interp<'a> {
             }
             // Membership in a known list or tuple: `ndim in [2, 3]` is decided when `ndim` is.
             CmpOp::In | CmpOp::NotIn => {
+                if let Some(found) = super::strings::contains(r, l) {
+                    return Value::Bool(Some(found == (op == CmpOp::In)));
+                }
                 if let Value::Kwargs(items) = r {
                     let found = match l {
                         Value::Str(Some(k)) => Some(items.iter().any(|(x, _)| x == k)),

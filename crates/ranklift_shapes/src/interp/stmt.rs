@@ -438,6 +438,9 @@ impl<'a> Interp<'a> {
         if let Some(l) = self.container_of(v, st) {
             return self.iteration(&l, st);
         }
+        if let Some(t) = self.named_tuple_items(v, st) {
+            return self.iteration(&t, st);
+        }
         // A loader yields batches; a dataset, samples (`torch/data.rs`).
         if let Value::Layer(l) = v {
             use crate::torch::layers::Layer;
@@ -790,7 +793,7 @@ impl<'a> Interp<'a> {
 
     /// Assign to a target expression (name, tuple, attribute, subscript).
     pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
-        let unknown = matches!(v, Value::Top);
+        let unknown = super::coverage::holds_unknown(&v, st);
         if self.coverage.binds(unknown)
             && let Some(text) = super::coverage::dotted(target)
         {
@@ -808,6 +811,9 @@ impl<'a> Interp<'a> {
             Expr::List(t) => self.unpack(&t.elts, t.range, v, st),
             Expr::Starred(s) => self.assign(&s.value, v, st),
             Expr::Attribute(a) => {
+                if self.assign_named_tuple_defaults(a, &v, st) {
+                    return;
+                }
                 let obj = self.eval(&a.value, st);
                 // Through a property whose setter is a function of the program: run it, as
                 // Python does (`self.fopt = ...` in `__init__` through `property(get, set)`).

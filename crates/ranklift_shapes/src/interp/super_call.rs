@@ -171,6 +171,25 @@ impl Interp<'_> {
                     ) {
                         self.call_value(&Value::TorchFunc(layer), args, range, st)
                     } else {
+                        let args = self.lists_as_tuples(args, st);
+                        let error = (!args.unknown)
+                            .then(|| {
+                                crate::torch::attention::construct_error(layer, &args).or_else(
+                                    || {
+                                        crate::torch::conv_groups::construct_error(
+                                            &layer["torch.nn.".len()..],
+                                            &args,
+                                        )
+                                    },
+                                )
+                            })
+                            .flatten();
+                        // The layer's own checks, as a direct call of the class makes them
+                        // (`super().__init__(in, out, k, groups=g)` of a `Conv2d` subclass).
+                        if let Some((exc, m)) = error {
+                            self.torch_error(range, "W521", exc, m);
+                            return Value::None;
+                        }
                         crate::torch::layers::construct(layer, &args)
                     };
                     self.store_layer(recv, built, st);

@@ -41,6 +41,10 @@ impl<'a> Interp<'a> {
                 Some(Seq::Exact(items)) => Some(items.to_vec()),
                 _ => None,
             },
+            Value::Instance(_) => match self.named_tuple_items(v, st) {
+                Some(Value::Tuple(Seq::Exact(items))) => Some(items.to_vec()),
+                _ => None,
+            },
             Value::Tensor(s) => {
                 let (n, item) = rows(s.dims()?)?;
                 Some(vec![Value::Tensor(item); n])

@@ -206,6 +206,8 @@ pub enum ModRef {
     Collections,
     /// `threading`: `local()` (`interp/thread_local.rs`).
     Threading,
+    /// `re`: `split`, `findall`, `sub`, `match` (`interp/re_module.rs`).
+    Re,
     /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
     Torch(&'static str),
     /// One of the project's own modules, by index.
@@ -269,6 +271,10 @@ pub enum Builtin {
     RevealShape,
     /// `functools.partial` (`interp/partial.rs`).
     Partial,
+    /// `collections.namedtuple` / `typing.NamedTuple` (`interp/named_tuple.rs`).
+    NamedTuple,
+    /// A function of `re` (`interp/re_module.rs`).
+    Re(&'static str),
     /// `super` (`interp/super_call.rs`).
     Super,
     /// `all(items)` / `any(items)`: decided over a known sequence of known truths.
@@ -427,7 +433,8 @@ impl Value {
                 | ModRef::Copy
                 | ModRef::Functools
                 | ModRef::Collections
-                | ModRef::Threading,
+                | ModRef::Threading
+                | ModRef::Re,
             ) => "module",
             _ => return None,
         })

@@ -166,7 +166,9 @@ pub(super) fn cov(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State)
     }
 }
 
-/// `np.diff(a, n=1, axis=-1)`: the axis shrinks by `n` (W507 for a bad axis).
+/// `np.diff(a, n=1, axis=-1, prepend=, append=)`: the axis shrinks by `n` (W507 for a bad
+/// axis), after `prepend` and `append` grew it — a scalar by one, an array by its own size
+/// along the axis.
 pub(super) fn diff(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut State) -> Value {
     let Some(a) = i.arg_shape(args.pos.first(), st) else {
         return Value::Top;
@@ -185,10 +187,25 @@ pub(super) fn diff(i: &mut Interp<'_>, args: &Args, range: TextRange, st: &mut S
     };
     match models::normalize_axis(axis, d.len()) {
         Ok(k) => {
+            // What `prepend` / `append` add along the axis: nothing, or a count (unknown:
+            // `None`).
+            let mut added = Some(0u64);
+            for (pos, name) in [(3, "prepend"), (4, "append")] {
+                let grow = match args.get(pos, name) {
+                    None => Some(0),
+                    Some(Value::Int(_) | Value::Float(_) | Value::Bool(_)) => Some(1),
+                    Some(v) => match i.arg_shape(Some(v), st).as_ref().and_then(Shape::dims) {
+                        Some([]) => Some(1),
+                        Some(e) if e.len() == d.len() => e[k].known(),
+                        _ => None,
+                    },
+                };
+                added = added.zip(grow).map(|(a, g)| a + g);
+            }
             let mut out = d.to_vec();
-            out[k] = match d[k].known() {
-                Some(m) => Dim::Known(m.saturating_sub(n.max(0) as u64)),
-                None => Dim::Unknown,
+            out[k] = match (d[k].known(), added) {
+                (Some(m), Some(a)) => Dim::Known((m + a).saturating_sub(n.max(0) as u64)),
+                _ => Dim::Unknown,
             };
             Value::Array(Shape::Known(out))
         }

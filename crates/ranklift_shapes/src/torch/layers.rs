@@ -402,6 +402,10 @@ fn ints(v: Option<&Value>, nd: usize, default: Option<u64>) -> Ints {
         Some(Value::Tuple(Seq::Exact(items))) if items.len() == nd => {
             items.iter().map(one).collect()
         }
+        // One size for every dim (`stride=[2]`): the convolution expands it, as an int.
+        Some(Value::Tuple(Seq::Exact(items))) if items.len() == 1 && default.is_some() => {
+            vec![one(&items[0]); nd]
+        }
         Some(v @ Value::Int(_)) => vec![one(v); nd],
         Some(_) => vec![None; nd],
     }

@@ -22,6 +22,7 @@ pub mod autograd_function;
 pub mod cells;
 pub mod container_subclass;
 pub mod containers;
+pub mod conv_functional;
 pub mod conv_groups;
 pub mod data;
 pub mod einsum;

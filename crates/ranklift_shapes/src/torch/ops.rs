@@ -99,6 +99,9 @@ pub enum Rule {
     LayerNormF,
     /// `F.linear(x, weight, bias)`: `nn.Linear`'s rule with the weight's `(out, in)`.
     LinearF,
+    /// `F.conv2d(x, weight, ...)` and the other functional convolutions
+    /// (`torch/conv_functional.rs`).
+    ConvF,
     /// `x.unflatten(dim, sizes)`: one dim split into several (one may be -1).
     Unflatten,
     /// `sort` / `argsort` / `msort` / `topk` (`torch/sort.rs`).
@@ -190,6 +193,11 @@ const TORCH_FUNCTIONS: &[(&[&str], Rule)] = &[
             "clone",
             "dropout",
             "nan_to_num",
+            // Reorderings: the same shape (`flip(x, [0])`, `roll(x, 1, 0)`).
+            "flip",
+            "fliplr",
+            "flipud",
+            "roll",
         ],
         Same,
     ),
@@ -325,6 +333,17 @@ const FUNCTIONAL: &[(&[&str], Rule)] = &[
     (&["multi_head_attention_forward"], MhaForward),
     (&["layer_norm"], LayerNormF),
     (&["linear"], LinearF),
+    (
+        &[
+            "conv1d",
+            "conv2d",
+            "conv3d",
+            "conv_transpose1d",
+            "conv_transpose2d",
+            "conv_transpose3d",
+        ],
+        ConvF,
+    ),
 ];
 
 /// Qualified name -> (the same name, interned, and its rule).
@@ -468,6 +487,8 @@ impl<'a> Interp<'a> {
         st: &mut State,
     ) -> Value {
         if name.starts_with("torch.nn.") && name[9..].starts_with(|c: char| c.is_uppercase()) {
+            // `nn.Conv2d(4, 8, 3, stride=[2])`: a list of sizes reads as a tuple.
+            let args = &self.lists_as_tuples(args.clone(), st);
             if !args.unknown
                 && let Some((exc, m)) =
                     super::attention::construct_error(name, args).or_else(|| {
@@ -690,6 +711,7 @@ impl<'a> Interp<'a> {
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
             GridSample => self.grid_sample(args, range),
+            ConvF => self.conv_functional(short, args, range),
             AffineGrid => self.affine_grid(args, st),
             Unflatten => {
                 let Some(d) = xs.as_ref().and_then(Shape::dims).map(<[Dim]>::to_vec) else {

@@ -49,6 +49,8 @@ impl<'a> Interp<'a> {
         match b {
             Builtin::RevealShape => self.reveal_shape(a0, range, st),
             Builtin::Partial => self.make_partial(args),
+            Builtin::NamedTuple => self.make_named_tuple(args, range, st),
+            Builtin::Re(f) => self.call_re(f, args, range, st),
             Builtin::Super => self.make_super(args, st),
             Builtin::All | Builtin::Any => {
                 let all = b == Builtin::All;
@@ -279,7 +281,10 @@ impl<'a> Interp<'a> {
                 None => Value::int(0),
                 _ => Value::Int(Int::ANY),
             },
-            Builtin::Float => match a0.and_then(Value::as_f64) {
+            Builtin::Float => match a0.and_then(|v| match v {
+                Value::Str(Some(s)) => super::super::strings::parse_float(s),
+                v => v.as_f64(),
+            }) {
                 Some(f) => Value::float(f),
                 None => Value::Float(None),
             },

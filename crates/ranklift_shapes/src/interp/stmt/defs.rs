@@ -70,6 +70,7 @@ impl<'a> Interp<'a> {
             "copy" => return Value::Module(ModRef::Copy),
             "functools" => return Value::Module(ModRef::Functools),
             "threading" => return Value::Module(ModRef::Threading),
+            "re" => return Value::Module(ModRef::Re),
             "collections" | "collections.abc" => return Value::Module(ModRef::Collections),
             "argparse" => return Value::Module(ModRef::Argparse),
             _ => {}
@@ -416,30 +417,35 @@ impl<'a> Interp<'a> {
         for d in &c.decorator_list {
             self.eval(&d.expression, &mut st);
         }
-        let fields = c
-            .decorator_list
+        // `class P(NamedTuple)`: a named tuple, its fields bound as a dataclass's.
+        let tuple = bases
             .iter()
-            .any(|d| is_dataclass_decorator(&d.expression))
-            .then(|| {
-                let mut fields: Vec<Arc<str>> = bases
-                    .iter()
-                    .filter_map(|b| match b {
-                        Value::Class(b) => self.classes[*b as usize].fields.clone(),
-                        _ => None,
-                    })
-                    .flatten()
-                    .collect();
-                for s in c.body.iter() {
-                    if let Stmt::AnnAssign(a) = s
-                        && let Expr::Name(n) = &*a.target
-                        && !crate::interp::stmt::is_classvar(&a.annotation)
-                        && !fields.iter().any(|f| &**f == n.id.as_str())
-                    {
-                        fields.push(n.id.as_str().into());
-                    }
+            .any(|b| matches!(b, Value::Builtin(crate::interp::value::Builtin::NamedTuple)));
+        bases.retain(|b| !matches!(b, Value::Builtin(crate::interp::value::Builtin::NamedTuple)));
+        let fields = (tuple
+            || c.decorator_list
+                .iter()
+                .any(|d| is_dataclass_decorator(&d.expression)))
+        .then(|| {
+            let mut fields: Vec<Arc<str>> = bases
+                .iter()
+                .filter_map(|b| match b {
+                    Value::Class(b) => self.classes[*b as usize].fields.clone(),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            for s in c.body.iter() {
+                if let Stmt::AnnAssign(a) = s
+                    && let Expr::Name(n) = &*a.target
+                    && !crate::interp::stmt::is_classvar(&a.annotation)
+                    && !fields.iter().any(|f| &**f == n.id.as_str())
+                {
+                    fields.push(n.id.as_str().into());
                 }
-                fields
-            });
+            }
+            fields
+        });
         // Run the body in its own namespace.
         let saved_locals = st
             .locals
@@ -465,6 +471,7 @@ impl<'a> Interp<'a> {
                 cd.bases = bases;
                 cd.meta = meta;
                 cd.fields = fields;
+                cd.tuple = tuple;
                 id
             }
             None => {
@@ -474,6 +481,7 @@ impl<'a> Interp<'a> {
                     bases,
                     meta,
                     fields,
+                    tuple,
                 }));
                 self.class_index.insert(key, id);
                 id
