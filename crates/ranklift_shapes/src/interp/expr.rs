@@ -928,6 +928,7 @@ impl<'a> Interp<'a> {
             },
             Value::Module(ModRef::Threading) => super::thread_local::attribute(attr),
             Value::Module(ModRef::Re) => super::re_module::attribute(attr),
+            Value::Module(ModRef::Dataclasses) => super::dataclass_replace::attribute(attr),
             Value::Module(ModRef::Argparse) => match attr {
                 "ArgumentParser" => Value::Builtin(Builtin::ArgParser),
                 "Namespace" => Value::Builtin(Builtin::Namespace),

@@ -22,6 +22,7 @@ pub(crate) mod call;
 mod comprehension;
 pub mod coverage;
 mod cut_calls;
+mod dataclass_replace;
 mod expr;
 mod fstring;
 mod getattr_default;

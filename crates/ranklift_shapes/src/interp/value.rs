@@ -208,6 +208,8 @@ pub enum ModRef {
     Threading,
     /// `re`: `split`, `findall`, `sub`, `match` (`interp/re_module.rs`).
     Re,
+    /// `dataclasses`: `replace` (`interp/dataclass_replace.rs`).
+    Dataclasses,
     /// `torch` or one of its modelled submodules (`torch.nn`, `torch.nn.functional`).
     Torch(&'static str),
     /// One of the project's own modules, by index.
@@ -275,6 +277,9 @@ pub enum Builtin {
     NamedTuple,
     /// A function of `re` (`interp/re_module.rs`).
     Re(&'static str),
+    /// `dataclasses.replace` / `asdict` (`interp/dataclass_replace.rs`).
+    DataclassReplace,
+    DataclassAsdict,
     /// `super` (`interp/super_call.rs`).
     Super,
     /// `all(items)` / `any(items)`: decided over a known sequence of known truths.
@@ -434,7 +439,8 @@ impl Value {
                 | ModRef::Functools
                 | ModRef::Collections
                 | ModRef::Threading
-                | ModRef::Re,
+                | ModRef::Re
+                | ModRef::Dataclasses,
             ) => "module",
             _ => return None,
         })

@@ -51,6 +51,8 @@ impl<'a> Interp<'a> {
             Builtin::Partial => self.make_partial(args),
             Builtin::NamedTuple => self.make_named_tuple(args, range, st),
             Builtin::Re(f) => self.call_re(f, args, range, st),
+            Builtin::DataclassReplace => self.dataclass_replace(args, range, st),
+            Builtin::DataclassAsdict => self.dataclass_asdict(args, range, st),
             Builtin::Super => self.make_super(args, st),
             Builtin::All | Builtin::Any => {
                 let all = b == Builtin::All;

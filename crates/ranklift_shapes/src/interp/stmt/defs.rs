@@ -71,6 +71,7 @@ impl<'a> Interp<'a> {
             "functools" => return Value::Module(ModRef::Functools),
             "threading" => return Value::Module(ModRef::Threading),
             "re" => return Value::Module(ModRef::Re),
+            "dataclasses" => return Value::Module(ModRef::Dataclasses),
             "collections" | "collections.abc" => return Value::Module(ModRef::Collections),
             "argparse" => return Value::Module(ModRef::Argparse),
             _ => {}
