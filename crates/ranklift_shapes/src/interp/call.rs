@@ -549,6 +549,9 @@ impl<'a> Interp<'a> {
         if name.starts_with("<namedtuple ") {
             return self.call_named_tuple_method(recv, name, &args, range, st);
         }
+        if name.starts_with("<re ") && &**name != super::re_module::PATTERN {
+            return self.call_pattern_method(recv, name, &args, range, st);
+        }
         match (recv, &**name) {
             (Value::Super(s), _) => {
                 let (obj, class) = (s.0.clone(), s.1);

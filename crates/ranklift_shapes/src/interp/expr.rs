@@ -838,6 +838,9 @@ impl<'a> Interp<'a> {
                 let (recv, class) = (s.0.clone(), s.1);
                 self.super_attr(&recv, class, attr)
             }
+            Value::Method(pattern, kind) if &**kind == super::re_module::PATTERN => {
+                super::re_module::pattern_attribute(pattern, attr)
+            }
             Value::Module(ModRef::Numpy(m)) => {
                 match crate::numpy::module_attr(self.config.numpy, m, attr) {
                     Some(v) => v,

@@ -1,9 +1,11 @@
 //! Library model: the `re` module — `split`, `findall`, `sub`, and whether `match` /
-//! `fullmatch` / `search` find anything — on a known pattern and a known string.
+//! `fullmatch` / `search` find anything — on a known pattern and a known string, called from
+//! the module or on a pattern `re.compile` made.
 //!
 //! **Trigger:** `re.split(pattern, string, maxsplit=0)`, `re.findall(pattern, string)`,
 //! `re.sub(pattern, repl, string, count=0)` with a literal `repl`, `re.match(pattern,
-//! string)` (and `fullmatch`, `search`), no `flags`; the pattern and the string known.
+//! string)` (and `fullmatch`, `search`), no `flags`; the pattern and the string known. The
+//! same as methods of `re.compile(pattern)` (`p.split(string)`, ...).
 //!
 //! **Result:** what Python computes: the pieces (a capturing group's text between them, `None`
 //! for a group that took no part), the matches (each group's text, a tuple of them for several
@@ -37,7 +39,15 @@ const SIZE_LIMIT: usize = 1 << 16;
 
 /// Attribute `attr` of the module `re`: a function modelled here, or unknown.
 pub(crate) fn attribute(attr: &str) -> Value {
-    const MODELLED: [&str; 6] = ["split", "findall", "sub", "match", "fullmatch", "search"];
+    const MODELLED: [&str; 7] = [
+        "split",
+        "findall",
+        "sub",
+        "match",
+        "fullmatch",
+        "search",
+        "compile",
+    ];
     match MODELLED.iter().find(|f| **f == attr) {
         Some(f) => Value::Builtin(super::value::Builtin::Re(f)),
         None => Value::Top,
@@ -69,7 +79,40 @@ fn group(m: Option<regex::Match<'_>>) -> Value {
     m.map_or(Value::None, |m| text(m.as_str()))
 }
 
+/// The method kind of a pattern `re.compile` made (its receiver the pattern's text).
+pub(crate) const PATTERN: &str = "<re pattern>";
+
+/// Attribute `attr` of the compiled pattern `pattern`: a modelled method, its text, or unknown.
+pub(crate) fn pattern_attribute(pattern: &Value, attr: &str) -> Value {
+    match attr {
+        "split" | "findall" | "sub" | "match" | "fullmatch" | "search" => {
+            Value::Method(Box::new(pattern.clone()), format!("<re {attr}>").into())
+        }
+        "pattern" => pattern.clone(),
+        _ => Value::Top,
+    }
+}
+
 impl Interp<'_> {
+    /// `pattern.name(args)` for a method `pattern_attribute` gave (`name` is `<re split>`...):
+    /// the module's function with the pattern first.
+    pub(crate) fn call_pattern_method(
+        &mut self,
+        pattern: &Value,
+        name: &str,
+        args: &Args,
+        range: TextRange,
+        st: &mut State,
+    ) -> Value {
+        let f = name.trim_start_matches("<re ").trim_end_matches('>');
+        let Value::Builtin(super::value::Builtin::Re(f)) = attribute(f) else {
+            return Value::Top;
+        };
+        let mut full = args.clone();
+        full.pos.insert(0, pattern.clone());
+        self.call_re(f, &full, range, st)
+    }
+
     /// `re.<attr>(args)` for a function `attribute` gave.
     pub(crate) fn call_re(
         &mut self,
@@ -89,6 +132,17 @@ impl Interp<'_> {
         };
         // `sub(pattern, repl, string, count, flags)`, `split(pattern, string, maxsplit,
         // flags)`, the others `(pattern, string, flags)`.
+        if attr == "compile" {
+            let flags = args.get(1, "flags");
+            return match args.get(0, "pattern") {
+                Some(p @ Value::Str(Some(_)))
+                    if flags.is_none_or(|v| v.as_int().and_then(|i| i.constant()) == Some(0)) =>
+                {
+                    Value::Method(Box::new(p.clone()), PATTERN.into())
+                }
+                _ => Value::Top,
+            };
+        }
         let (subject_at, flags_at) = match attr {
             "sub" => (2, 4),
             "split" => (1, 3),
