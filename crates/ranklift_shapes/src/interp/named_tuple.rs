@@ -53,24 +53,7 @@ fn field_names(v: &Value, st: &State) -> Option<Vec<Arc<str>>> {
                 .map(Arc::from)
                 .collect(),
         ),
-        Value::Tuple(Seq::Exact(items)) => items.iter().map(name).collect(),
-        Value::List(a) => match st.list(*a) {
-            Some(Seq::Exact(items)) => items.iter().map(name).collect(),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The items of an exact tuple or list.
-fn exact_items(v: &Value, st: &State) -> Option<Vec<Value>> {
-    match v {
-        Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
-        Value::List(a) => match st.list(*a) {
-            Some(Seq::Exact(items)) => Some(items.to_vec()),
-            _ => None,
-        },
-        _ => None,
+        v => st.exact_items(v)?.iter().map(name).collect(),
     }
 }
 
@@ -134,7 +117,7 @@ impl<'a> Interp<'a> {
         };
         let values: Vec<Option<Value>> = match defaults {
             Value::None => vec![None; fields.len()],
-            v => match exact_items(v, st).filter(|d| d.len() <= fields.len()) {
+            v => match st.exact_items(v).filter(|d| d.len() <= fields.len()) {
                 Some(d) => std::iter::repeat_n(None, fields.len() - d.len())
                     .chain(d.into_iter().map(Some))
                     .collect(),

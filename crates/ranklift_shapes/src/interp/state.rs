@@ -101,6 +101,18 @@ impl State {
         }
     }
 
+    /// The items of `v` when it is a tuple or list whose every item is known to be there.
+    pub fn exact_items(&self, v: &Value) -> Option<Vec<Value>> {
+        match v {
+            Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
+            Value::List(a) => match self.list(*a) {
+                Some(Seq::Exact(items)) => Some(items.to_vec()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The object at `a`, for writing (copied first if shared).
     pub fn obj_mut(&mut self, a: Addr) -> Option<&mut Obj> {
         Arc::make_mut(&mut self.heap).get_mut(&a).map(Arc::make_mut)

@@ -38,15 +38,7 @@ fn text(s: impl Into<Arc<str>>) -> Value {
 
 /// The text of each item of an exact sequence of known strings.
 pub(crate) fn known_strs(v: &Value, st: &State) -> Option<Vec<Arc<str>>> {
-    let items = match v {
-        Value::Tuple(Seq::Exact(items)) => items.to_vec(),
-        Value::List(a) => match st.list(*a) {
-            Some(Seq::Exact(items)) => items.to_vec(),
-            _ => return None,
-        },
-        _ => return None,
-    };
-    items
+    st.exact_items(v)?
         .iter()
         .map(|v| match v {
             Value::Str(Some(s)) => Some(s.clone()),

@@ -379,16 +379,7 @@ pub(super) fn pad(i: &mut Interp<'_>, args: &Args, _: TextRange, st: &mut State)
             .and_then(|n| n.constant())
             .and_then(|n| u64::try_from(n).ok())
     };
-    let seq = |v: &Value| -> Option<Vec<Value>> {
-        match v {
-            Value::Tuple(Seq::Exact(items)) => Some(items.to_vec()),
-            Value::List(l) => match st.list(*l) {
-                Some(Seq::Exact(items)) => Some(items.to_vec()),
-                _ => None,
-            },
-            _ => None,
-        }
-    };
+    let seq = |v: &Value| st.exact_items(v);
     let pair = |v: &Value| -> Option<u64> {
         match seq(v)?.as_slice() {
             [b, e] => Some(int(b)? + int(e)?),
