@@ -1054,6 +1054,101 @@ HELD_OUT |= BATCH_17
 # file holds no size a mutation changes: no mutant). Seen now: it runs with the others; no
 # batch is held back yet.
 
+# Batch 18 (2026-12-01, measured before any change of that session; drivers checked with torch
+# only): video models with 3-D convolutions (kenshohara/3D-ResNets-PyTorch: a ResNet, its (2+1)-D
+# variant (its pre-activation ResNet is left out: it fails as written, `in_planes=` unknown to its
+# block), a DenseNet built of `nn.Sequential` subclasses) and a CycleGAN's generator and discriminator built
+# as lists of layers unpacked into `nn.Sequential(*model)`.
+RESNET3D = ("kenshohara/3D-ResNets-PyTorch", "540a0ea1abaee379fa3651d4d5afbd2d667a1f49")
+RESNET3D_SHIM = {"models/__init__.py": ""}
+for stem, make in [("resnet", "generate_model(10, widen_factor=0.25, n_classes=5)"),
+                   ("resnet2p1d", "generate_model(10, widen_factor=0.25, n_classes=5)"),
+                   ("densenet", "DenseNet(growth_rate=8, block_config=(2, 2, 2, 2), "
+                                "num_init_features=16, num_classes=5)")]:
+    files = sorted({f"models/{stem}.py", "models/resnet.py"})
+    side = 64 if stem == "densenet" else 32
+    model(f"resnet3d-{stem}", *RESNET3D, files, f"models/{stem}.py", f"""
+import torch
+from models.{stem} import *
+
+net = {make}
+net.eval()
+print(net(torch.randn(1, 3, {side // 4}, {side}, {side})).shape)
+""", keep_dirs=True, shims=RESNET3D_SHIM)
+model("cyclegan-models", "aitorzip/PyTorch-CycleGAN", "67da8f9e2b69bd68763451803c7700aaccc92f18",
+      ["models.py"], "models.py", """
+import torch
+from models import Discriminator, Generator
+
+g, d = Generator(3, 3, n_residual_blocks=2), Discriminator(3)
+fake = g(torch.randn(1, 3, 64, 64))
+print(fake.shape, d(fake).shape)
+""")
+BATCH_18 = {f"resnet3d-{s}" for s in ("resnet", "resnet2p1d", "densenet")}
+BATCH_18 |= {"cyclegan-models"}
+HELD_OUT |= BATCH_18
+
+# Batch 19, held back (chosen 2026-12-01 with batch 18, before any fix of that session; drivers
+# checked with torch only): taming-transformers' VQGAN encoder and decoder (keyword-only
+# configuration, attention at listed resolutions), pytorch-semseg's SegNet, U-Net and LinkNet
+# (building blocks in a shared `utils` module, sizes divided by a feature scale) and
+# bearpaw/pytorch-classification's CIFAR ResNet, pre-activation ResNet, DenseNet, ResNeXt and
+# wide ResNet (depth decoded into blocks per stage).
+TAMING = ("CompVis/taming-transformers", "3ba01b241669f5ade541ce990f7650a3b8f65318")
+TAMING_FILE = "taming/modules/diffusionmodules/model.py"
+model("taming-vqgan", *TAMING, [TAMING_FILE], TAMING_FILE, """
+import torch
+from model import Decoder, Encoder
+
+cfg = dict(ch=32, out_ch=3, ch_mult=(1, 2), num_res_blocks=1, attn_resolutions=[8],
+           in_channels=3, resolution=16, z_channels=4, double_z=False)
+enc, dec = Encoder(**cfg), Decoder(**cfg)
+z = enc(torch.randn(1, 3, 16, 16))
+print(z.shape, dec(z).shape)
+""")
+SEMSEG = ("meetshah1995/pytorch-semseg", "801fb200547caa5b0d91b8dde56b837da029f746")
+SEMSEG_SHIM = {"ptsemseg/__init__.py": "", "ptsemseg/models/__init__.py": ""}
+# (LinkNet is left out: its sizes are floats, `x / self.feature_scale`, and it fails under any
+# Python 3.)
+for stem, make, side in [("segnet", "segnet(n_classes=5)", 64),
+                         ("unet", "unet(feature_scale=16, n_classes=5)", 252)]:
+    model(f"semseg-{stem}", *SEMSEG, [f"ptsemseg/models/{stem}.py", "ptsemseg/models/utils.py"],
+          f"ptsemseg/models/{stem}.py", f"""
+import torch
+from ptsemseg.models.{stem} import {stem}
+
+net = {make}
+net.eval()
+print(net(torch.randn(1, 3, {side}, {side})).shape)
+""", keep_dirs=True, shims=SEMSEG_SHIM)
+model("semseg-utils", *SEMSEG, ["ptsemseg/models/unet.py", "ptsemseg/models/utils.py"],
+      "ptsemseg/models/utils.py", """
+import torch
+from ptsemseg.models.unet import unet
+
+net = unet(feature_scale=16, n_classes=5)
+net.eval()
+print(net(torch.randn(1, 3, 252, 252)).shape)
+""", keep_dirs=True, shims=SEMSEG_SHIM)
+BEARPAW = ("bearpaw/pytorch-classification", "24f1c456f48c78133088c4eefd182ca9e6199b03")
+for stem, make in [("resnet", "resnet(depth=20, num_classes=10)"),
+                   ("preresnet", "preresnet(depth=20, num_classes=10)"),
+                   ("densenet", "densenet(depth=10, growthRate=6, num_classes=10)"),
+                   ("resnext", "resnext(cardinality=2, depth=11, num_classes=10, widen_factor=4)"),
+                   ("wrn", "wrn(depth=10, num_classes=10, widen_factor=1)")]:
+    model(f"bearpaw-{stem}", *BEARPAW, [f"models/cifar/{stem}.py"], f"models/cifar/{stem}.py", f"""
+import torch
+from {stem} import {stem}
+
+net = {make}
+net.eval()
+print(net(torch.randn(2, 3, 32, 32)).shape)
+""")
+BATCH_19 = {"taming-vqgan", "semseg-utils"} | {f"semseg-{s}" for s in ("segnet", "unet")}
+BATCH_19 |= {f"bearpaw-{s}" for s in ("resnet", "preresnet", "densenet", "resnext", "wrn")}
+HELD_OUT |= BATCH_19
+NOT_YET |= BATCH_19
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}

@@ -45,6 +45,7 @@ mod scope;
 pub mod sharded;
 pub mod state;
 pub(crate) mod stmt;
+mod str_format;
 mod strings;
 mod super_call;
 mod thread_local;

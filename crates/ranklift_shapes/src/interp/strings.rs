@@ -348,7 +348,13 @@ impl Interp<'_> {
                 }
             }
             "index" | "rindex" => Value::Int(Int::Range(Some(0), None)),
-            // `format`, `zfill`, `center`, `encode`, ...: a string of unknown text.
+            "format" => Value::Str(
+                known
+                    .and_then(|s| super::str_format::str_format(s, &args.pos, &args.kw))
+                    .filter(|out| out.len() <= MAX_LEN)
+                    .map(Into::into),
+            ),
+            // `zfill`, `center`, `encode`, ...: a string of unknown text.
             _ => Value::Str(None),
         }
     }

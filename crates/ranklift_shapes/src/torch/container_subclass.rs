@@ -5,7 +5,8 @@
 //! `register_module`, and the container's own methods the class does not define —
 //! `items()`, `keys()`, `values()`, `update(...)`, `append(m)`, `extend(...)`, `insert(...)`,
 //! iterating it and its `len()` (those of `nn.Sequential` subclasses too);
-//! on one deriving from `nn.ModuleDict` or `nn.Sequential`: `self.name = module`.
+//! on one deriving from `nn.ModuleDict` or `nn.Sequential`: `self.name = module` and
+//! `self.add_module(name, module)` (a name the analysis does not know too).
 //!
 //! **Result:** `add_module` binds the attribute (as on any module) *and* adds the module to
 //! the modules the container holds, under its name, so that iterating them in `forward`
@@ -13,7 +14,8 @@
 //! those modules as they do on a plain `nn.ModuleDict`/`nn.ModuleList`. Assigning a module to
 //! an attribute registers it as torch's `Module.__setattr__` does: a `ModuleDict` holds it
 //! under that name, a `Sequential` runs it after the children it had (or in place of the child
-//! of that name).
+//! of that name); `add_module` on a `Sequential` does the same, and under a name the analysis
+//! does not know (`"layer{}".format(i)` of an unknown `i`) runs it last, as a new name does.
 //!
 //! **Why:** DenseNet's dense block is such a subclass: it adds its layers with `add_module` in
 //! `__init__` and concatenates their outputs in a loop over `self.items()`. Without this every
@@ -44,7 +46,7 @@ use std::sync::Arc;
 use crate::interp::Interp;
 use crate::interp::call::Args;
 use crate::interp::state::{Binding, Obj, State};
-use crate::interp::value::Value;
+use crate::interp::value::{Int, Seq, Value};
 use crate::torch::layers::Layer;
 
 /// The method kind of `add_module`/`register_module` on such an object.
@@ -64,11 +66,15 @@ impl Interp<'_> {
         attr: &str,
         st: &State,
     ) -> Option<Value> {
-        let layer = Value::Layer(self.stored_layer(obj, st)?);
-        layer.held_modules()?;
-        if matches!(attr, "add_module" | "register_module") {
+        let stored = self.stored_layer(obj, st)?;
+        let sequential = matches!(*stored, Layer::Sequential(..));
+        let layer = Value::Layer(stored);
+        if matches!(attr, "add_module" | "register_module")
+            && (sequential || layer.held_modules().is_some())
+        {
             return Some(Value::Method(Box::new(obj.clone()), ADDS.into()));
         }
+        layer.held_modules()?;
         METHODS
             .contains(&attr)
             .then(|| Value::Method(Box::new(layer), attr.into()))
@@ -144,16 +150,42 @@ impl Interp<'_> {
         }
     }
 
-    /// `obj.add_module(name, module)` on such an object: the attribute, and the module held.
+    /// `obj.add_module(name, module)` on such an object: the attribute, and the module held (a
+    /// `Sequential` runs it after the children it had, or in place of the child of that name).
     pub(crate) fn add_held_module(&mut self, obj: &Value, args: &Args, st: &mut State) {
-        let held = self
-            .stored_layer(obj, st)
-            .and_then(|l| Value::Layer(l).held_modules());
+        let stored = self.stored_layer(obj, st);
+        let held = stored.clone().and_then(|l| Value::Layer(l).held_modules());
         let (Value::Instance(addr), [Value::Str(Some(name)), module]) = (obj, args.pos.as_slice())
         else {
-            // Whatever it added, the modules held are no longer known.
-            if let Some(Value::Dict(d)) = held {
-                st.insert_obj(d, Obj::unknown_dict());
+            match (stored.as_deref(), held, args.pos.as_slice()) {
+                // A sequence runs the module last whatever its name (a name the analysis does
+                // not know names no attribute, `""`), as `add_module` of a new name does.
+                (Some(Layer::Sequential(children, names)), _, [_, module]) if !args.unknown => {
+                    let mut children = children.to_vec();
+                    let mut names = names.to_vec();
+                    children.push(module.clone());
+                    names.push("".into());
+                    let grown = Layer::Sequential(children.into(), names.into());
+                    self.store_layer(obj, Value::Layer(Arc::new(grown)), st);
+                }
+                (_, Some(Value::List(l)), [_, module]) if !args.unknown => {
+                    let args = Args {
+                        pos: vec![module.clone()],
+                        ..Args::default()
+                    };
+                    self.call_list_method(l, "append", &args, Default::default(), st);
+                }
+                // Whatever it added, the modules held are no longer known.
+                (Some(Layer::Sequential(..)), _, _) => self.store_layer(obj, Value::Top, st),
+                (_, Some(Value::Dict(d)), _) => st.insert_obj(d, Obj::unknown_dict()),
+                (_, Some(Value::List(l)), _) => st.insert_obj(
+                    l,
+                    Obj::List(Seq::Summary(
+                        Box::new(Value::Top),
+                        Int::Range(Some(0), None),
+                    )),
+                ),
+                _ => {}
             }
             return;
         };
@@ -183,7 +215,7 @@ impl Interp<'_> {
                 };
                 self.call_list_method(l, "append", &args, Default::default(), st);
             }
-            _ => {}
+            _ => self.register_child(*addr, name, module, st),
         }
     }
 }
