@@ -20,12 +20,16 @@ use crate::{Certainty, Dim, Outcome, Shape};
 
 mod creation;
 mod fft;
+mod finfo;
 mod linalg;
+mod multinomial;
 mod sizes;
 
 use creation::*;
 use fft::*;
+use finfo::{finfo, iinfo};
 use linalg::*;
+use multinomial::multinomial;
 use sizes::*;
 
 type Model = fn(&mut Interp<'_>, &Args, TextRange, &mut State) -> Value;
@@ -211,6 +215,10 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.random.poisson", SizeInt(1)),
     ("numpy.random.exponential", Size(1)),
     ("numpy.random.choice", Custom(random_choice)),
+    ("numpy.random.multinomial", Custom(multinomial)),
+    ("numpy.random.seed", Custom(returns_none)),
+    ("numpy.finfo", Custom(finfo)),
+    ("numpy.iinfo", Custom(iinfo)),
     ("numpy.random.default_rng", Custom(generator)),
     ("numpy.random.RandomState", Custom(random_state)),
     // `Generator` methods whose signature differs from the module function of the same name.
@@ -477,6 +485,9 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
                 .get(&("numpy.random", attr))
                 .map_or(Value::Top, |name| Value::NpFunc(name)),
         );
+    }
+    if let Some(v) = finfo::limit(module, attr) {
+        return Some(v);
     }
     // `np.r_` / `np.c_` / `np.mgrid` / `np.ogrid` are used by subscript (`interp/index.rs`,
     // `models/index_tricks.rs`).
