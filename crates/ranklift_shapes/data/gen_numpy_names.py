@@ -13,7 +13,8 @@ import warnings
 
 import numpy as np
 
-owners = [("numpy", np), ("numpy.random", np.random), ("numpy.linalg", np.linalg), ("numpy.fft", np.fft), ("numpy.ndarray", np.ndarray)]
+owners = [("numpy", np), ("numpy.random", np.random), ("numpy.linalg", np.linalg), ("numpy.fft", np.fft),
+          ("numpy.testing", np.testing), ("numpy.ndarray", np.ndarray)]
 extra = {}
 for path in sys.argv[1:]:
     with open(path) as f:

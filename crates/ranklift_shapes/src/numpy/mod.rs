@@ -18,14 +18,19 @@ use crate::interp::value::{Int, ModRef, Seq, Value};
 use crate::models::{self, reshape::NewDim};
 use crate::{Certainty, Dim, Outcome, Shape};
 
+mod allclose;
 mod creation;
+mod delete;
 mod fft;
 mod finfo;
 mod linalg;
 mod multinomial;
 mod sizes;
+mod testing;
 
+use allclose::{allclose, array_equal};
 use creation::*;
+use delete::delete;
 use fft::*;
 use finfo::{finfo, iinfo};
 use linalg::*;
@@ -218,6 +223,10 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.random.multinomial", Custom(multinomial)),
     ("numpy.random.seed", Custom(returns_none)),
     ("numpy.finfo", Custom(finfo)),
+    ("numpy.delete", Custom(delete)),
+    ("numpy.allclose", Custom(allclose)),
+    ("numpy.array_equal", Custom(array_equal)),
+    ("numpy.array_equiv", Custom(array_equal)),
     ("numpy.iinfo", Custom(iinfo)),
     ("numpy.random.default_rng", Custom(generator)),
     ("numpy.random.RandomState", Custom(random_state)),
@@ -340,14 +349,21 @@ const METHODS: &[(&str, Sig)] = &[
 ];
 
 static FUNCTION_TABLE: LazyLock<HashMap<&'static str, (&'static str, Sig)>> =
-    LazyLock::new(|| FUNCTIONS.iter().map(|(n, s)| (*n, (*n, *s))).collect());
+    LazyLock::new(|| all_functions().map(|(n, s)| (n, (n, s))).collect());
+
+/// [`FUNCTIONS`] and the models that list their functions in their own file.
+fn all_functions() -> impl Iterator<Item = (&'static str, Sig)> {
+    let asserts = testing::ASSERTIONS
+        .iter()
+        .map(|n| (*n, Custom(testing::assertion)));
+    FUNCTIONS.iter().copied().chain(asserts)
+}
 
 /// The same table by `(module, attribute)`, for attribute access without building strings.
 static ATTR_TABLE: LazyLock<HashMap<(&'static str, &'static str), &'static str>> =
     LazyLock::new(|| {
-        FUNCTIONS
-            .iter()
-            .filter_map(|(n, _)| n.rsplit_once('.').map(|(m, a)| ((m, a), *n)))
+        all_functions()
+            .filter_map(|(n, _)| n.rsplit_once('.').map(|(m, a)| ((m, a), n)))
             .collect()
     });
 
@@ -467,6 +483,7 @@ pub fn module(name: &str) -> Option<&'static str> {
         "numpy.random" => Some("numpy.random"),
         "numpy.linalg" => Some("numpy.linalg"),
         "numpy.fft" => Some("numpy.fft"),
+        "numpy.testing" => Some("numpy.testing"),
         _ => None,
     }
 }
@@ -499,7 +516,7 @@ pub fn module_attr(version: NumpyVersion, module: &str, attr: &str) -> Option<Va
             _ => "numpy.ogrid",
         }));
     }
-    if let ("numpy", "random" | "linalg" | "fft") = (module, attr) {
+    if let ("numpy", "random" | "linalg" | "fft" | "testing") = (module, attr) {
         return self::module(&format!("{module}.{attr}")).map(|m| Value::Module(ModRef::Numpy(m)));
     }
     // Every module has `__dict__`, `__spec__`, ... (`dir()` does not list all of them).
