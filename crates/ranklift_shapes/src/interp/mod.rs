@@ -26,6 +26,7 @@ mod dataclass_replace;
 mod expr;
 mod fstring;
 mod getattr_default;
+mod handler_reach;
 pub mod hints;
 mod index;
 mod index_arrays;
@@ -351,6 +352,9 @@ pub struct Interp<'a> {
     pub(crate) class_outer_func: Option<u32>,
     /// Depth of branches whose condition the analysis cannot decide.
     pub(crate) undecided: u32,
+    /// Depth of `except` handlers being run whose `try` body may have ended normally (nothing
+    /// in it raised for certain): see `interp/handler_reach.rs`.
+    pub(crate) in_handler: u32,
     /// Depth of block remainders reached only past an undecided `if` that returned or raised
     /// (`if isinstance(t, tuple): return ...` then code for the other case).
     pub(crate) after_guard: u32,
@@ -461,6 +465,7 @@ impl<'a> Interp<'a> {
             wrappers: Default::default(),
             class_outer_func: None,
             undecided: 0,
+            in_handler: 0,
             after_guard: 0,
             caught_certain: 0,
             certain_raises: 0,
@@ -741,15 +746,18 @@ impl<'a> Interp<'a> {
         // finding is possible, not certain. So is an index past the end of a list, whose
         // length such conditions test (`if len(stack) <= 1 and tok != END: continue` makes
         // `stack.pop(); stack[-1]` below safe, through a correlation the analysis does not see).
+        // And a division by zero, whose divisor such a condition keeps from being zero (a loop
+        // over the axes that breaks before `1.0 / (ndim - dim - 1)` reaches the last one).
         let certainty = if (self.undecided > 0 || self.after_guard > 0)
             && certainty == Certainty::Certain
             && (message.contains("NoneType")
                 || message.starts_with("cannot access local variable")
-                || message == "list index out of range")
+                || message == "list index out of range"
+                || message.ends_with("by zero"))
         {
             Certainty::Possible("on a path whose condition the analysis cannot decide".into())
         } else {
-            certainty
+            self.in_handler_certainty(certainty, exc)
         };
         if certainty == Certainty::Certain && exc != Exc::Hint {
             self.certain_raises += 1;

@@ -536,16 +536,24 @@ impl<'a> Interp<'a> {
                 let outer = self.unrolled;
                 self.unrolled = outer.saturating_mul(items.len().max(1) as i64);
                 let salt = self.iter_salt;
+                // Once a pass may have left by `break` (under a condition the analysis could
+                // not decide), the later passes run only where it did not: past a guard.
+                let mut guard = 0;
                 for (i, item) in items.into_iter().enumerate() {
                     let Some(mut s) = cur.take() else { break };
                     if self.out_of_fuel {
                         cur = Some(s);
                         break;
                     }
+                    if guard == 0 && breaks.is_some() {
+                        guard = 1;
+                        self.after_guard += 1;
+                    }
                     self.iter_salt = iteration_salt(salt, f.range.start(), i);
                     self.assign(&f.target, item, &mut s);
                     cur = self.loop_pass(&f.body, s, &mut breaks, &mut out);
                 }
+                self.after_guard -= guard;
                 self.iter_salt = salt;
                 self.unrolled = outer;
                 cur
@@ -665,7 +673,9 @@ impl<'a> Interp<'a> {
                     self.bind(n.as_str(), Value::Top, &mut s);
                 }
                 self.undecided += guarded;
+                self.in_handler += guarded;
                 let mut r = self.exec_block(&h.body, s);
+                self.in_handler -= guarded;
                 self.undecided -= guarded;
                 normal = join_opt(normal, r.normal.take());
                 out.absorb(&mut r);
