@@ -20,9 +20,11 @@ use crate::{Certainty, Dim, Outcome, Shape};
 
 mod allclose;
 mod creation;
+mod cross;
 mod delete;
 mod fft;
 mod finfo;
+mod gradient;
 mod linalg;
 mod multinomial;
 mod sizes;
@@ -30,9 +32,11 @@ mod testing;
 
 use allclose::{allclose, array_equal};
 use creation::*;
+use cross::cross;
 use delete::delete;
 use fft::*;
 use finfo::{finfo, iinfo};
+use gradient::gradient;
 use linalg::*;
 use multinomial::multinomial;
 use sizes::*;
@@ -224,6 +228,8 @@ const FUNCTIONS: &[(&str, Sig)] = &[
     ("numpy.random.seed", Custom(returns_none)),
     ("numpy.finfo", Custom(finfo)),
     ("numpy.delete", Custom(delete)),
+    ("numpy.cross", Custom(cross)),
+    ("numpy.gradient", Custom(gradient)),
     ("numpy.allclose", Custom(allclose)),
     ("numpy.array_equal", Custom(array_equal)),
     ("numpy.array_equiv", Custom(array_equal)),
