@@ -894,6 +894,17 @@ impl<'a> Interp<'a> {
             {
                 Value::Method(Box::new(obj.clone()), attr.into())
             }
+            // `layer.forward(x)` runs the layer as `layer(x)` does (its hooks aside).
+            Value::Layer(l)
+                if attr == "forward"
+                    && !matches!(
+                        **l,
+                        crate::torch::layers::Layer::ModuleList(_)
+                            | crate::torch::layers::Layer::ModuleDict(_)
+                    ) =>
+            {
+                obj.clone()
+            }
             Value::Layer(l) if obj.held_modules().is_none() => {
                 crate::torch::layers::attribute(l, attr)
             }

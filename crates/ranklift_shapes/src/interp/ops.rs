@@ -391,6 +391,13 @@ impl<'a> Interp<'a> {
             CmpOp::Eq | CmpOp::NotEq => {
                 let eq = match (l, r) {
                     (Value::Str(Some(a)), Value::Str(Some(b))) => Some(a == b),
+                    // Classes compare by identity unless their metaclass says otherwise
+                    // (`n = ... if block == BasicBlock else ...` with `block=Bottleneck`).
+                    (Value::Class(a), Value::Class(b))
+                        if !self.class_is_meta(*a) && !self.class_is_meta(*b) =>
+                    {
+                        Some(a == b)
+                    }
                     (Value::Str(_), x) | (x, Value::Str(_)) if is_number(x) => Some(false),
                     (Value::None, Value::None) => Some(true),
                     // `None == v` for a built-in `v` (a number, a string, a tuple: the

@@ -426,10 +426,19 @@ fn flag(args: &Args, name: &str, default: bool) -> Option<bool> {
     }
 }
 
-/// `MaxPool2d(kernel_size, stride=None, padding=0, dilation=1, ...)` /
+/// `MaxPool2d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ...)` /
 /// `AvgPool2d(kernel_size, stride=None, padding=0, ceil_mode=False, ...)`, with the arguments
-/// from position `from` (1 for `F.max_pool2d(x, ...)`).
+/// from position `from` (1 for `F.max_pool2d(x, ...)`). A max pool that may return its
+/// indices too (`return_indices=True`, SegNet's encoder: `out, idx = pool(x)`) returns a pair,
+/// not a tensor: `None` (unknown) here.
 pub fn pool_from_args(nd: usize, max: bool, args: &Args, from: usize) -> Option<Layer> {
+    if max
+        && args
+            .get(from + 4, "return_indices")
+            .is_some_and(|v| v.truth() != Some(false))
+    {
+        return None;
+    }
     let kernel = ints(args.get(from, "kernel_size"), nd, None);
     let stride = match args.get(from + 1, "stride") {
         None | Some(Value::None) => kernel.clone(),

@@ -19,6 +19,7 @@
 
 pub mod attention;
 pub mod autograd_function;
+pub mod bare_module;
 pub mod cells;
 pub mod container_subclass;
 pub mod containers;

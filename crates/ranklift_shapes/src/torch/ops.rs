@@ -497,6 +497,13 @@ impl<'a> Interp<'a> {
             {
                 return self.torch_error(range, "W521", exc, m);
             }
+            if name == "torch.nn.Module"
+                && args.pos.is_empty()
+                && args.kw.is_empty()
+                && !args.unknown
+            {
+                return self.bare_module(range, st);
+            }
             return super::layers::construct(name, args);
         }
         match rule(name) {
