@@ -738,6 +738,7 @@ def main():
     for name, version, pip_args, filename, digest in realworld_shapes.PACKAGES:
         roots[name] = realworld_shapes.fetch(name, version, pip_args, filename, digest)
     confirmed, imported = [], []
+    drivers, clean_findings = 0, []
     # Every program (the clean one, each mutant, each mutant imported) runs in a fork of one
     # interpreter that imported NumPy once (scripts/fork_runner.py).
     with tempfile.TemporaryDirectory(prefix="ranklift-recall-") as tmp, \
@@ -756,6 +757,15 @@ def main():
             clean = run_python(base)
             if not clean["ok"]:
                 raise SystemExit(f"{pkg}/{rel}: the unmutated program fails: {clean}")
+            drivers += 1
+            # The unmutated program runs without an error: anything reported on it is a false
+            # alarm until shown otherwise.
+            p = subprocess.run([args.bin, "shapes", "--format", "json", base.name], cwd=tmp,
+                               capture_output=True, text=True, timeout=300)
+            if p.returncode not in (0, 1, 2) or "panicked" in p.stderr:
+                raise SystemExit(f"ranklift crashed on {base}: {p.stderr[-2000:]}")
+            clean_findings += [(f"{pkg}/{rel}", d) for d in json.loads(p.stdout)["diagnostics"]
+                               if not d["code"].startswith("RL")]
             body_src = base.read_text()
             module_lines = src.count("\n") + 1
             for i, (op, line, (a, b), repl) in enumerate(mutations(src)):
@@ -857,6 +867,10 @@ def main():
             where = {None: "-", True: "found", False: "missed"}[imp]
             print(f"{c['verdict']:7} {c['op']:9} {c['module']}:{c['line']}  imported: {where}  "
                   f"python: {c['python']}  ranklift: {c['ranklift']}")
+    print(f"findings on the {drivers} unmutated programs (false alarms until triaged): "
+          f"{len(clean_findings)}")
+    for where, d in clean_findings:
+        print(f"  {where}:{d['line']}: {d['code']} {d['message'][:120]}")
     print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
     return 0 if ok else 1
 
