@@ -20,7 +20,7 @@ use ruff_python_ast::{ConversionFlag, ExprFString, FStringPart, InterpolatedStri
 
 use super::Interp;
 use super::state::State;
-use super::value::{Int, Value};
+use super::value::Value;
 
 impl<'a> Interp<'a> {
     pub(crate) fn eval_fstring(&mut self, f: &'a ExprFString, st: &mut State) -> Value {
@@ -48,14 +48,7 @@ impl<'a> Interp<'a> {
                                         i.conversion,
                                         ConversionFlag::None | ConversionFlag::Str
                                     );
-                                let piece = match (&v, plain) {
-                                    (Value::Int(Int::Const(n)), true) => Some(n.to_string()),
-                                    (Value::Bool(Some(b)), true) => {
-                                        Some(if *b { "True" } else { "False" }.to_owned())
-                                    }
-                                    (Value::Str(Some(s)), true) => Some(s.to_string()),
-                                    _ => None,
-                                };
+                                let piece = plain.then(|| super::str_format::plain(&v)).flatten();
                                 match (piece, text.as_mut()) {
                                     (Some(p), Some(t)) => {
                                         let _ = write!(t, "{p}");

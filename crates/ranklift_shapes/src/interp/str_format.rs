@@ -21,8 +21,9 @@ use std::sync::Arc;
 
 use super::value::{Int, Value};
 
-/// The text a value takes in a plain replacement field, when known.
-fn plain(v: &Value) -> Option<String> {
+/// The text a value takes in a plain replacement field (`str.format`'s `{}`, an f-string's
+/// `{x}`), when known.
+pub(crate) fn plain(v: &Value) -> Option<String> {
     match v {
         Value::Int(Int::Const(n)) => Some(n.to_string()),
         Value::Bool(Some(b)) => Some(if *b { "True" } else { "False" }.to_owned()),

@@ -157,18 +157,16 @@ impl Interp<'_> {
         let held = stored.clone().and_then(|l| Value::Layer(l).held_modules());
         let (Value::Instance(addr), [Value::Str(Some(name)), module]) = (obj, args.pos.as_slice())
         else {
-            match (stored.as_deref(), held, args.pos.as_slice()) {
-                // A sequence runs the module last whatever its name (a name the analysis does
-                // not know names no attribute, `""`), as `add_module` of a new name does.
-                (Some(Layer::Sequential(children, names)), _, [_, module]) if !args.unknown => {
-                    let mut children = children.to_vec();
-                    let mut names = names.to_vec();
-                    children.push(module.clone());
-                    names.push("".into());
-                    let grown = Layer::Sequential(children.into(), names.into());
-                    self.store_layer(obj, Value::Layer(Arc::new(grown)), st);
-                }
-                (_, Some(Value::List(l)), [_, module]) if !args.unknown => {
+            // A sequence grows as `seq.add_module(...)` does (`torch/containers.rs`): the module
+            // runs last, under no attribute when its name is not known.
+            if let Some(seq) = stored.filter(|l| matches!(**l, Layer::Sequential(..))) {
+                let grown = crate::torch::containers::grown(&Value::Layer(seq), "add_module", args)
+                    .unwrap_or(Value::Top);
+                self.store_layer(obj, grown, st);
+                return;
+            }
+            match (held, args.pos.as_slice()) {
+                (Some(Value::List(l)), [_, module]) if !args.unknown => {
                     let args = Args {
                         pos: vec![module.clone()],
                         ..Args::default()
@@ -176,9 +174,8 @@ impl Interp<'_> {
                     self.call_list_method(l, "append", &args, Default::default(), st);
                 }
                 // Whatever it added, the modules held are no longer known.
-                (Some(Layer::Sequential(..)), _, _) => self.store_layer(obj, Value::Top, st),
-                (_, Some(Value::Dict(d)), _) => st.insert_obj(d, Obj::unknown_dict()),
-                (_, Some(Value::List(l)), _) => st.insert_obj(
+                (Some(Value::Dict(d)), _) => st.insert_obj(d, Obj::unknown_dict()),
+                (Some(Value::List(l)), _) => st.insert_obj(
                     l,
                     Obj::List(Seq::Summary(
                         Box::new(Value::Top),
