@@ -57,6 +57,14 @@ pub(crate) fn property_setter(kind: &str) -> Option<Option<u32>> {
 /// → that class's method → the list the method fills).
 const ESCAPE_DEPTH: u32 = 4;
 
+/// What one escape has already made unknown (see [`Interp::escape_reach`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Reached {
+    Obj(super::value::Addr),
+    Func(u32),
+    Class(u32),
+}
+
 impl<'a> Interp<'a> {
     pub(crate) fn eval_call(&mut self, c: &'a ast::ExprCall, st: &mut State) -> Value {
         // `obj.method(...)` keeps the receiver: a method the analysis cannot see (one of a
@@ -79,7 +87,7 @@ impl<'a> Interp<'a> {
                 .instance_class(st, *addr)
                 .is_some_and(|c| self.is_torch_module(c, 0))
         {
-            self.escape_value(recv, st, 0);
+            self.escape_value(recv, st);
         }
         let takes_dims = match &f {
             Value::NpFunc(name) => crate::numpy::takes_dims(name),
@@ -167,7 +175,7 @@ impl<'a> Interp<'a> {
                 }
             }
             for v in &reached {
-                self.escape_value(v, st, 0);
+                self.escape_value(v, st);
             }
         }
         // The callee or an argument raised for certain: Python never makes the call.
@@ -433,13 +441,41 @@ impl<'a> Interp<'a> {
             .cloned()
             .collect();
         for v in &vals {
-            self.escape_value(v, st, 0);
+            self.escape_value(v, st);
         }
     }
 
-    pub(crate) fn escape_value(&mut self, v: &Value, st: &mut State, depth: u32) {
+    pub(crate) fn escape_value(&mut self, v: &Value, st: &mut State) {
+        self.escape_reach(v, st, 0, &mut super::state::FxMap::default());
+    }
+
+    /// [`Self::escape_value`] at `depth`; `seen` holds what this escape already handled and
+    /// at which depth: one value reached again no deeper has nothing more to give (a class's
+    /// methods naming one another, a helper every method calls), and walking it again made
+    /// escapes cost the product of the paths to each function.
+    fn escape_reach(
+        &mut self,
+        v: &Value,
+        st: &mut State,
+        depth: u32,
+        seen: &mut super::state::FxMap<Reached, u32>,
+    ) {
         if depth > ESCAPE_DEPTH {
             return;
+        }
+        let key = match v {
+            Value::List(a) | Value::Instance(a) | Value::Dict(a) => Some(Reached::Obj(*a)),
+            Value::Func(id) => Some(Reached::Func(*id)),
+            Value::Class(c) => Some(Reached::Class(*c)),
+            _ => None,
+        };
+        if let Some(key) = key {
+            match seen.get(&key) {
+                Some(&d) if d <= depth => return,
+                _ => {
+                    seen.insert(key, depth);
+                }
+            }
         }
         match v {
             Value::List(addr) => {
@@ -457,7 +493,7 @@ impl<'a> Interp<'a> {
                         e,
                         Value::Instance(_) | Value::List(_) | Value::Func(_) | Value::Method(..)
                     ) {
-                        self.escape_value(e, st, depth + 1);
+                        self.escape_reach(e, st, depth + 1, seen);
                     }
                 }
             }
@@ -474,13 +510,13 @@ impl<'a> Interp<'a> {
                 st.insert_obj(*addr, Obj::unknown_dict());
                 for v in &values {
                     if matches!(v, Value::Instance(_) | Value::List(_) | Value::Dict(_)) {
-                        self.escape_value(v, st, depth + 1);
+                        self.escape_reach(v, st, depth + 1, seen);
                     }
                 }
             }
             Value::Tuple(Seq::Exact(items)) => {
                 for x in items.iter() {
-                    self.escape_value(x, st, depth + 1);
+                    self.escape_reach(x, st, depth + 1, seen);
                 }
             }
             Value::Func(id) => {
@@ -493,9 +529,9 @@ impl<'a> Interp<'a> {
                 // And the module globals it names (`def save(t): frames.append(...)` handed to
                 // a driver as an observer fills the module's `frames`).
                 if f.module == self.cur_module {
-                    for name in super::scope::names_read(f.def) {
-                        if !f.scope.locals.contains(&name)
-                            && let Some(b) = st.globals.get(&name)
+                    for name in f.scope.reads(f.def) {
+                        if !f.scope.locals.contains(name)
+                            && let Some(b) = st.globals.get(name)
                         {
                             reach.push(b.value.clone());
                         }
@@ -510,7 +546,7 @@ impl<'a> Interp<'a> {
                         Value::List(_) | Value::Instance(_) | Value::Func(_) | Value::Class(_)
                     ) && !matches!(x, Value::Func(g) if g == id)
                     {
-                        self.escape_value(x, st, depth + 1);
+                        self.escape_reach(x, st, depth + 1, seen);
                     }
                 }
             }
@@ -522,10 +558,10 @@ impl<'a> Interp<'a> {
                     .filter(|v| matches!(v, Value::Func(_)))
                     .collect();
                 for m in &methods {
-                    self.escape_value(m, st, depth + 1);
+                    self.escape_reach(m, st, depth + 1, seen);
                 }
             }
-            Value::Method(recv, _) => self.escape_value(recv, st, depth + 1),
+            Value::Method(recv, _) => self.escape_reach(recv, st, depth + 1, seen),
             _ => {}
         }
     }
@@ -1026,7 +1062,7 @@ impl<'a> Interp<'a> {
         {
             // Not run (recursion, depth, budget): it may change whatever it is given.
             if let Some(t) = &this {
-                self.escape_value(t, st, 0);
+                self.escape_value(t, st);
             }
             self.escape(&args, st);
             return Value::Top;
@@ -1358,7 +1394,7 @@ impl<'a> Interp<'a> {
             // was passed, its receiver too, may have changed.
             if cut {
                 if let Some(a) = receiver {
-                    self.escape_value(&Value::Instance(a), st, 0);
+                    self.escape_value(&Value::Instance(a), st);
                 }
                 self.escape(&args, st);
             }

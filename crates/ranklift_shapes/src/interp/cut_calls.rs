@@ -47,7 +47,7 @@ impl Interp<'_> {
         self.coverage
             .cause(super::coverage::CALL_BUDGET, self.cur_module, range);
         if let Some(a) = receiver {
-            self.escape_value(&Value::Instance(a), st, 0);
+            self.escape_value(&Value::Instance(a), st);
         }
         self.escape(args, st);
         Some(Value::Top)

@@ -386,7 +386,7 @@ impl<'a> Interp<'a> {
             // (`vertices[label.hemi].append(v)`).
             for (_, v) in &items {
                 if matches!(v, Value::List(_) | Value::Dict(_) | Value::Instance(_)) {
-                    self.escape_value(v, st, 0);
+                    self.escape_value(v, st);
                 }
             }
             return Value::Top;
@@ -637,7 +637,7 @@ impl<'a> Interp<'a> {
                 .collect();
             if mutable.len() > 1 && mutable.windows(2).any(|w| w[0] != w[1]) {
                 for v in mutable {
-                    self.escape_value(v, st, 0);
+                    self.escape_value(v, st);
                 }
             }
         }

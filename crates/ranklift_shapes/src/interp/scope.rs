@@ -21,9 +21,17 @@ pub struct Scope {
     pub generator: bool,
     /// Names the body binds only to index arrays of one kind ([`super::index_arrays::index_names`]).
     pub index_arrays: super::state::FxMap<Arc<str>, super::index_arrays::Kind>,
+    /// (Functions) the names the body reads, found the first time they are asked for.
+    reads: std::sync::OnceLock<Vec<Arc<str>>>,
 }
 
 impl Scope {
+    /// The names `def`'s body reads ([`names_read`]), walked once per function: `def` is the
+    /// function this scope was made from.
+    pub fn reads(&self, def: &ast::StmtFunctionDef) -> &[Arc<str>] {
+        self.reads.get_or_init(|| names_read(def))
+    }
+
     /// A module's scope: whether names can appear in it that no statement binds (a star import,
     /// `globals()` or `exec`), and which names functions rebind (module names live in the
     /// globals).
