@@ -16,20 +16,46 @@
 //! through to it; a write copies the one entry into its shard. The shards then hold what the
 //! function made or changed, and a write copies a shard of those, not of the libraries'
 //! thousands of objects.
+//!
+//! A shard that grows past [`SPLIT_AT`] entries splits into shards of its own, one level down:
+//! a write then copies two small tables of pointers and about 1/1024 of the entries, and a
+//! join walks only the sub-shards that differ. A test's module-level loop building 48 models
+//! grows its heap to 6,000 objects, and every branch of every constructor had copied and
+//! walked a 190-entry shard to change one attribute.
 
 use std::hash::{BuildHasher, BuildHasherDefault, Hash};
 use std::sync::Arc;
 
 use super::state::FxMap;
 
-/// Shards per map: a power of two; the top bits of a key's hash pick its shard.
+/// Shards per map (and sub-shards per split shard): a power of two; the top bits of a key's
+/// hash pick its shard, the next ones its sub-shard.
 const SHARDS: usize = 32;
 const SHARD_BITS: u32 = SHARDS.trailing_zeros();
+/// A shard holding more entries than this splits into sub-shards (see the module doc).
+const SPLIT_AT: usize = 64;
 
-/// A map whose shards are shared between copies until written (see the module doc).
+type Leaf<K, V> = FxMap<K, V>;
+/// A split shard's sub-shards.
+type Subs<K, V> = Box<[Option<Arc<Leaf<K, V>>>; SHARDS]>;
+
+/// One shard: its entries, or (once large) sub-shards each shared until written.
+#[derive(Clone)]
+enum Shard<K, V> {
+    Flat(Leaf<K, V>),
+    Split(Subs<K, V>),
+}
+
+impl<K, V> Default for Shard<K, V> {
+    fn default() -> Self {
+        Shard::Flat(FxMap::default())
+    }
+}
+
+/// A copy-on-write map whose shards are shared between copies until written (see the module doc).
 #[derive(Clone)]
 pub struct ShardedMap<K, V> {
-    shards: [Option<Arc<FxMap<K, V>>>; SHARDS],
+    shards: [Option<Arc<Shard<K, V>>>; SHARDS],
     /// Entries, the base's that no shard shadows included.
     len: usize,
     /// The frozen layer under the shards (see the module doc).
@@ -46,9 +72,16 @@ impl<K, V> Default for ShardedMap<K, V> {
     }
 }
 
-fn shard_of<K: Hash>(k: &K) -> usize {
-    let h = BuildHasherDefault::<ranklift_python::fxhash::FastHasher>::default().hash_one(k);
+fn hash_of<K: Hash>(k: &K) -> u64 {
+    BuildHasherDefault::<ranklift_python::fxhash::FastHasher>::default().hash_one(k)
+}
+
+fn top(h: u64) -> usize {
     (h >> (64 - SHARD_BITS)) as usize
+}
+
+fn sub(h: u64) -> usize {
+    (h >> (64 - 2 * SHARD_BITS)) as usize & (SHARDS - 1)
 }
 
 fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
@@ -58,6 +91,104 @@ fn same<T>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
         _ => false,
     }
 }
+
+impl<K: Hash + Eq + Clone, V: Clone> Shard<K, V> {
+    fn get(&self, h: u64, k: &K) -> Option<&V> {
+        match self {
+            Shard::Flat(m) => m.get(k),
+            Shard::Split(s) => s[sub(h)].as_ref()?.get(k),
+        }
+    }
+
+    /// Only for a key that is here: a split shard copies the sub-shard first if shared.
+    fn get_mut(&mut self, h: u64, k: &K) -> Option<&mut V> {
+        match self {
+            Shard::Flat(m) => m.get_mut(k),
+            Shard::Split(s) => Arc::make_mut(s[sub(h)].as_mut()?).get_mut(k),
+        }
+    }
+
+    fn insert(&mut self, h: u64, k: K, v: V) -> Option<V> {
+        match self {
+            Shard::Flat(m) => {
+                let old = m.insert(k, v);
+                if m.len() > SPLIT_AT {
+                    let mut subs: Subs<K, V> = Box::new(std::array::from_fn(|_| None));
+                    for (k, v) in std::mem::take(m) {
+                        let leaf = subs[sub(hash_of(&k))].get_or_insert_with(Arc::default);
+                        Arc::make_mut(leaf).insert(k, v);
+                    }
+                    *self = Shard::Split(subs);
+                }
+                old
+            }
+            Shard::Split(s) => {
+                Arc::make_mut(s[sub(h)].get_or_insert_with(Arc::default)).insert(k, v)
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Shard::Flat(m) => m.len(),
+            Shard::Split(s) => s.iter().flatten().map(|l| l.len()).sum(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        let (flat, split) = match self {
+            Shard::Flat(m) => (Some(m), None),
+            Shard::Split(s) => (None, Some(s)),
+        };
+        flat.into_iter().flat_map(|m| m.iter()).chain(
+            split
+                .into_iter()
+                .flat_map(|s| s.iter().flatten().flat_map(|l| l.iter())),
+        )
+    }
+}
+
+/// A part of one map the join or comparison walks: a whole shard, or one sub-shard.
+enum Part<'m, K, V> {
+    Shard(&'m Shard<K, V>),
+    Leaf(&'m Leaf<K, V>),
+}
+
+// By hand: a derive would ask `K` and `V` to be `Copy`.
+impl<K, V> Clone for Part<'_, K, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K, V> Copy for Part<'_, K, V> {}
+
+impl<'m, K: Hash + Eq + Clone, V: Clone> Part<'m, K, V> {
+    fn get(self, k: &K) -> Option<&'m V> {
+        match self {
+            Part::Shard(s) => s.get(hash_of(k), k),
+            Part::Leaf(l) => l.get(k),
+        }
+    }
+
+    fn len(self) -> usize {
+        match self {
+            Part::Shard(s) => s.len(),
+            Part::Leaf(l) => l.len(),
+        }
+    }
+
+    fn iter(self) -> Box<dyn Iterator<Item = (&'m K, &'m V)> + 'm> {
+        match self {
+            Part::Shard(s) => Box::new(s.iter()),
+            Part::Leaf(l) => Box::new(l.iter()),
+        }
+    }
+}
+
+/// The pairs of parts of two maps that differ: shards, or sub-shards of shards split on both
+/// sides; what the two maps share is not in it.
+type Parts<'m, K, V> = Vec<(Option<Part<'m, K, V>>, Option<Part<'m, K, V>>)>;
 
 impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
     /// A map that holds `base`'s entries without copying them (see the module doc).
@@ -77,14 +208,15 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
         self.len == 0
     }
 
-    fn in_shards(&self, k: &K) -> bool {
-        self.shards[shard_of(k)]
+    fn in_shards(&self, h: u64, k: &K) -> bool {
+        self.shards[top(h)]
             .as_ref()
-            .is_some_and(|s| s.contains_key(k))
+            .is_some_and(|s| s.get(h, k).is_some())
     }
 
     pub fn get(&self, k: &K) -> Option<&V> {
-        if let Some(v) = self.shards[shard_of(k)].as_ref().and_then(|s| s.get(k)) {
+        let h = hash_of(k);
+        if let Some(v) = self.shards[top(h)].as_ref().and_then(|s| s.get(h, k)) {
             return Some(v);
         }
         self.base.as_ref()?.get(k)
@@ -97,21 +229,23 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
     /// The value at `k`, for writing: its shard is copied first if shared (and only when `k`
     /// is in the map); a base entry is copied into its shard.
     pub fn get_mut(&mut self, k: &K) -> Option<&mut V> {
-        let i = shard_of(k);
-        if !self.in_shards(k) {
+        let h = hash_of(k);
+        let i = top(h);
+        if !self.in_shards(h, k) {
             let v = self.base.as_ref()?.get(k)?.clone();
-            Arc::make_mut(self.shards[i].get_or_insert_with(Arc::default)).insert(k.clone(), v);
+            Arc::make_mut(self.shards[i].get_or_insert_with(Arc::default)).insert(h, k.clone(), v);
         }
-        Arc::make_mut(self.shards[i].as_mut()?).get_mut(k)
+        Arc::make_mut(self.shards[i].as_mut()?).get_mut(h, k)
     }
 
     pub fn insert(&mut self, k: K, v: V) -> Option<V> {
+        let h = hash_of(&k);
         let below = match &self.base {
-            Some(b) if !self.in_shards(&k) => b.get(&k).cloned(),
+            Some(b) if !self.in_shards(h, &k) => b.get(&k).cloned(),
             _ => None,
         };
-        let shard = self.shards[shard_of(&k)].get_or_insert_with(Arc::default);
-        let old = Arc::make_mut(shard).insert(k, v).or(below);
+        let shard = self.shards[top(h)].get_or_insert_with(Arc::default);
+        let old = Arc::make_mut(shard).insert(h, k, v).or(below);
         if old.is_none() {
             self.len += 1;
         }
@@ -123,7 +257,7 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
             .base
             .iter()
             .flat_map(|b| b.iter())
-            .filter(|(k, _)| !self.in_shards(k));
+            .filter(|(k, _)| !self.in_shards(hash_of(k), k));
         self.shards
             .iter()
             .flatten()
@@ -140,41 +274,64 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
         out
     }
 
+    /// The parts of the two maps' shards that differ (both maps over the same base).
+    fn differing<'m>(&'m self, other: &'m Self) -> Parts<'m, K, V> {
+        let mut out = Vec::new();
+        for (a, b) in self.shards.iter().zip(&other.shards) {
+            if same(a, b) {
+                continue;
+            }
+            match (a.as_deref(), b.as_deref()) {
+                (Some(Shard::Split(x)), Some(Shard::Split(y))) => {
+                    for (p, q) in x.iter().zip(y.iter()) {
+                        if !same(p, q) {
+                            out.push((p.as_deref().map(Part::Leaf), q.as_deref().map(Part::Leaf)));
+                        }
+                    }
+                }
+                (a, b) => out.push((a.map(Part::Shard), b.map(Part::Shard))),
+            }
+        }
+        out
+    }
+
     /// Both maps, joined: a key in one only keeps its value; a key in both gets `join(a, b)`,
     /// or keeps `a`'s value when that returns `None` (the same value). Shards the two maps
     /// share are shared by the result without being looked at, and so is their base.
-    pub fn join_with(&self, other: &Self, mut join: impl FnMut(&V, &V) -> Option<V>) -> Self {
+    pub fn join_with(&self, other: &Self, join: impl FnMut(&V, &V) -> Option<V>) -> Self {
+        self.join_changed(other, join)
+            .unwrap_or_else(|| self.clone())
+    }
+
+    /// [`Self::join_with`], or `None` when the join is this map itself (every key of `other`
+    /// here, and `join` keeping this side's value for each): the caller keeps its own copy,
+    /// still shared, without comparing the two maps first.
+    pub fn join_changed(
+        &self,
+        other: &Self,
+        mut join: impl FnMut(&V, &V) -> Option<V>,
+    ) -> Option<Self> {
         if !same(&self.base, &other.base) {
-            return self.flattened().join_with(&other.flattened(), join);
+            return Some(self.flattened().join_with(&other.flattened(), join));
         }
         let base = self.base.as_deref();
-        let mut out = self.clone();
-        for (i, theirs) in other.shards.iter().enumerate() {
-            if same(&self.shards[i], theirs) {
-                continue;
-            }
-            let mine = self.shards[i].as_deref();
-            let mut added = 0;
-            let mut changes = Vec::new();
-            for (k, y) in theirs.iter().flat_map(|s| s.iter()) {
+        let mut changes = Vec::new();
+        for (mine, theirs) in self.differing(other) {
+            for (k, y) in theirs.into_iter().flat_map(Part::iter) {
                 match mine.and_then(|m| m.get(k)).or_else(|| base?.get(k)) {
+                    // `None` from `join`: the same value — this side's, or the base's it reads.
                     Some(x) => {
-                        // `None`: the same value — this side's, or the base's it reads.
                         if let Some(v) = join(x, y) {
                             changes.push((k.clone(), v));
                         }
                     }
-                    None => {
-                        added += 1;
-                        changes.push((k.clone(), y.clone()));
-                    }
+                    None => changes.push((k.clone(), y.clone())),
                 }
             }
             // Keys this side changed over the base that the other side still reads there.
             if let (Some(mine), Some(base)) = (mine, base) {
-                let theirs = theirs.as_deref();
                 for (k, x) in mine.iter() {
-                    if theirs.is_some_and(|t| t.contains_key(k)) {
+                    if theirs.is_some_and(|t| t.get(k).is_some()) {
                         continue;
                     }
                     if let Some(y) = base.get(k)
@@ -184,12 +341,15 @@ impl<K: Hash + Eq + Clone, V: Clone> ShardedMap<K, V> {
                     }
                 }
             }
-            if !changes.is_empty() {
-                Arc::make_mut(out.shards[i].get_or_insert_with(Arc::default)).extend(changes);
-            }
-            out.len += added;
         }
-        out
+        if changes.is_empty() {
+            return None;
+        }
+        let mut out = self.clone();
+        for (k, v) in changes {
+            out.insert(k, v);
+        }
+        Some(out)
     }
 }
 
@@ -201,18 +361,21 @@ impl<K: Hash + Eq + Clone, V: PartialEq + Clone> PartialEq for ShardedMap<K, V> 
         if !same(&self.base, &other.base) {
             return self.iter().all(|(k, v)| other.get(k) == Some(v));
         }
-        self.shards
-            .iter()
-            .zip(&other.shards)
-            .all(|(a, b)| match (a, b) {
-                _ if same(a, b) => true,
-                (Some(a), Some(b)) if self.base.is_none() => a == b,
-                _ => a
-                    .iter()
+        let no_base = self.base.is_none();
+        self.differing(other).into_iter().all(|(a, b)| {
+            if no_base {
+                // The parts hold every entry of their keys: equal maps, entry for entry.
+                a.map_or(0, Part::len) == b.map_or(0, Part::len)
+                    && a.into_iter()
+                        .flat_map(Part::iter)
+                        .all(|(k, v)| b.and_then(|b| b.get(k)) == Some(v))
+            } else {
+                a.into_iter()
                     .chain(b)
-                    .flat_map(|s| s.keys())
-                    .all(|k| self.get(k) == other.get(k)),
-            })
+                    .flat_map(Part::iter)
+                    .all(|(k, _)| self.get(k) == other.get(k))
+            }
+        })
     }
 }
 
@@ -314,6 +477,54 @@ mod tests {
         let k = a.join_with(&other, |x, y| (x != y).then_some(0));
         assert_eq!(k.len(), 1000);
         assert_eq!(k, other);
+    }
+
+    #[test]
+    fn a_large_shard_splits_and_a_write_copies_one_sub_shard() {
+        let mut a: ShardedMap<u32, u32> = ShardedMap::default();
+        for k in 0..6000 {
+            a.insert(k, k);
+        }
+        assert!(
+            a.shards
+                .iter()
+                .flatten()
+                .all(|s| matches!(**s, Shard::Split(_))),
+            "6,000 entries over 32 shards: each past {SPLIT_AT}"
+        );
+        assert_eq!((a.len(), a.iter().count()), (6000, 6000));
+        assert!((0..6000).all(|k| a.get(&k) == Some(&k)));
+        let mut b = a.clone();
+        *b.get_mut(&7).unwrap() = 70;
+        assert_eq!(b.insert(9000, 1), None);
+        assert_eq!(b.insert(8, 80), Some(8));
+        assert_ne!(a, b);
+        let mut c = b.clone();
+        *c.get_mut(&7).unwrap() = 7;
+        *c.get_mut(&8).unwrap() = 8;
+        assert_ne!(b, c);
+        let mut back = c.clone();
+        back.insert(9000, 1);
+        assert_eq!(back, c);
+        // The join is offered the keys of the written sub-shards only (about 6 each), not
+        // their shards' 190.
+        let mut seen = 0;
+        let j = a.join_with(&b, |x, y| {
+            seen += 1;
+            (x != y).then(|| x.max(y) + 1)
+        });
+        assert!(seen < 40, "{seen} keys joined");
+        assert_eq!(j.get(&7), Some(&71));
+        assert_eq!(j.get(&8), Some(&81));
+        assert_eq!(j.get(&9000), Some(&1));
+        assert_eq!(j.get(&5999), Some(&5999));
+        assert_eq!((j.len(), j.iter().count()), (6001, 6001));
+        // Nothing changed: the map itself, still shared.
+        assert!(
+            a.join_changed(&a.clone(), |_, _| panic!("shared"))
+                .is_none()
+        );
+        assert!(b.join_changed(&a, |x, y| (x < y).then_some(*y)).is_none());
     }
 
     #[test]

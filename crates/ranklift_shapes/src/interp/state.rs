@@ -200,10 +200,11 @@ fn combine_bindings(a: &Env, b: &Env, widen: bool) -> Env {
 }
 
 fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
-    if Arc::ptr_eq(a, b) || a == b {
+    if Arc::ptr_eq(a, b) {
         return a.clone();
     }
-    Arc::new(a.join_with(b, |x, y| {
+    // `None`: the join is `a` (equal heaps included), which stays shared.
+    let joined = a.join_changed(b, |x, y| {
         if Arc::ptr_eq(x, y) || x == y {
             return None;
         }
@@ -236,5 +237,6 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
             _ => Obj::List(Seq::Summary(Box::new(Value::Top), super::value::Int::ANY)),
         };
         Some(Arc::new(joined))
-    }))
+    });
+    joined.map_or_else(|| a.clone(), Arc::new)
 }
