@@ -37,16 +37,10 @@ impl<'a> Interp<'a> {
         if Arc::ptr_eq(&heap, &st.heap) {
             return;
         }
-        let missing: Vec<_> = heap
-            .iter()
-            .filter(|(a, _)| !st.heap.contains_key(*a))
-            .map(|(a, o)| (*a, o.clone()))
-            .collect();
-        if !missing.is_empty() {
-            let h = Arc::make_mut(&mut st.heap);
-            for (a, o) in missing {
-                h.insert(a, o);
-            }
+        if st.heap.is_empty() {
+            st.heap = heap;
+        } else {
+            Arc::make_mut(&mut st.heap).add_missing(&heap);
         }
     }
 
