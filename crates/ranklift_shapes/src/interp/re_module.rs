@@ -27,7 +27,7 @@ use ruff_text_size::TextRange;
 
 use super::Interp;
 use super::call::Args;
-use super::state::State;
+use super::state::{FxMap, State};
 use super::value::{Seq, Value};
 
 /// Patterns longer than this (bytes) are not compiled.
@@ -64,12 +64,31 @@ fn compile(pattern: &str, subject: &str) -> Option<regex::Regex> {
     {
         return None;
     }
-    regex::RegexBuilder::new(pattern)
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(SIZE_LIMIT)
-        .build()
-        .ok()
+    // Compiled once per pattern and thread: a test's loop calling `re.match` with one
+    // pattern compiled it at every pass (a tenth of a FITS test file's analysis).
+    thread_local! {
+        static COMPILED: std::cell::RefCell<FxMap<Box<str>, Option<regex::Regex>>> =
+            std::cell::RefCell::default();
+    }
+    COMPILED.with_borrow_mut(|cache| {
+        if let Some(r) = cache.get(pattern) {
+            return r.clone();
+        }
+        if cache.len() >= COMPILED_PATTERNS {
+            cache.clear();
+        }
+        let r = regex::RegexBuilder::new(pattern)
+            .size_limit(SIZE_LIMIT)
+            .dfa_size_limit(SIZE_LIMIT)
+            .build()
+            .ok();
+        cache.insert(pattern.into(), r.clone());
+        r
+    })
 }
+
+/// Patterns kept compiled per thread (the cache starts over when full).
+const COMPILED_PATTERNS: usize = 512;
 
 fn text(s: &str) -> Value {
     Value::Str(Some(s.into()))
