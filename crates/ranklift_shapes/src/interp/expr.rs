@@ -117,7 +117,7 @@ impl<'a> Interp<'a> {
         let origin = if super::coverage::holds_unknown(&v, st) {
             let bound = match e {
                 Expr::Name(_) | Expr::Attribute(_) if self.coverage.any_bound() => {
-                    super::coverage::dotted(e).and_then(|t| self.coverage.bound(&t))
+                    super::coverage::with_dotted(e, |t| self.coverage.bound(t)).flatten()
                 }
                 _ => None,
             };
@@ -149,11 +149,9 @@ impl<'a> Interp<'a> {
     /// loses what flows from it. (A modelled function whose result is unknown is not one: its
     /// arguments were.)
     pub(crate) fn note_module_attr(&mut self, recv: &Value, out: &Value, attr: &Expr) {
-        if matches!(recv, Value::Module(_))
-            && matches!(out, Value::Top)
-            && let Some(name) = super::coverage::dotted(attr)
-        {
-            self.coverage.cause(&name, self.cur_module, attr.range());
+        if matches!(recv, Value::Module(_)) && matches!(out, Value::Top) {
+            let (module, range) = (self.cur_module, attr.range());
+            super::coverage::with_dotted(attr, |name| self.coverage.cause(name, module, range));
         }
     }
 

@@ -804,10 +804,8 @@ impl<'a> Interp<'a> {
     /// Assign to a target expression (name, tuple, attribute, subscript).
     pub(crate) fn assign(&mut self, target: &'a Expr, v: Value, st: &mut State) {
         let unknown = super::coverage::holds_unknown(&v, st);
-        if self.coverage.binds(unknown)
-            && let Some(text) = super::coverage::dotted(target)
-        {
-            self.coverage.bind(&text, unknown);
+        if self.coverage.binds(unknown) {
+            super::coverage::with_dotted(target, |text| self.coverage.bind(text, unknown));
         }
         match target {
             Expr::Name(n) => {
