@@ -378,6 +378,14 @@ impl<K: Hash + Eq + Clone, V: PartialEq + Clone> ShardedMap<K, V> {
             if same(&self.shards[i], &other.shards[i]) {
                 continue;
             }
+            if let (Some(Shard::Split(_)), Shard::Split(subs)) =
+                (self.shards[i].as_deref(), &**theirs)
+            {
+                self.len += self.shards[i]
+                    .as_mut()
+                    .map_or(0, |m| add_missing_subs(Arc::make_mut(m), subs));
+                continue;
+            }
             let mine = self.shards[i].as_deref();
             let mine_len = mine.map_or(0, Shard::len);
             let within =
@@ -397,6 +405,41 @@ impl<K: Hash + Eq + Clone, V: PartialEq + Clone> ShardedMap<K, V> {
             }
         }
     }
+}
+
+/// [`ShardedMap::add_missing`] between two split shards, sub-shard by sub-shard (the few
+/// objects an importer made itself leave most of them to be taken as they are); how many
+/// entries were added.
+fn add_missing_subs<K: Hash + Eq + Clone, V: PartialEq + Clone>(
+    mine: &mut Shard<K, V>,
+    theirs: &Subs<K, V>,
+) -> usize {
+    let Shard::Split(mine) = mine else {
+        return 0;
+    };
+    let mut added = 0;
+    for (m, t) in mine.iter_mut().zip(theirs.iter()) {
+        let Some(t) = t else {
+            continue;
+        };
+        match m {
+            Some(leaf) if Arc::ptr_eq(leaf, t) => {}
+            Some(leaf) if !leaf.iter().all(|(k, v)| t.get(k) == Some(v)) => {
+                let leaf = Arc::make_mut(leaf);
+                for (k, v) in t.iter() {
+                    if !leaf.contains_key(k) {
+                        leaf.insert(k.clone(), v.clone());
+                        added += 1;
+                    }
+                }
+            }
+            _ => {
+                added += t.len() - m.as_ref().map_or(0, |l| l.len());
+                *m = Some(t.clone());
+            }
+        }
+    }
+    added
 }
 
 impl<K: Hash + Eq + Clone, V: PartialEq + Clone> PartialEq for ShardedMap<K, V> {
@@ -604,6 +647,38 @@ mod tests {
             .filter(|(a, b)| same(a, b))
             .count();
         assert!(shared >= SHARDS - 2, "{shared} shards shared");
+        // Both sides split: sub-shard by sub-shard, the ones holding a subset taken as they are.
+        let mut big: ShardedMap<u32, u32> = ShardedMap::default();
+        for k in 0..2500 {
+            big.insert(k, k);
+        }
+        big.insert(5, 50);
+        big.insert(7777, 7);
+        big.add_missing(&lib);
+        assert_eq!((big.len(), big.iter().count()), (3001, 3001));
+        assert_eq!((big.get(&5), big.get(&7777)), (Some(&50), Some(&7)));
+        assert!(
+            (0..3000)
+                .filter(|k| *k != 5)
+                .all(|k| big.get(&k) == Some(&k))
+        );
+        let subs = |m: &ShardedMap<u32, u32>| -> Vec<*const Leaf<u32, u32>> {
+            m.shards
+                .iter()
+                .flatten()
+                .flat_map(|s| match &**s {
+                    Shard::Split(subs) => subs.iter().flatten().map(Arc::as_ptr).collect(),
+                    Shard::Flat(_) => Vec::new(),
+                })
+                .collect()
+        };
+        let theirs = subs(&lib);
+        let taken = subs(&big).iter().filter(|p| theirs.contains(p)).count();
+        assert!(
+            taken > theirs.len() - 4,
+            "{taken} of {} sub-shards shared",
+            theirs.len()
+        );
         // Into an empty map: every shard taken as it is; a base is read entry by entry.
         let mut empty = ShardedMap::default();
         empty.add_missing(&lib);
