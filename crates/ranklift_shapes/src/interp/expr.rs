@@ -925,7 +925,8 @@ impl<'a> Interp<'a> {
                 Value::Builtin(Builtin::ObjectNew)
             }
             Value::Module(ModRef::Copy) => match attr {
-                "copy" | "deepcopy" => Value::Builtin(Builtin::Copy),
+                "copy" => Value::Builtin(Builtin::Copy),
+                "deepcopy" => Value::Builtin(Builtin::DeepCopy),
                 _ => Value::Top,
             },
             Value::Module(ModRef::Collections) => match attr {

@@ -23,6 +23,8 @@ mod comprehension;
 pub mod coverage;
 mod cut_calls;
 mod dataclass_replace;
+mod deepcopy;
+mod escape;
 mod expr;
 mod fstring;
 mod getattr_default;

@@ -302,8 +302,10 @@ pub enum Builtin {
     ObjectNew,
     /// A scalar function of the `math` module, by what it returns.
     Math(MathFn),
-    /// `copy.copy` / `copy.deepcopy`.
+    /// `copy.copy`.
     Copy,
+    /// `copy.deepcopy` (`interp/deepcopy.rs`).
+    DeepCopy,
     /// `argparse.ArgumentParser`.
     ArgParser,
     /// `argparse.Namespace`.

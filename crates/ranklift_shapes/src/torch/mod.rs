@@ -36,6 +36,7 @@ pub mod layers;
 pub mod legacy;
 pub mod meshgrid;
 pub mod named_children;
+pub mod ntuple;
 pub mod ops;
 pub mod reparam;
 pub mod repeat_interleave;
@@ -67,6 +68,8 @@ const MODULES: &[&str] = &[
     // Where `torch.nn`'s classes are defined; `torch.nn` re-exports them.
     "torch.nn.parameter",
     "torch.nn.modules",
+    // Only the size normalisers (`torch/ntuple.rs`); the rest is unknown.
+    ntuple::MODULE,
     "torch.jit",
     "torch.accelerator",
     // Only `torch._C._get_tracing_state()` (`torch/runtime.rs`); the rest is unknown.

@@ -108,6 +108,10 @@ pub enum Rule {
     Sorting(super::sort::Sort),
     /// `repeat_interleave` (`torch/repeat_interleave.rs`).
     RepeatInterleave,
+    /// `_pair(x)` and the other normalisers of `torch.nn.modules.utils` (`torch/ntuple.rs`).
+    NTuple,
+    /// `_ntuple(n)`: the normaliser of arity `n`.
+    NTupleOf,
     /// The first argument, whatever it is (`nn.init.zeros_(b)`, `torch.jit.script(f)`;
     /// `torch/runtime.rs`).
     PassThrough,
@@ -371,6 +375,7 @@ static TABLE: LazyLock<FxMap<&'static str, Rule>> = LazyLock::new(|| {
         ("torch", super::repeat_interleave::TORCH),
         ("torch.nn.functional", super::resize::FUNCTIONAL),
         ("torch.linalg", super::resize::LINALG),
+        (super::ntuple::MODULE, super::ntuple::UTILS),
     ] {
         for (names, rule) in groups {
             for n in *names {
@@ -715,6 +720,8 @@ impl<'a> Interp<'a> {
             Pieces(kind) => self.torch_split(kind, args, range),
             Sorting(kind) => self.torch_sort(kind, args, range),
             RepeatInterleave => self.torch_repeat_interleave(args, range),
+            NTuple => super::ntuple::ntuple(short, args, st),
+            NTupleOf => super::ntuple::ntuple_of(args),
             Einsum => self.torch_einsum(args, range, st),
             Sdpa => self.sdpa(args, range),
             GridSample => self.grid_sample(args, range),

@@ -500,6 +500,13 @@ impl<'a> Interp<'a> {
                 Some(v) if v.is_plain_data() => v.clone(),
                 _ => Value::Top,
             },
+            Builtin::DeepCopy => match a0 {
+                Some(v) if args.pos.len() == 1 && args.kw.is_empty() && !args.unknown => {
+                    let v = v.clone();
+                    self.deep_copy(&v, range, st)
+                }
+                _ => Value::Top,
+            },
             Builtin::NdArray
             | Builtin::TensorHint
             | Builtin::Annotated
