@@ -1205,6 +1205,74 @@ HELD_OUT |= BATCH_20
 # configuration object's class attributes and dicts). Seen now: it runs with the others; no
 # batch is held back yet.
 
+# Batch 21 (first contact 2026-12-01, before any change for it; drivers checked with torch
+# only): zfjsail/gae-pytorch — a graph auto-encoder (GCN layers with `Parameter(FloatTensor)`
+# weights, `torch.spmm` on a dense adjacency, an inner-product decoder).
+GAE = ("zfjsail/gae-pytorch", "c0b95cac8eb2928d0b5d6d65fee938fe97f60262")
+model("gae-vae", *GAE, ["gae/__init__.py", "gae/layers.py", "gae/model.py"], "gae/model.py", """
+import torch
+from gae.model import GCNModelVAE
+
+model = GCNModelVAE(input_feat_dim=12, hidden_dim1=16, hidden_dim2=8, dropout=0.0)
+model.eval()
+x = torch.randn(10, 12)
+adj = torch.eye(10)
+recon, mu, logvar = model(x, adj)
+print(recon.shape, mu.shape, logvar.shape)
+""", keep_dirs=True)
+model("gae-layers", *GAE, ["gae/__init__.py", "gae/layers.py"], "gae/layers.py", """
+import torch
+from gae.layers import GraphConvolution
+
+gc = GraphConvolution(12, 16, dropout=0.0)
+gc.eval()
+print(gc(torch.randn(10, 12), torch.eye(10)).shape)
+""", keep_dirs=True)
+# And karpathy/makemore's character-level language models (a GPT-2 style Transformer, a
+# bag-of-words, RNN and GRU cells, an MLP over a context window), one file configured by a
+# dataclass. The file imports TensorBoard at the top, which the torch venv lacks: the driver
+# puts a stand-in in `sys.modules` first (the models never touch it).
+MAKEMORE = ("karpathy/makemore", "988aa59e4d8fefa526d06f3b453ad116258398d4")
+model("makemore", *MAKEMORE, ["makemore.py"], "makemore.py", """
+import sys
+import types
+
+sys.modules["torch.utils.tensorboard"] = types.SimpleNamespace(SummaryWriter=object)
+import torch
+from makemore import MLP, RNN, BoW, ModelConfig, Transformer
+
+config = ModelConfig(vocab_size=11, block_size=8, n_layer=2, n_embd=16, n_embd2=24, n_head=2)
+idx = torch.randint(0, 11, (2, 8))
+for net in [Transformer(config), BoW(config), RNN(config, cell_type="rnn"),
+            RNN(config, cell_type="gru"), MLP(config)]:
+    net.eval()
+    logits, loss = net(idx, targets=idx)
+    print(type(net).__name__, logits.shape, loss.item())
+""")
+BATCH_21 = {"gae-vae", "gae-layers", "makemore"}
+HELD_OUT |= BATCH_21
+# Batch 22, held back (chosen 2026-12-01 with batch 21, before any fix of that session):
+# karpathy/minGPT's GPT, configured through its own `CfgNode` (attribute-style config built by
+# a static method, then `merge_from_dict`).
+MINGPT = ("karpathy/minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26")
+model("mingpt-gpt", *MINGPT, ["mingpt/__init__.py", "mingpt/utils.py", "mingpt/model.py"],
+      "mingpt/model.py", """
+import torch
+from mingpt.model import GPT
+
+config = GPT.get_default_config()
+config.model_type = None
+config.n_layer, config.n_head, config.n_embd = 2, 2, 16
+config.vocab_size, config.block_size = 11, 8
+model = GPT(config)
+model.eval()
+idx = torch.randint(0, 11, (2, 8))
+logits, loss = model(idx, targets=idx)
+print(logits.shape, loss.item())
+print(model.generate(idx[:, :3], 2).shape)
+""", keep_dirs=True)
+NOT_YET |= {"mingpt-gpt"}
+
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
           "LayerNorm", "GroupNorm", "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention"}

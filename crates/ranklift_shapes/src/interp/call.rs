@@ -203,6 +203,18 @@ impl<'a> Interp<'a> {
             }
             _ => None,
         };
+        // Coverage (below): were all the arguments known?
+        let args_known = self.coverage.origin.is_none()
+            && matches!(
+                f,
+                Value::TorchFunc(_) | Value::NpFunc(_) | Value::Builtin(_)
+            )
+            && !args.unknown
+            && args
+                .pos
+                .iter()
+                .chain(args.kw.iter().map(|(_, v)| v))
+                .all(|v| !super::coverage::holds_unknown(v, st));
         // Growing a sequence registers the module and changes nothing in it: not an escape.
         let result = match (&grown, &f) {
             (Some((_, v)), Value::Method(_, m)) if !matches!(v, Value::Top) => {
@@ -221,13 +233,10 @@ impl<'a> Interp<'a> {
             self.assign(holder, v, st);
         }
         // Coverage: a library function that made nothing known of arguments that were all
-        // known (none brought an origin) is itself where the value went dark — say so, by the
-        // name it was called by, rather than leave the unknown unexplained.
-        if self.coverage.origin.is_none()
-            && matches!(
-                f,
-                Value::TorchFunc(_) | Value::NpFunc(_) | Value::Builtin(_)
-            )
+        // known is itself where the value went dark — say so, by the name it was called by,
+        // rather than leave the unknown unexplained.
+        if args_known
+            && self.coverage.origin.is_none()
             && super::coverage::holds_unknown(&result, st)
         {
             let (module, range) = (self.cur_module, c.func.range());
