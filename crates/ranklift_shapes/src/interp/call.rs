@@ -795,8 +795,11 @@ impl<'a> Interp<'a> {
 
     /// A call the analysis does not follow from a function nobody calls: unknown, what it was
     /// given escapes, and the coverage says why.
-    fn not_followed(&mut self, args: Args, range: TextRange, st: &mut State) -> Value {
+    fn not_followed(&mut self, callee: u32, args: Args, range: TextRange, st: &mut State) -> Value {
         self.escape(&args, st);
+        // What the function would have changed escapes too (a wrapper's wrapped function
+        // appending to its module's trace list).
+        self.escape_value(&Value::Func(callee), st);
         self.coverage.cause(
             super::coverage::WRAPPED_FROM_UNCALLED,
             self.cur_module,
@@ -827,7 +830,7 @@ impl<'a> Interp<'a> {
             // From a function nobody calls: not followed (astropy's tests make thousands of
             // `Quantity`s, whose `__new__` is long).
             if self.uncalled {
-                return self.not_followed(args, range, st);
+                return self.not_followed(new, args, range, st);
             }
             let mut with_cls = args.clone();
             with_cls.pos.insert(0, Value::Class(c));
@@ -916,7 +919,7 @@ impl<'a> Interp<'a> {
         // wrappers do costs more than the rest of the file, and unknown arguments teach
         // nothing. Code the program runs (a driver, `main()`) goes through the wrapper.
         if self.uncalled && self.wrappers.contains(&id) {
-            return self.not_followed(args, range, st);
+            return self.not_followed(id, args, range, st);
         }
         // A constructor may be re-entered once: one that builds another instance of its class
         // through a factory (pyquaternion's `__init__` → `_from_axis_angle` → `cls(...)`). Any
@@ -1269,6 +1272,7 @@ impl<'a> Interp<'a> {
                     self.escape_value(&Value::Instance(a), st);
                 }
                 self.escape(&args, st);
+                self.escape_module_containers(&end.globals, st);
             }
             // Only calls that changed neither the globals nor the heap are remembered (most
             // calls of numerical helpers): a hit then needs no state to restore.

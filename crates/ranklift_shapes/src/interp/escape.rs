@@ -133,11 +133,15 @@ impl Interp<'_> {
                     .map(|c| c.values().map(|b| b.value.clone()).collect())
                     .unwrap_or_default();
                 // And the module globals it names (`def save(t): frames.append(...)` handed to
-                // a driver as an observer fills the module's `frames`).
-                if f.module == self.cur_module {
+                // a driver as an observer fills the module's `frames`). Of another module, the
+                // lists and dicts only (a trace list its `read()` appends to): its functions
+                // and classes are its library, which the caller's escape need not walk.
+                let own = f.module == self.cur_module;
+                if let Some(globals) = self.globals_of_module(f.module, st) {
                     for name in f.scope.reads(f.def) {
                         if !f.scope.locals.contains(name)
-                            && let Some(b) = st.globals.get(name)
+                            && let Some(b) = globals.get(name)
+                            && (own || matches!(b.value, Value::List(_) | Value::Dict(_)))
                         {
                             reach.push(b.value.clone());
                         }
@@ -169,6 +173,52 @@ impl Interp<'_> {
             }
             Value::Method(recv, _) => self.escape_reach(recv, st, depth + 1, seen),
             _ => {}
+        }
+    }
+
+    /// The lists and dicts a module's globals hold escape: code of that module the analysis
+    /// did not run to its end (a call cut by its budget, a wrapper not followed) may have
+    /// filled or emptied them — a module-level trace `read()` appends to and `get_trace()`
+    /// hands back. (Its other objects are left as they are: a module's instances are mostly
+    /// constants, units and singletons, and forgetting them all at every such call darkened
+    /// whole test files.)
+    pub(crate) fn escape_module_containers(&mut self, globals: &super::state::Env, st: &mut State) {
+        let held: Vec<Value> = globals
+            .values()
+            .map(|b| b.value.clone())
+            .filter(|v| match v {
+                Value::List(a) => {
+                    !matches!(st.list(*a), Some(Seq::Summary(e, _)) if matches!(*e, Value::Top))
+                }
+                Value::Dict(a) => st
+                    .dict(*a)
+                    .is_some_and(|(items, exact)| exact || !items.is_empty()),
+                _ => false,
+            })
+            .collect();
+        for v in &held {
+            self.escape_value(v, st);
+        }
+    }
+
+    /// The globals of `module` as the analysis has them now (the current frame's, a module
+    /// that finished running, or one suspended while it calls out).
+    pub(crate) fn globals_of_module(
+        &self,
+        module: u32,
+        st: &State,
+    ) -> Option<std::sync::Arc<super::state::Env>> {
+        if module == self.cur_module {
+            return Some(st.globals.clone());
+        }
+        match &self.modules[module as usize].status {
+            super::ModStatus::Done(g) => Some(g.clone()),
+            _ => self
+                .suspended
+                .iter()
+                .rev()
+                .find(|s| s.0 == module)
+                .map(|s| s.1.clone()),
         }
     }
 }
