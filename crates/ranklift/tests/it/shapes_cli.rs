@@ -216,6 +216,34 @@ fn a_wrapper_not_followed_from_a_test_may_fill_its_modules_lists() {
     assert!(!out.contains("E017"), "{out}");
 }
 
+#[test]
+fn a_lambda_is_named_as_where_its_results_went_dark() {
+    // The analysis does not run lambdas' bodies: what one returns is unknown, and the
+    // statistics say so (the unknowns were unattributed, the summary silent about why).
+    let d = tmp(
+        "coverage-lambda",
+        &[(
+            "main.py",
+            "import torch\n\nf = lambda x: x @ torch.zeros(3, 4)  # noqa: E731\ny = f(torch.zeros(2, 3))\nz = y + 1\n",
+        )],
+    );
+    let o = bin()
+        .args(["shapes", "--statistics", "--format", "json", "main.py"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let causes = v["statistics"]["not_modelled"].as_array().unwrap();
+    assert!(
+        causes.iter().any(
+            |c| c["name"].as_str().is_some_and(|n| n.starts_with("lambdas"))
+                && c["darkened"].as_u64().unwrap() >= 3
+        ),
+        "{v}"
+    );
+    assert_eq!(v["statistics"]["total"]["unattributed"], 0, "{v}");
+}
+
 const BAD: &str = "import numpy as np\nx = np.zeros((2, 3))\ny = x @ np.ones((4, 2))\n";
 
 #[test]

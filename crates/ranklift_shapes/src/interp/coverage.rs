@@ -33,6 +33,10 @@ pub const CALL_BUDGET: &str = "calls into other modules cut short by their step 
 pub const WRAPPED_FROM_UNCALLED: &str =
     "calls through decorators' wrappers or __new__ from functions never called (not followed)";
 
+/// The cause given to a `lambda`: the analysis does not run lambdas' bodies, so what one
+/// returns (`self.mlpf = lambda x: m.c_proj(m.act(m.c_fc(x)))`) is unknown.
+pub const LAMBDA: &str = "lambdas (their bodies are not analysed)";
+
 /// Whether cause `name` is one of the analysis' own limits ([`NO_CALLER`], [`CALL_BUDGET`],
 /// [`WRAPPED_FROM_UNCALLED`]) rather than an API it does not model.
 pub fn is_analysis_limit(name: &str) -> bool {

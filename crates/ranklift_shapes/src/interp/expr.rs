@@ -259,7 +259,11 @@ impl<'a> Interp<'a> {
                 }
                 self.unary(u.op, &v)
             }
-            Expr::Lambda(_) => Value::Top,
+            Expr::Lambda(l) => {
+                self.coverage
+                    .cause(super::coverage::LAMBDA, self.cur_module, l.range);
+                Value::Top
+            }
             Expr::If(i) => {
                 let c = self.eval(&i.test, st);
                 match self.test_truth(&c, i.test.range(), st) {
