@@ -21,6 +21,16 @@ fn tmp(name: &str, files: &[(&str, &str)]) -> PathBuf {
     d
 }
 
+/// `ranklift shapes --statistics --format json FILE` run in `dir`: the JSON it printed.
+fn statistics_json(dir: &std::path::Path, file: &str) -> serde_json::Value {
+    let o = bin()
+        .args(["shapes", "--statistics", "--format", "json", file])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
 fn run(args: &[&str]) -> (i32, String, String) {
     let o = bin().args(args).output().unwrap();
     (
@@ -140,13 +150,7 @@ fn an_unknown_value_is_traced_through_the_list_it_was_joined_in() {
             ),
         ],
     );
-    let o = bin()
-        .args(["shapes", "--statistics", "--format", "json"])
-        .arg(d.join("main.py"))
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = statistics_json(&d, "main.py");
     let causes = v["statistics"]["not_modelled"].as_array().unwrap();
     assert_eq!(causes.len(), 1, "{v}");
     assert_eq!(causes[0]["name"], "mystery.flip", "{v}");
@@ -166,12 +170,7 @@ fn a_library_function_that_loses_known_arguments_is_named_as_the_cause() {
             "import copy\nimport torch\n\n\nclass Odd:\n    def __init__(self):\n        self.w = torch.zeros(2, 3)\n\n    def __deepcopy__(self, memo):\n        return Odd()\n\n\no = copy.deepcopy(Odd())\ny = o.w @ torch.zeros(3, 4)\n",
         )],
     );
-    let o = bin()
-        .args(["shapes", "--statistics", "--format", "json", "main.py"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = statistics_json(&d, "main.py");
     let causes = v["statistics"]["not_modelled"].as_array().unwrap();
     assert!(
         causes
@@ -227,12 +226,7 @@ fn a_lambda_is_named_as_where_its_results_went_dark() {
             "import torch\n\nf = lambda x: x @ torch.zeros(3, 4)  # noqa: E731\ny = f(torch.zeros(2, 3))\nz = y + 1\n",
         )],
     );
-    let o = bin()
-        .args(["shapes", "--statistics", "--format", "json", "main.py"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = statistics_json(&d, "main.py");
     let causes = v["statistics"]["not_modelled"].as_array().unwrap();
     assert!(
         causes.iter().any(
