@@ -301,6 +301,7 @@ impl<'a> Interp<'a> {
     ) -> Value {
         match f {
             Value::Func(id) => self.call_function(*id, None, args, range, st),
+            Value::Lambda(id) => self.call_lambda(*id, &args, range, st),
             Value::Class(c) => self.instantiate(*c, args, range, st),
             Value::Instance(addr) => {
                 let class = match st.heap.get(addr).map(|o| &**o) {

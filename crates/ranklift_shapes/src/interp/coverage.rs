@@ -33,9 +33,9 @@ pub const CALL_BUDGET: &str = "calls into other modules cut short by their step 
 pub const WRAPPED_FROM_UNCALLED: &str =
     "calls through decorators' wrappers or __new__ from functions never called (not followed)";
 
-/// The cause given to a `lambda`: the analysis does not run lambdas' bodies, so what one
-/// returns (`self.mlpf = lambda x: m.c_proj(m.act(m.c_fc(x)))`) is unknown.
-pub const LAMBDA: &str = "lambdas (their bodies are not analysed)";
+/// The cause given to a `lambda` the analysis does not run (one taking `*args`, `**kwargs` or
+/// positional-only parameters, `interp/lambda.rs`): what it returns is unknown.
+pub const LAMBDA: &str = "lambdas with *args, **kwargs or positional-only parameters (not run)";
 
 /// Whether cause `name` is one of the analysis' own limits ([`NO_CALLER`], [`CALL_BUDGET`],
 /// [`WRAPPED_FROM_UNCALLED`]) rather than an API it does not model.

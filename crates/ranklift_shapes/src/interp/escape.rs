@@ -172,6 +172,18 @@ impl Interp<'_> {
                 }
             }
             Value::Method(recv, _) => self.escape_reach(recv, st, depth + 1, seen),
+            // A lambda reaches what its frame held when it was made.
+            Value::Lambda(id) => {
+                let held: Vec<Value> = self
+                    .lambdas
+                    .get(*id as usize)
+                    .and_then(|l| l.closure.as_ref())
+                    .map(|c| c.values().map(|b| b.value.clone()).collect())
+                    .unwrap_or_default();
+                for x in &held {
+                    self.escape_reach(x, st, depth + 1, seen);
+                }
+            }
             _ => {}
         }
     }

@@ -259,11 +259,15 @@ impl<'a> Interp<'a> {
                 }
                 self.unary(u.op, &v)
             }
-            Expr::Lambda(l) => {
-                self.coverage
-                    .cause(super::coverage::LAMBDA, self.cur_module, l.range);
-                Value::Top
-            }
+            Expr::Lambda(l) => match self.make_lambda(l, st) {
+                // Not run: `*args`, `**kwargs` or positional-only parameters.
+                Value::Top => {
+                    self.coverage
+                        .cause(super::coverage::LAMBDA, self.cur_module, l.range);
+                    Value::Top
+                }
+                v => v,
+            },
             Expr::If(i) => {
                 let c = self.eval(&i.test, st);
                 match self.test_truth(&c, i.test.range(), st) {

@@ -34,6 +34,7 @@ mod index;
 mod index_arrays;
 mod instance_truth;
 mod isinstance;
+mod lambda;
 mod library_state;
 mod loop_cycle;
 mod loop_peel;
@@ -350,6 +351,10 @@ pub struct Interp<'a> {
     /// Functions a decorator of the program returned in place of the one it decorates (a
     /// wrapper): see `call_function`.
     pub(crate) wrappers: state::FxSet<u32>,
+    /// The lambdas made so far (`Value::Lambda` indexes them; `interp/lambda.rs`).
+    pub(crate) lambdas: Vec<lambda::LambdaDef<'a>>,
+    /// Lambda calls in progress.
+    pub(crate) lambda_depth: u32,
     /// While a class body runs: the function the class is defined in, if any.
     pub(crate) class_outer_func: Option<u32>,
     /// Depth of branches whose condition the analysis cannot decide.
@@ -465,6 +470,8 @@ impl<'a> Interp<'a> {
             blind_globals: false,
             suspended: Vec::new(),
             wrappers: Default::default(),
+            lambdas: Vec::new(),
+            lambda_depth: 0,
             class_outer_func: None,
             undecided: 0,
             in_handler: 0,

@@ -187,7 +187,13 @@ impl Interp<'_> {
             _ => None,
         };
         let (Some(re), Some(subject)) = (re, subject) else {
+            // A pattern not known to be a string may be bytes (`pat.encode()`), whose results
+            // are bytes; `findall` with groups gives tuples: unknown, not strings.
+            let strings = pattern
+                .as_deref()
+                .is_some_and(|p| attr != "findall" || !p.contains('('));
             return match unknown(attr) {
+                _ if !strings => Value::Top,
                 Some(v) => v,
                 None => self.str_list(None, range, st),
             };

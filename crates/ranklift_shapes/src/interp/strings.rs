@@ -354,7 +354,9 @@ impl Interp<'_> {
                     .filter(|out| out.len() <= MAX_LEN)
                     .map(Into::into),
             ),
-            // `zfill`, `center`, `encode`, ...: a string of unknown text.
+            // `encode` makes bytes, which are not strings here (`.decode` of them is no error).
+            "encode" => Value::Top,
+            // `zfill`, `center`, ...: a string of unknown text.
             _ => Value::Str(None),
         }
     }

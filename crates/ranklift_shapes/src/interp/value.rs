@@ -383,6 +383,8 @@ pub enum Value {
     Partial(Arc<super::partial::Partial>),
     /// `super()`: the object, and the class whose bases are searched (`interp/super_call.rs`).
     Super(Arc<(Value, u32)>),
+    /// A `lambda` (`interp/lambda.rs`): an index into the lambdas made.
+    Lambda(u32),
 }
 
 impl Value {
