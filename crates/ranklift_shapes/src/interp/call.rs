@@ -55,6 +55,9 @@ pub(crate) fn property_setter(kind: &str) -> Option<Option<u32>> {
 
 impl<'a> Interp<'a> {
     pub(crate) fn eval_call(&mut self, c: &'a ast::ExprCall, st: &mut State) -> Value {
+        if let Some(v) = self.dict_update(c, st) {
+            return v;
+        }
         // `obj.method(...)` keeps the receiver: a method the analysis cannot see (one of a
         // library base class, `stump.fit(X, y)` of a scikit-learn estimator) may set any of
         // the receiver's attributes.

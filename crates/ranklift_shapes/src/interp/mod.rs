@@ -24,6 +24,7 @@ pub mod coverage;
 mod cut_calls;
 mod dataclass_replace;
 mod deepcopy;
+mod dict_update;
 mod escape;
 mod expr;
 mod fstring;
