@@ -79,16 +79,7 @@ impl Interp<'_> {
             },
             _ => None,
         };
-        let attrs: Option<Vec<(Arc<str>, Value)>> = match items {
-            Some((items, true)) => items
-                .into_iter()
-                .map(|(k, v)| match k {
-                    Value::Str(Some(k)) => Some((k, v)),
-                    _ => None,
-                })
-                .collect(),
-            _ => None,
-        };
+        let attrs = items.and_then(|(items, exact)| string_items(items, exact));
         match attrs {
             Some(attrs) => {
                 for (k, v) in attrs {
@@ -116,6 +107,24 @@ impl Interp<'_> {
         }
         false
     }
+}
+
+/// A dict's items as attribute names and values: when the dict is exact and every key a known
+/// string.
+pub(super) fn string_items(
+    items: Vec<(Value, Value)>,
+    exact: bool,
+) -> Option<Vec<(Arc<str>, Value)>> {
+    if !exact {
+        return None;
+    }
+    items
+        .into_iter()
+        .map(|(k, v)| match k {
+            Value::Str(Some(k)) => Some((k, v)),
+            _ => None,
+        })
+        .collect()
 }
 
 fn set_attr(st: &mut State, addr: Addr, name: &str, value: Value) {

@@ -47,16 +47,9 @@ impl<'a> Interp<'a> {
         let take = |v: Value, st: &State, items: &mut Option<Vec<(Arc<str>, Value)>>| {
             let got: Option<Vec<(Arc<str>, Value)>> = match v {
                 Value::Kwargs(kw) => Some(kw.iter().cloned().collect()),
-                Value::Dict(a) => match st.dict(a) {
-                    Some((d, true)) => d
-                        .into_iter()
-                        .map(|(k, v)| match k {
-                            Value::Str(Some(k)) => Some((k, v)),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => None,
-                },
+                Value::Dict(a) => st
+                    .dict(a)
+                    .and_then(|(d, exact)| super::attr_dict::string_items(d, exact)),
                 _ => None,
             };
             match (items.as_mut(), got) {
