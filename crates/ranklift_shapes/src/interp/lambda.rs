@@ -70,13 +70,29 @@ impl<'a> Interp<'a> {
             }
             (o, l) => l.clone().or(o),
         };
+        // The same lambda made again from the same frame (a loop's passes, a branch's two
+        // arms) is the same value: one entry, and joins keep it.
+        let key = std::ptr::from_ref(l) as usize;
+        if let Some(&id) = self.lambda_ids.get(&key) {
+            let same = &self.lambdas[id as usize];
+            let frame_same = match (&same.closure, &closure) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+                (None, None) => true,
+                _ => false,
+            };
+            if frame_same && same.defaults == defaults {
+                return Value::Lambda(id);
+            }
+        }
         self.lambdas.push(LambdaDef {
             expr: l,
             module: self.cur_module,
             closure,
             defaults,
         });
-        Value::Lambda(self.lambdas.len() as u32 - 1)
+        let id = self.lambdas.len() as u32 - 1;
+        self.lambda_ids.insert(key, id);
+        Value::Lambda(id)
     }
 
     /// A call of lambda `id` (see the module doc).

@@ -356,6 +356,9 @@ pub struct Interp<'a> {
     pub(crate) lambdas: Vec<lambda::LambdaDef<'a>>,
     /// Lambda calls in progress.
     pub(crate) lambda_depth: u32,
+    /// The last lambda made from each `lambda` expression (by its address): reused when made
+    /// again from an equal frame.
+    pub(crate) lambda_ids: state::FxMap<usize, u32>,
     /// While a class body runs: the function the class is defined in, if any.
     pub(crate) class_outer_func: Option<u32>,
     /// Depth of branches whose condition the analysis cannot decide.
@@ -473,6 +476,7 @@ impl<'a> Interp<'a> {
             wrappers: Default::default(),
             lambdas: Vec::new(),
             lambda_depth: 0,
+            lambda_ids: Default::default(),
             class_outer_func: None,
             undecided: 0,
             in_handler: 0,
