@@ -1283,6 +1283,7 @@ impl<'a> Interp<'a> {
             let pure = std::ptr::eq(globals_in.as_ptr(), Arc::as_ptr(&end.globals))
                 && std::ptr::eq(heap_in.as_ptr(), Arc::as_ptr(&end.heap));
             if pure {
+                self.memo_funcs.insert(key.0);
                 let entries = self.memo.entry(key).or_default();
                 if entries.len() < 4 {
                     entries.push(MemoEntry {

@@ -325,6 +325,9 @@ pub struct Interp<'a> {
     iter_salt: u32,
     catches: Vec<Catch>,
     memo: FxMap<MemoKey, Vec<MemoEntry>>,
+    /// The functions `memo` holds calls of: a redefinition forgets its calls (see
+    /// `define_function`) without scanning the whole memo for every `def` run.
+    memo_funcs: FxSet<u32>,
     /// Calls from a function nobody calls into another module that ran out of their budget
     /// (`FOREIGN_CALL_FUEL`), by function and arguments: the same call again is not run (see
     /// `call_function`).
@@ -464,6 +467,7 @@ impl<'a> Interp<'a> {
             iter_salt: 0,
             catches: Vec::new(),
             memo: FxMap::default(),
+            memo_funcs: FxSet::default(),
             cut_calls: FxSet::default(),
             memo_base: Arc::default(),
             module_heaps: vec![None; module_scopes.len()],
@@ -570,6 +574,7 @@ impl<'a> Interp<'a> {
         // fork and thrown away.
         self.coverage = self.coverage.for_entry();
         let remembered = std::mem::take(&mut self.memo);
+        self.memo_funcs = FxSet::default();
         let base = Arc::make_mut(&mut self.memo_base);
         for (k, v) in remembered {
             base.entry(k).or_default().extend(v);

@@ -162,41 +162,73 @@ fn combine_value(a: &Value, b: &Value, widen: bool) -> Value {
 }
 
 pub fn combine_env(a: &Arc<Env>, b: &Arc<Env>, widen: bool) -> Arc<Env> {
-    if Arc::ptr_eq(a, b) || a == b {
+    if Arc::ptr_eq(a, b) {
         return a.clone();
     }
-    Arc::new(combine_bindings(a, b, widen))
+    match combine_bindings(a, b, widen) {
+        Some(joined) => Arc::new(joined),
+        None => a.clone(),
+    }
 }
 
 /// The join (or widening) of two sets of bindings: a name bound on one side only may be
-/// unbound.
-fn combine_bindings(a: &Env, b: &Env, widen: bool) -> Env {
-    let mut out = Env::with_capacity_and_hasher(a.len().max(b.len()), Default::default());
+/// unbound. `None` when the result is `a` itself (equal sides included), so the caller keeps
+/// `a`'s allocation.
+///
+/// One pass over `a` finds the bindings that change; only when some do is `a` copied (a
+/// table copy, no re-hashing) and those patched. Most joins in real code differ in a few
+/// names out of hundreds (a branch that assigned one local, a module whose loop bound one
+/// global), and rebuilding the whole table for them was the cost.
+fn combine_bindings(a: &Env, b: &Env, widen: bool) -> Option<Env> {
+    let mut changed: Vec<(Arc<str>, Binding)> = Vec::new();
+    let mut shared = 0usize;
     for (k, x) in a.iter() {
-        let binding = match b.get(k) {
-            Some(y) => Binding {
-                value: combine_value(&x.value, &y.value, widen),
-                maybe_unbound: x.maybe_unbound || y.maybe_unbound,
-            },
-            None => Binding {
-                value: x.value.clone(),
-                maybe_unbound: true,
-            },
-        };
-        out.insert(k.clone(), binding);
-    }
-    for (k, y) in b.iter() {
-        if !a.contains_key(k) {
-            out.insert(
+        match b.get(k) {
+            Some(y) => {
+                shared += 1;
+                if x != y {
+                    changed.push((
+                        k.clone(),
+                        Binding {
+                            value: combine_value(&x.value, &y.value, widen),
+                            maybe_unbound: x.maybe_unbound || y.maybe_unbound,
+                        },
+                    ));
+                }
+            }
+            None if !x.maybe_unbound => changed.push((
                 k.clone(),
                 Binding {
-                    value: y.value.clone(),
+                    value: x.value.clone(),
                     maybe_unbound: true,
                 },
-            );
+            )),
+            None => {}
         }
     }
-    out
+    let only_b = b.len() - shared;
+    if changed.is_empty() && only_b == 0 {
+        return None;
+    }
+    let mut out = a.clone();
+    out.reserve(only_b);
+    for (k, binding) in changed {
+        out.insert(k, binding);
+    }
+    if only_b > 0 {
+        for (k, y) in b.iter() {
+            if !a.contains_key(k) {
+                out.insert(
+                    k.clone(),
+                    Binding {
+                        value: y.value.clone(),
+                        maybe_unbound: true,
+                    },
+                );
+            }
+        }
+    }
+    Some(out)
 }
 
 fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
@@ -217,11 +249,7 @@ fn combine_heap(a: &Arc<Heap>, b: &Arc<Heap>, widen: bool) -> Arc<Heap> {
             {
                 Obj::Instance {
                     class: *c,
-                    attrs: if p == q {
-                        p.clone()
-                    } else {
-                        combine_bindings(p, q, widen)
-                    },
+                    attrs: combine_bindings(p, q, widen).unwrap_or_else(|| p.clone()),
                 }
             }
             (

@@ -332,7 +332,9 @@ impl<'a> Interp<'a> {
                 id
             }
         };
-        self.memo.retain(|k, _| k.0 != id);
+        if self.memo_funcs.remove(&id) {
+            self.memo.retain(|k, _| k.0 != id);
+        }
         if opaque {
             return Value::Top;
         }
