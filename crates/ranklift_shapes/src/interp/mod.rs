@@ -28,6 +28,7 @@ mod dict_update;
 mod escape;
 mod expr;
 mod fstring;
+mod generator_loop;
 mod getattr_default;
 mod handler_reach;
 pub mod hints;

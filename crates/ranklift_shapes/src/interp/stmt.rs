@@ -381,13 +381,14 @@ impl<'a> Interp<'a> {
         let mut head = st;
         let mut unrolled = 0i64;
         let mut heads = super::loop_cycle::Heads::new(&head);
+        let limit = self.while_unroll_limit();
         // Exact unrolling while the condition is known.
         let exit: Option<State> = loop {
             let mut s = head.clone();
             let c = self.eval(&w.test, &mut s);
             match self.test_truth(&c, w.test.range(), &s) {
                 Some(false) => break Some(s),
-                Some(true) if unrolled < MAX_UNROLL && !self.out_of_fuel => {
+                Some(true) if unrolled < limit && !self.out_of_fuel => {
                     match self.loop_pass(&w.body, s, &mut breaks, &mut out) {
                         // A head met before: the passes from it would repeat.
                         Some(n) if heads.repeats(&n) => break None,

@@ -44,3 +44,42 @@ fn an_unrolled_loop_stops_when_its_state_comes_round_again() {
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert!(!r.incomplete);
 }
+
+/// `spinner` is a generator whose `while True` counts its passes (no two heads are equal, so
+/// the cycle rule cannot stop it); the module makes five of them, then a shape error on its
+/// last line, 46 (8 lines to the loop's list, 30 statements, 8 to the end). Python runs none
+/// of the bodies (a generator runs when iterated): `python spinner.py` with NumPy 2.2.6 raises
+/// `ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0 ... (size 4 is
+/// different from 3)` at the last line.
+fn spinner_program(rhs: &str) -> tempfile::TempDir {
+    let mut body = String::new();
+    for k in 0..30 {
+        body.push_str(&format!("        c{k} = frame[0] * {k}\n"));
+    }
+    let text = format!(
+        "import numpy as np\n\n\ndef spinner(chars):\n    index = 0\n    shown = 0\n    while True:\n        frame = [chars[index]]\n{body}        yield c0\n        shown += 1\n        index = (index + 1) % len(chars)\n\n\nfor _ in range(5):\n    spinner(\"abcd\")\nnp.ones((2, 3)) @ {rhs}\n"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("spinner.py"), text).unwrap();
+    tmp
+}
+
+#[test]
+fn a_generators_endless_loop_is_not_unrolled_to_the_limit() {
+    // Unrolled to the limit, one generator's loop (64 passes of 32 statements) is over the
+    // budget and the error is never reached; two exact passes and the fixpoint are not.
+    let opts = Options {
+        fuel: 3_000,
+        ..Options::default()
+    };
+    let tmp = spinner_program("np.ones((4, 5))");
+    let r = &check_paths(&[tmp.path().join("spinner.py")], &opts)[0];
+    let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
+    assert_eq!(found, vec![(46, "W504")], "{:?}", r.findings);
+    assert!(!r.incomplete);
+    // Negative control: the right operand, nothing reported, still complete.
+    let tmp = spinner_program("np.ones((3, 5))");
+    let r = &check_paths(&[tmp.path().join("spinner.py")], &opts)[0];
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert!(!r.incomplete);
+}
