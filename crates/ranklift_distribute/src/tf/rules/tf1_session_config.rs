@@ -5,7 +5,8 @@
 //! `tf.estimator.Estimator(...)` (also an Estimator `RunConfig` without `session_config`).
 //!
 //! **Rewrite:** after the user's own ConfigProto, `X.gpu_options.visible_device_list =
-//! str(hvd.local_rank())` — under the user's variable name (the earlier tool hard-coded `config`
+//! str(hvd.local_rank())` (or, where the program sets that list itself, its value becomes the
+//! local rank's: `= "0"` would put every process on GPU 0) — under the user's variable name (the earlier tool hard-coded `config`
 //! and produced a NameError). Where no config is passed, `hvd_config` is created before the
 //! statement and passed as `config=hvd_config`, or for an Estimator as
 //! `config=tf.estimator.RunConfig(session_config=hvd_config)` (a ConfigProto is not a valid
@@ -19,7 +20,7 @@
 //! hvd_config.gpu_options.visible_device_list = str(hvd.local_rank())
 //! with tf.Session(config=hvd_config) as sess:
 //! ```
-use ranklift_python::Severity;
+use ranklift_python::{Edit, Severity};
 use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::Ranged;
 
@@ -35,11 +36,16 @@ pub fn run(cx: &mut Cx) {
     sessions_without_config(cx);
 }
 
-/// After each `X = tf.ConfigProto(...)`, pin the local rank's GPU on `X`. Also used for TF1-style
-/// Keras programs (`K.set_session(tf.Session(config=X))`), whose sessions read that config.
+/// After each `X = tf.ConfigProto(...)`, pin the local rank's GPU on `X`; where the program sets
+/// `X.gpu_options.visible_device_list` itself in the same scope, that assignment gets the
+/// local rank's GPU instead (a line inserted above it would be overwritten by it, and every
+/// process would share the program's GPU). Also used for TF1-style Keras programs
+/// (`K.set_session(tf.Session(config=X))`), whose sessions read that config.
 pub fn pin_config_protos(cx: &mut Cx) {
     let idx = cx.idx;
-    for (_, info) in cx.reached_stmts() {
+    let reached: Vec<StmtId> = cx.reached_stmts().map(|(s, _)| s).collect();
+    for &s in &reached {
+        let info = &idx.stmts[s];
         let Stmt::Assign(a) = info.stmt else { continue };
         let ([Expr::Name(target)], Expr::Call(call)) = (a.targets.as_slice(), &*a.value) else {
             continue;
@@ -48,15 +54,54 @@ pub fn pin_config_protos(cx: &mut Cx) {
             continue;
         }
         let m = info.scope.module;
-        cx.insert_lines_after(
-            m,
-            RULE,
-            a,
-            &[format!("{}{PIN}", target.id)],
-            format!("`{}` pins the GPU of the local rank", target.id),
-        );
+        let own = reached.iter().find_map(|&t| {
+            let other = &idx.stmts[t];
+            (other.scope == info.scope && other.stmt.start() > a.start())
+                .then(|| sets_device_list(other.stmt, target.id.as_str()))
+                .flatten()
+        });
+        match own {
+            Some(value) => {
+                let was = cx.text(m, value).to_string();
+                cx.edit(
+                    m,
+                    RULE,
+                    value.start(),
+                    Edit::replace(value.range(), "str(hvd.local_rank())"),
+                    format!(
+                        "`{}.gpu_options.visible_device_list` is the local rank's GPU (was `{was}`)",
+                        target.id
+                    ),
+                );
+            }
+            None => cx.insert_lines_after(
+                m,
+                RULE,
+                a,
+                &[format!("{}{PIN}", target.id)],
+                format!("`{}` pins the GPU of the local rank", target.id),
+            ),
+        }
         cx.use_hvd(info.scope);
     }
+}
+
+/// The value of `stmt` when it is `<config>.gpu_options.visible_device_list = value`.
+fn sets_device_list<'a>(stmt: &'a Stmt, config: &str) -> Option<&'a Expr> {
+    let Stmt::Assign(a) = stmt else { return None };
+    let [Expr::Attribute(list)] = a.targets.as_slice() else {
+        return None;
+    };
+    let Expr::Attribute(options) = &*list.value else {
+        return None;
+    };
+    let Expr::Name(base) = &*options.value else {
+        return None;
+    };
+    (list.attr.as_str() == "visible_device_list"
+        && options.attr.as_str() == "gpu_options"
+        && base.id.as_str() == config)
+        .then_some(&*a.value)
 }
 
 /// Sessions and estimators that run without a config get one that pins the GPU.
