@@ -1311,6 +1311,48 @@ print(net(torch.randn(1, 3, 12, 12)).shape)
 BATCH_23 = {"cyclegan-models", "akamaster-resnet20", "esrgan-rrdbnet"}
 HELD_OUT |= BATCH_23
 NOT_YET |= BATCH_23
+# Batch 24, first contact (2026-12-01, same session as batch 23, measured before any fix for
+# it): spro/practical-pytorch's character RNNs — hidden state concatenated with the input and
+# fed to Linear layers, an Embedding into a GRU through `view`s, a conditional RNN.
+PRACTICAL = ("spro/practical-pytorch", "c520c52e68e945d88fff563dba1c028b6ec0197b")
+model("practical-char-rnn-classify", *PRACTICAL, ["char-rnn-classification/model.py"],
+      "char-rnn-classification/model.py", """
+import torch
+from model import RNN
+
+rnn = RNN(57, 32, 18)
+hidden = rnn.initHidden()
+for _ in range(3):
+    output, hidden = rnn(torch.randn(1, 57), hidden)
+print(output.shape, hidden.shape)
+""")
+model("practical-char-rnn-generate", *PRACTICAL, ["char-rnn-generation/model.py"],
+      "char-rnn-generation/model.py", """
+import torch
+from model import RNN
+
+rnn = RNN(100, 24, 100, n_layers=2)
+hidden = rnn.init_hidden()
+for c in range(3):
+    output, hidden = rnn(torch.tensor([c]), hidden)
+print(output.shape, hidden.shape)
+""")
+model("practical-conditional-rnn", *PRACTICAL, ["conditional-char-rnn/model.py"],
+      "conditional-char-rnn/model.py", """
+import torch
+from model import RNN
+
+rnn = RNN(18, 59, 32, 59)
+hidden = rnn.init_hidden()
+category = torch.zeros(1, 18)
+for _ in range(3):
+    output, hidden = rnn(category, torch.randn(1, 59), hidden)
+print(output.shape, hidden.shape)
+""")
+BATCH_24 = {"practical-char-rnn-classify", "practical-char-rnn-generate", "practical-conditional-rnn"}
+HELD_OUT |= BATCH_24
+# First contact (binary of that session's speed and generator-loop commits): 15/15, no false
+# alarm.
 
 LAYERS = {"Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
           "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d",
