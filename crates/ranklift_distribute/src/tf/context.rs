@@ -29,6 +29,8 @@ pub struct ModState {
     pub hvd_at_import: bool,
     /// Module-level broadcast flags to define (`hvd_broadcast_done = False`).
     pub flags: Vec<String>,
+    /// Those of `flags` read in graph mode, defined as `tf.Variable(False, trainable=False)`.
+    pub variable_flags: Vec<String>,
     /// Functions (by def statement) that need `global <names>`.
     pub globals: BTreeMap<StmtId, Vec<String>>,
     /// An edit uses `tf` but the module binds no name to `tensorflow`.
@@ -360,7 +362,12 @@ impl<'a, 'i> Cx<'a, 'i> {
             }
         }
         for f in &self.mods[m].flags {
-            lines.push(format!("{f} = False"));
+            if self.mods[m].variable_flags.contains(f) {
+                let tfn = self.tf_name(m).unwrap_or_else(|| "tf".into());
+                lines.push(format!("{f} = {tfn}.Variable(False, trainable=False)"));
+            } else {
+                lines.push(format!("{f} = False"));
+            }
         }
         let (at, need_nl) = self.block_insertion_point(m, is_main);
         // Above a late `import tensorflow as tf` (a rank guard read `hvd` first), the block's own

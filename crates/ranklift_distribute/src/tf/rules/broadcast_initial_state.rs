@@ -21,6 +21,10 @@
 //!    `if first_batch:` (a Python bool, so TensorFlow traces one graph with and one without the
 //!    broadcast); each eager call site passes `first_batch=not <flag>` and sets the flag after the
 //!    call. This keeps the broadcast where the variables are in scope, and costs one extra trace.
+//!    A plain function that a `@tf.function` calls (a `train` that loops over the dataset and
+//!    calls `train_one_step`) runs traced too, with no eager call per batch to pass a
+//!    `first_batch`: its flag is a `tf.Variable(False, trainable=False)` — AutoGraph makes
+//!    `if not flag:` a `tf.cond`, and the broadcast sets it with `.assign(True)`.
 //!
 //! ```python
 //! # before
@@ -145,16 +149,44 @@ pub fn run(cx: &mut Cx) {
                     })
                     .count()
                     > 1;
+                // Called from a @tf.function, the step runs in graph mode, where a Python flag
+                // is read once, when traced: the flag is a variable there. TensorFlow's own
+                // collectives cannot run under the `tf.cond` that flag makes.
+                let in_graph = scope.func.and_then(|f| traced_caller(idx, f));
+                if let Some(t) = in_graph
+                    && cx.engine == crate::tf::context::Engine::Collectives
+                {
+                    cx.diag(m, c.call.range(), crate::codes::FIRST_BATCH, Severity::Error,
+                        format!("`apply_gradients` runs inside the @tf.function `{}` (through the calls it makes); on TensorFlow's collectives ranklift can only place the first-step broadcast where the step is called eagerly", idx.funcs[t].def.name),
+                        format!("loop over the batches outside `{}` and call a @tf.function-decorated step from that loop", idx.funcs[t].def.name));
+                    continue;
+                }
                 let flag = cx.new_flag(m, "hvd_broadcast_done", &opt, several);
-                cx.require_global(scope, &flag);
+                let (set, why) = match in_graph {
+                    Some(t) => {
+                        cx.mods[m].variable_flags.push(flag.clone());
+                        cx.tf_or_import(m);
+                        (
+                            format!("{flag}.assign(True)"),
+                            format!(
+                                "flag `{flag}`, a tf.Variable: this step runs inside the @tf.function `{}`, where a Python flag would be read once, when traced",
+                                idx.funcs[t].def.name
+                            ),
+                        )
+                    }
+                    None => {
+                        cx.require_global(scope, &flag);
+                        (format!("{flag} = True"), format!("flag `{flag}`"))
+                    }
+                };
                 let lines = vec![
                     format!("if not {flag}:"),
                     format!("{unit}{bcast}({vars}, root_rank=0)"),
                     format!("{unit}{bcast}({opt_vars}, root_rank=0)"),
-                    format!("{unit}{flag} = True"),
+                    format!("{unit}{set}"),
                 ];
                 cx.insert_lines_after(m, RULE, stmt, &lines,
-                    format!("after the first `{opt}.apply_gradients`: broadcast `{vars}` and the optimizer's variables from rank 0 (flag `{flag}`)"));
+                    format!("after the first `{opt}.apply_gradients`: broadcast `{vars}` and the optimizer's variables from rank 0 ({why})"));
                 cx.use_hvd(scope);
                 if scope.func.is_none() {
                     cx.mods[m].hvd_at_import = true;
@@ -178,6 +210,29 @@ pub fn run(cx: &mut Cx) {
             }
         }
     }
+}
+
+/// The @tf.function whose body runs `f` through calls (`train` looping over a dataset and
+/// calling `train_one_step`), if any.
+fn traced_caller(idx: &crate::index::Index, f: FuncId) -> Option<FuncId> {
+    let mut seen = vec![f];
+    let mut work = vec![f];
+    while let Some(g) = work.pop() {
+        for c in &idx.calls {
+            if idx.resolve_call(c.scope, c.call) != Some(Callee::Func(g)) {
+                continue;
+            }
+            let Some(caller) = c.scope.func else { continue };
+            if let Some(t) = traced(idx, Some(caller)) {
+                return Some(t);
+            }
+            if !seen.contains(&caller) {
+                seen.push(caller);
+                work.push(caller);
+            }
+        }
+    }
+    None
 }
 
 /// Is module-level function `f` never called (nor named) and redefined by a later module-level
