@@ -132,6 +132,11 @@ RUN_CONTROLS = {
     "tape_gif_after_epochs.py": ("the last frame opened on every rank", lambda t: t.replace(
         "if hvd.rank() == 0:\n    last_size = display_image(epoch).size\n",
         "last_size = display_image(epoch).size\n")),
+    # A demonstration tape wrapped as a training one (as ranklift did at first): the helper's
+    # allreduce runs on rank 0 alone, inside the print's rank guard, and waits for rank 1.
+    "tape_notebook_demos.py": ("a demonstration tape distributed", lambda t: t.replace(
+        "        y = f(x)\n    return tape.gradient(y, x)",
+        "        y = f(x)\n    tape = hvd.DistributedGradientTape(tape)\n    return tape.gradient(y, [x])[0]")),
     # The Horovod block after the guide's last import, where the optimizer already used `hvd`.
     "keras_imports_spread.py": ("the Horovod block after the last import", lambda t: t.replace(
         "import horovod.tensorflow.keras as hvd\nhvd.init()\n", "").replace(

@@ -62,8 +62,9 @@ pub struct Cx<'a, 'i> {
     pub engine: Engine,
     pub opts: &'i Options,
     pub mods: Vec<ModState>,
-    /// Tapes wrapped by `distributed_gradient_tape`: (scope, variable name).
-    pub wrapped_tapes: Vec<(Scope, String)>,
+    /// Tapes wrapped by `distributed_gradient_tape`: (scope, variable name, the source from
+    /// the `with` to the scope's next tape, where its gradients are taken).
+    pub wrapped_tapes: Vec<(Scope, String, ruff_text_size::TextRange)>,
     /// Dataset expressions already given a `.shard(...)` (module, start offset): a source read by
     /// two loops or two `fit` calls is sharded once.
     pub sharded: std::collections::BTreeSet<(usize, TextSize)>,

@@ -1,10 +1,13 @@
 //! Rule `distributed_gradient_tape`: average gradients across processes.
 //!
 //! **Trigger:** `with tf.GradientTape(...) as t:` (any arguments, e.g. `persistent=True`; any
-//! number of with-items) in code that performs a training step — the function that calls
-//! `apply_gradients`, or a function such a step calls to compute gradients. A tape used for
-//! something else (saliency maps, evaluation) is left alone: wrapping it would make only the ranks
-//! that run it wait for an allreduce.
+//! number of with-items) in code that performs a training step — a function that calls
+//! `apply_gradients` (or calls one that does) — or, anywhere else, a tape whose gradients reach
+//! an `apply_gradients`: through the names assigned from `t.gradient(...)` before the scope's
+//! next tape, or through a helper's return value into its caller. A tape used for something
+//! else (saliency maps, evaluation, a notebook's demonstration at module level beside its
+//! training loop) is left alone: wrapping it would make only the ranks that run it wait for an
+//! allreduce (under a print's rank guard, rank 0 alone).
 //!
 //! **Rewrite:** after the `with` block, `t = hvd.DistributedGradientTape(t)` for every tape of the
 //! statement (a `with` of several items included). Also inside a Keras
@@ -33,6 +36,8 @@ use ranklift_python::Severity;
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::Ranged;
 
+use crate::editor::contains_word;
+use crate::index::Scope;
 use crate::tf::context::Cx;
 use crate::tf::names as tf;
 
@@ -46,12 +51,32 @@ pub fn run(cx: &mut Cx) {
         let Stmt::With(w) = info.stmt else { continue };
         let scope = info.scope;
         let m = scope.module;
-        let trains = reach.scope_trains(idx, scope)
-            || scope.func.is_some_and(|f| {
-                reach.edges.iter().any(|(caller, callees)| {
-                    callees.contains(&f) && reach.scope_trains(idx, *caller)
-                })
-            });
+        // A step function (it applies gradients, or calls what does) trains. Elsewhere — module
+        // level, where a notebook's demonstrations share one scope with its training loop, or a
+        // helper that a training scope also calls — the tape trains only if its gradients reach
+        // an `apply_gradients`.
+        let tape_names: Vec<&str> = w
+            .items
+            .iter()
+            .filter_map(|i| match i.optional_vars.as_deref() {
+                Some(Expr::Name(n)) => Some(n.id.as_str()),
+                _ => None,
+            })
+            .collect();
+        // The tape's gradients are those taken before the next tape of the same scope.
+        let next = reach
+            .tapes
+            .iter()
+            .map(|&o| &idx.stmts[o])
+            .filter(|o| o.scope == scope && o.stmt.start() > w.end())
+            .map(|o| o.stmt.start())
+            .min()
+            .unwrap_or(ruff_text_size::TextSize::from(u32::MAX));
+        let window = ruff_text_size::TextRange::new(w.start(), next);
+        let trains = scope.func.is_some_and(|f| reach.trains.contains(&f))
+            || tape_names
+                .iter()
+                .any(|t| gradients_applied(cx, scope, &format!("{t}.gradient("), Some(window), 0));
         if !trains {
             cx.diag(m, w.items[0].range(), crate::codes::TAPE_NOT_TRAINING, Severity::Note,
                 "this GradientTape is not part of a training step (no `apply_gradients` uses its gradients); left as is",
@@ -134,7 +159,7 @@ pub fn run(cx: &mut Cx) {
         cx.use_hvd(scope);
         for l in &lines {
             if let Some(n) = l.split(" =").next() {
-                cx.wrapped_tapes.push((scope, n.to_owned()));
+                cx.wrapped_tapes.push((scope, n.to_owned(), window));
             }
         }
     }
@@ -170,7 +195,9 @@ pub fn single_variable_sources(cx: &mut Cx) {
             continue;
         };
         if a.attr.as_str() != "gradient"
-            || !matches!(&*a.value, Expr::Name(n) if tapes.iter().any(|(s, t)| *s == scope && t == n.id.as_str()))
+            || !matches!(&*a.value, Expr::Name(n) if tapes.iter().any(|(s, t, w)| {
+                *s == scope && t == n.id.as_str() && w.contains_range(c.call.range())
+            }))
         {
             continue;
         }
@@ -234,5 +261,111 @@ fn is_tf_variable(idx: &crate::index::Index, scope: crate::index::Scope, e: &Exp
             values.iter().any(|v| is_tf_variable(idx, s, v))
         }
         _ => false,
+    }
+}
+
+/// Whether values computed from text `seed` in `scope` (a tape's `tape.gradient(` call, or a
+/// call of a helper that returns gradients) reach an `apply_gradients` there: through the
+/// names assigned from them (clipped, scaled, appended to a list: followed to a fixpoint), or
+/// through the scope's return value into its callers (up to three calls deep). With a
+/// `window`, only the statements in it count (a tape's own, up to the scope's next tape).
+fn gradients_applied(
+    cx: &Cx,
+    scope: Scope,
+    seed: &str,
+    window: Option<ruff_text_size::TextRange>,
+    depth: usize,
+) -> bool {
+    let idx = cx.idx;
+    let reach = cx.reach;
+    let m = scope.module;
+    let stmts: Vec<&Stmt> = idx.modules[m]
+        .stmts
+        .clone()
+        .map(|s| &idx.stmts[s])
+        .filter(|i| i.scope == scope)
+        .map(|i| i.stmt)
+        .filter(|st| window.is_none_or(|w| w.contains_range(st.range())))
+        .collect();
+    let mentions = |text: &str, names: &[String]| {
+        text.contains(seed) || names.iter().any(|n| contains_word(text, n))
+    };
+    let mut names: Vec<String> = Vec::new();
+    loop {
+        let before = names.len();
+        for stmt in &stmts {
+            let targets: Vec<&Expr> = match stmt {
+                Stmt::Assign(a) if mentions(cx.text(m, &*a.value), &names) => {
+                    a.targets.iter().collect()
+                }
+                Stmt::AugAssign(a) if mentions(cx.text(m, &*a.value), &names) => {
+                    vec![&*a.target]
+                }
+                Stmt::AnnAssign(a)
+                    if a.value
+                        .as_deref()
+                        .is_some_and(|v| mentions(cx.text(m, v), &names)) =>
+                {
+                    vec![&*a.target]
+                }
+                // `clipped.append(tf.clip_by_norm(g, 1.0))`
+                Stmt::Expr(e) => match &*e.value {
+                    Expr::Call(c)
+                        if matches!(&*c.func, Expr::Attribute(at)
+                            if matches!(at.attr.as_str(), "append" | "extend"))
+                            && mentions(cx.text(m, &c.arguments), &names) =>
+                    {
+                        match &*c.func {
+                            Expr::Attribute(at) => vec![&*at.value],
+                            _ => Vec::new(),
+                        }
+                    }
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            for t in targets {
+                bound_names(t, &mut names);
+            }
+        }
+        if names.len() == before {
+            break;
+        }
+    }
+    let applied = reach.applies.iter().any(|&a| {
+        let c = &idx.calls[a];
+        c.scope == scope
+            && window.is_none_or(|w| w.contains_range(c.call.range()))
+            && mentions(cx.text(m, &c.call.arguments), &names)
+    });
+    if applied {
+        return true;
+    }
+    let returned = stmts.iter().any(|stmt| {
+        matches!(stmt, Stmt::Return(r)
+            if r.value.as_deref().is_some_and(|v| mentions(cx.text(m, v), &names)))
+    });
+    let Some(f) = scope.func.filter(|_| returned && depth < 3) else {
+        return false;
+    };
+    let name = idx.funcs[f].def.name.as_str();
+    idx.calls.iter().any(|c| {
+        idx.resolve_call(c.scope, c.call) == Some(crate::index::Callee::Func(f))
+            && gradients_applied(cx, c.scope, &format!("{name}("), None, depth + 1)
+    })
+}
+
+/// The names an assignment target binds (`grads`, `loss, grads`, `self.grads` → `self.grads`).
+fn bound_names(t: &Expr, out: &mut Vec<String>) {
+    match t {
+        Expr::Name(n) => {
+            if !out.iter().any(|o| o == n.id.as_str()) {
+                out.push(n.id.to_string());
+            }
+        }
+        Expr::Tuple(tu) => tu.elts.iter().for_each(|e| bound_names(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| bound_names(e, out)),
+        Expr::Starred(st) => bound_names(&st.value, out),
+        _ => {}
     }
 }
