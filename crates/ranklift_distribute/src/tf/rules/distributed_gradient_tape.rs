@@ -358,11 +358,7 @@ fn gradients_applied(
 /// The names an assignment target binds (`grads`, `loss, grads`, `self.grads` → `self.grads`).
 fn bound_names(t: &Expr, out: &mut Vec<String>) {
     match t {
-        Expr::Name(n) => {
-            if !out.iter().any(|o| o == n.id.as_str()) {
-                out.push(n.id.to_string());
-            }
-        }
+        Expr::Name(n) if !out.iter().any(|o| o == n.id.as_str()) => out.push(n.id.to_string()),
         Expr::Tuple(tu) => tu.elts.iter().for_each(|e| bound_names(e, out)),
         Expr::List(l) => l.elts.iter().for_each(|e| bound_names(e, out)),
         Expr::Starred(st) => bound_names(&st.value, out),
