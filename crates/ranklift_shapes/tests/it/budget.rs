@@ -29,18 +29,24 @@ fn spin_program(rhs: &str) -> tempfile::TempDir {
 fn an_unrolled_loop_stops_when_its_state_comes_round_again() {
     // Unrolled to the limit (64 passes of 60 statements), the loop alone is over the budget
     // and the error after it is never reached; four passes are not.
+    within_a_small_budget(spin_program, "spin.py", 75);
+}
+
+/// With a budget of 3,000 steps, the program `make` writes with a wrong right operand is fully
+/// analysed and its matmul error found at `line`; with the right operand (the negative
+/// control), nothing is reported and the analysis is still complete.
+fn within_a_small_budget(make: fn(&str) -> tempfile::TempDir, file: &str, line: usize) {
     let opts = Options {
         fuel: 3_000,
         ..Options::default()
     };
-    let tmp = spin_program("np.ones((4, 5))");
-    let r = &check_paths(&[tmp.path().join("spin.py")], &opts)[0];
+    let tmp = make("np.ones((4, 5))");
+    let r = &check_paths(&[tmp.path().join(file)], &opts)[0];
     let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
-    assert_eq!(found, vec![(75, "W504")], "{:?}", r.findings);
+    assert_eq!(found, vec![(line, "W504")], "{:?}", r.findings);
     assert!(!r.incomplete);
-    // Negative control: the right operand, nothing reported, still complete.
-    let tmp = spin_program("np.ones((3, 5))");
-    let r = &check_paths(&[tmp.path().join("spin.py")], &opts)[0];
+    let tmp = make("np.ones((3, 5))");
+    let r = &check_paths(&[tmp.path().join(file)], &opts)[0];
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert!(!r.incomplete);
 }
@@ -68,18 +74,5 @@ fn spinner_program(rhs: &str) -> tempfile::TempDir {
 fn a_generators_endless_loop_is_not_unrolled_to_the_limit() {
     // Unrolled to the limit, one generator's loop (64 passes of 32 statements) is over the
     // budget and the error is never reached; two exact passes and the fixpoint are not.
-    let opts = Options {
-        fuel: 3_000,
-        ..Options::default()
-    };
-    let tmp = spinner_program("np.ones((4, 5))");
-    let r = &check_paths(&[tmp.path().join("spinner.py")], &opts)[0];
-    let found: Vec<_> = r.findings.iter().map(|d| (d.line, d.code)).collect();
-    assert_eq!(found, vec![(46, "W504")], "{:?}", r.findings);
-    assert!(!r.incomplete);
-    // Negative control: the right operand, nothing reported, still complete.
-    let tmp = spinner_program("np.ones((3, 5))");
-    let r = &check_paths(&[tmp.path().join("spinner.py")], &opts)[0];
-    assert!(r.findings.is_empty(), "{:?}", r.findings);
-    assert!(!r.incomplete);
+    within_a_small_budget(spinner_program, "spinner.py", 46);
 }
