@@ -309,19 +309,14 @@ fn gradients_applied(
                     vec![&*a.target]
                 }
                 // `clipped.append(tf.clip_by_norm(g, 1.0))`
-                Stmt::Expr(e) => match &*e.value {
-                    Expr::Call(c)
-                        if matches!(&*c.func, Expr::Attribute(at)
-                            if matches!(at.attr.as_str(), "append" | "extend"))
-                            && mentions(cx.text(m, &c.arguments), &names) =>
-                    {
-                        match &*c.func {
-                            Expr::Attribute(at) => vec![&*at.value],
-                            _ => Vec::new(),
-                        }
-                    }
-                    _ => Vec::new(),
-                },
+                Stmt::Expr(e)
+                    if let Expr::Call(c) = &*e.value
+                        && let Expr::Attribute(at) = &*c.func
+                        && matches!(at.attr.as_str(), "append" | "extend")
+                        && mentions(cx.text(m, &c.arguments), &names) =>
+                {
+                    vec![&*at.value]
+                }
                 _ => Vec::new(),
             };
             for t in targets {
